@@ -1,0 +1,74 @@
+/* The mounted archive: the backing file, its TOC, and what has been
+ * learnt about its entries so far.
+ *
+ * A single-PAC mount is an archive of one plain entry spanning the file.
+ * Lazily learnt facts (an entry's kind, its container tree, index.tsv) are
+ * computed once and published with release stores; readers load them
+ * with acquire and never lock.  `lock` only serialises the builders. */
+#ifndef FS_ARCHIVE_H
+#define FS_ARCHIVE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "databin.h"
+#include "kind.h"
+#include "log.h"
+#include "pactree.h"
+
+enum archive_format { FORMAT_DATABIN, FORMAT_PAC };
+
+/* Why archive_open failed: decides the exit code. */
+enum archive_error { AR_OK, AR_EIO, AR_EFORMAT };
+
+struct archive_entry {
+	_Atomic int kind;                    /* enum kind, or -1 until sniffed */
+	_Atomic(struct pactree *) tree;      /* NULL until built */
+	_Atomic bool tree_failed;            /* built and not a valid PAC */
+};
+
+struct archive {
+	int fd;                        /* backing file, read-only */
+	char *path;                    /* as given, for messages */
+	uint64_t size;                 /* bytes of the backing file */
+	struct timespec mtime;         /* of the backing file */
+	enum archive_format format;
+	struct databin db;             /* FORMAT_DATABIN only */
+	uint32_t count;                /* entries */
+	struct archive_entry *entries; /* count of them */
+	_Atomic(char *) index_tsv;     /* built on first use */
+	pthread_mutex_t lock;          /* serialises lazy builders */
+	_Atomic uint64_t reads, bytes_read; /* statistics for .mhfu/info */
+	struct mlog *log;              /* where damaged entries are reported */
+};
+
+/* Opens `path`: a DATA.BIN (plain or encrypted) or a single PAC.  `game`
+ * forces the game (GAME_UNKNOWN: guess).  On failure, a message naming
+ * what and where is written to msg. */
+enum archive_error archive_open(struct archive *ar, const char *path,
+				struct mlog *log,
+				enum databin_game game, char *msg, size_t msg_len);
+void archive_close(struct archive *ar);
+
+uint64_t archive_entry_size(const struct archive *ar, uint32_t id);
+bool archive_entry_plain(const struct archive *ar, uint32_t id);
+
+/* Reads len bytes at `off` of entry `id`, decrypted; clamps to the entry.
+ * Returns the bytes read or -errno. */
+ssize_t archive_read(struct archive *ar, uint32_t id, uint64_t off, void *buf,
+		     size_t len);
+
+/* The entry's kind, sniffed from its head on first use. */
+enum kind archive_entry_kind(struct archive *ar, uint32_t id);
+
+/* The entry's container tree, NULL if it is not a PAC that decodes (the
+ * reason then goes to the mount log once). */
+const struct pactree *archive_entry_tree(struct archive *ar, uint32_t id);
+
+/* The entry's name at the mount's root: file_NNNNN + extension. */
+void archive_entry_name(struct archive *ar, uint32_t id, char *buf, size_t len);
+
+#endif

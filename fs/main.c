@@ -1,0 +1,181 @@
+/* mount.mhfu: mounts a Monster Hunter PSP DATA.BIN, or a single PAC, as
+ * a directory tree.  See man/mount.mhfu.8. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "mhfs.h"
+#include "version.h"
+
+/* Exit codes, documented in mount.mhfu(8). */
+enum {
+	EXIT_USAGE = 1,   /* bad command line */
+	EXIT_IO = 2,      /* the archive cannot be opened or read */
+	EXIT_FORMAT = 3,  /* the archive is not a valid DATA.BIN or PAC */
+	EXIT_MOUNT = 4,   /* FUSE could not mount or serve */
+};
+
+#define DEFAULT_TIMEOUT 3600.0
+
+struct options {
+	const char *archive; /* first non-option argument */
+	char *game;          /* -o game= */
+	int help, version;
+};
+
+static const struct fuse_opt option_spec[] = {
+	{"game=%s", offsetof(struct options, game), 0},
+	FUSE_OPT_END,
+};
+
+/* Keeps everything for libfuse except the first non-option argument,
+ * which is the archive (the second is the mount point). */
+static int take_archive(void *data, const char *arg, int key,
+			struct fuse_args *outargs)
+{
+	(void)outargs;
+	struct options *o = data;
+	if (key == FUSE_OPT_KEY_NONOPT && !o->archive) {
+		o->archive = arg;
+		return 0;
+	}
+	return 1;
+}
+
+static void usage(FILE *out, const char *prog)
+{
+	fprintf(out,
+		"usage: %s [options] ARCHIVE MOUNTPOINT\n"
+		"\n"
+		"Mounts a Monster Hunter PSP archive as a directory tree:\n"
+		"ARCHIVE is a DATA.BIN (MHFU, MHP2G or MHP3rd; encrypted as on\n"
+		"the UMD, or decrypted) or a single PAC file.\n"
+		"\n"
+		"mount.mhfu options:\n"
+		"    -o game=NAME           mhfu, mhp2g or mhp3rd: which game's list of\n"
+		"                           unencrypted entries applies (default: guessed)\n"
+		"    -h, --help             print this help\n"
+		"    -V, --version          print the version\n"
+		"\n"
+		"Exit status: 0 mounted (and, with -f, unmounted cleanly); 1 usage;\n"
+		"2 the archive cannot be read; 3 the archive is not valid; 4 mount failed.\n"
+		"\n",
+		prog);
+}
+
+/* Adds "-o name=value" for libfuse, skipping values a comma would split. */
+static void add_mount_option(struct fuse_args *args, const char *name,
+			     const char *value)
+{
+	char *opt;
+	if (strchr(value, ',') || asprintf(&opt, "-o%s=%s", name, value) < 0)
+		return;
+	fuse_opt_add_arg(args, opt);
+	free(opt);
+}
+
+static int serve(struct mhfs *fs, struct fuse_args *args,
+		 struct fuse_cmdline_opts *cmd)
+{
+	int status = EXIT_MOUNT;
+	struct fuse_session *se = fuse_session_new(args, &mhfs_ops, sizeof mhfs_ops, fs);
+	if (!se)
+		return EXIT_MOUNT;
+	if (fuse_set_signal_handlers(se))
+		goto out_session;
+	if (fuse_session_mount(se, cmd->mountpoint))
+		goto out_signals;
+	/* The parent returns only now, so a mount that returned is ready. */
+	fuse_daemonize(cmd->foreground);
+	fs->log.to_stderr = cmd->foreground;
+
+	int ret;
+	if (cmd->singlethread) {
+		ret = fuse_session_loop(se);
+	} else {
+		struct fuse_loop_config *cfg = fuse_loop_cfg_create();
+		fuse_loop_cfg_set_clone_fd(cfg, cmd->clone_fd);
+		fuse_loop_cfg_set_idle_threads(cfg, cmd->max_idle_threads);
+		fuse_loop_cfg_set_max_threads(cfg, cmd->max_threads);
+		ret = fuse_session_loop_mt(se, cfg);
+		fuse_loop_cfg_destroy(cfg);
+	}
+	status = ret == 0 ? EXIT_SUCCESS : EXIT_MOUNT;
+	fuse_session_unmount(se);
+out_signals:
+	fuse_remove_signal_handlers(se);
+out_session:
+	fuse_session_destroy(se);
+	return status;
+}
+
+int main(int argc, char *argv[])
+{
+	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
+	struct fuse_cmdline_opts cmd = {0};
+	struct options opts = {0};
+	static struct mhfs fs; /* large (the log): not on the stack */
+	char msg[512];
+	int status = EXIT_USAGE;
+
+	if (fuse_opt_parse(&args, &opts, option_spec, take_archive) ||
+	    fuse_parse_cmdline(&args, &cmd))
+		goto out;
+	if (cmd.show_help) {
+		usage(stdout, argv[0]);
+		printf("FUSE options:\n");
+		fuse_cmdline_help();
+		fuse_lowlevel_help();
+		status = EXIT_SUCCESS;
+		goto out;
+	}
+	if (cmd.show_version) {
+		printf("mount.mhfu %s\nFUSE library %s\n", MHFU_VERSION,
+		       fuse_pkgversion());
+		status = EXIT_SUCCESS;
+		goto out;
+	}
+	if (!opts.archive || !cmd.mountpoint) {
+		usage(stderr, argv[0]);
+		goto out;
+	}
+	enum databin_game game = GAME_UNKNOWN;
+	if (opts.game && (game = databin_game_parse(opts.game)) == GAME_UNKNOWN) {
+		fprintf(stderr, "mount.mhfu: -o game=%s: expected mhfu, mhp2g or mhp3rd\n",
+			opts.game);
+		goto out;
+	}
+
+	openlog("mount.mhfu", LOG_PID, LOG_USER);
+	mlog_init(&fs.log, true);
+	fs.uid = getuid();
+	fs.gid = getgid();
+	fs.timeout = DEFAULT_TIMEOUT;
+	switch (archive_open(&fs.ar, opts.archive, &fs.log, game, msg, sizeof msg)) {
+	case AR_OK:
+		add_mount_option(&args, "fsname", opts.archive);
+		fuse_opt_add_arg(&args, "-osubtype=mhfu");
+		fuse_opt_add_arg(&args, "-oro");
+		status = serve(&fs, &args, &cmd);
+		archive_close(&fs.ar);
+		break;
+	case AR_EIO:
+		fprintf(stderr, "mount.mhfu: %s\n", msg);
+		status = EXIT_IO;
+		break;
+	case AR_EFORMAT:
+		fprintf(stderr, "mount.mhfu: %s\n", msg);
+		status = EXIT_FORMAT;
+		break;
+	}
+	mlog_destroy(&fs.log);
+	closelog();
+out:
+	free(cmd.mountpoint);
+	free(opts.game);
+	fuse_opt_free_args(&args);
+	return status;
+}
