@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# `make demo`: mounts the sample archive on ./mnt, shows around, and leaves
+# it mounted.
+set -euo pipefail
+mount_bin=$1
+sample=$2
+mnt=mnt
+
+mkdir -p "$mnt"
+if mountpoint -q "$mnt"; then fusermount3 -u "$mnt"; fi
+"$mount_bin" "$sample/DATA.BIN" "$mnt"
+
+show() { printf '\n$ %s\n' "$*"; eval "$@"; }
+echo "Mounted the sample archive $sample/DATA.BIN (encrypted, as on the UMD) on ./$mnt"
+show "cat $mnt/.mhfu/info"
+show "ls $mnt | head -8; ls $mnt | wc -l"
+pac=$(ls -d "$mnt"/file_*/ | head -1)
+show "ls -l ${pac%/}"
+show "head -6 $mnt/index.tsv"
+show "xxd ${pac%/}.pac | head -4"
+printf '\nStill mounted on ./%s. Unmount with: fusermount3 -u %s\n' "$mnt" "$mnt"

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the build, tests and demo need, when any is
+# missing: as root it installs them, otherwise it prints the command.
+set -euo pipefail
+
+packages=(gcc make pkg-config libfuse3-dev fuse3 libcmocka-dev zlib1g-dev)
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -eq 0 ]; then
+	echo "installing: ${missing[*]}"
+	apt-get update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
+else
+	echo "missing packages: ${missing[*]}" >&2
+	echo "run: sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+	exit 1
+fi

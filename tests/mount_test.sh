@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# Real-mount tests: mount the generated sample archives with mount.mhfu and
+# check what ordinary programs see against the generator's own extraction
+# (SAMPLE/src), an independent oracle of every entry's bytes and of the tree.
+#
+#   bash tests/mount_test.sh MOUNT_BINARY SAMPLE_DIR
+#
+# A mount that returned is ready (the daemon's parent waits for it), so
+# nothing here sleeps to wait for a mount.  Under a sanitizer build the
+# daemon's reports go to files that the leak check looks for.
+set -uo pipefail
+
+mount_bin=$(realpath "$1")
+sample=$(realpath "$2")
+src=$sample/src
+work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-mount-test.XXXXXX")
+export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
+export UBSAN_OPTIONS="log_path=$work/ubsan:print_stacktrace=1:${UBSAN_OPTIONS:-}"
+passed=0
+failed=0
+mounts=()
+
+cleanup() {
+	for m in "${mounts[@]}"; do
+		mountpoint -q "$m" && fusermount3 -u -z "$m"
+	done
+	if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "kept $work"; fi
+}
+trap cleanup EXIT
+
+ok() { passed=$((passed + 1)); echo "ok - $1"; }
+not_ok() { failed=$((failed + 1)); echo "not ok - $1"; }
+check() { # check NAME COMMAND...: passes when the command succeeds
+	local name=$1
+	shift
+	if "$@" >"$work/out" 2>&1; then ok "$name"; else not_ok "$name"; sed 's/^/    /' "$work/out" | head -20; fi
+}
+
+# mount_archive FILE DIR [options...]: mounts and records the daemon's pid.
+mount_archive() {
+	local file=$1 dir=$2
+	shift 2
+	mkdir -p "$dir"
+	"$mount_bin" "$@" "$file" "$dir" || return 1
+	mounts+=("$dir")
+}
+
+# unmount DIR: unmounts and waits (bounded) for the daemon to exit, so its
+# sanitizer reports, if any, are written before they are looked for.
+unmount() {
+	local dir=$1 pid
+	pid=$(awk -F'\t' '$1 == "pid" { print $2 }' "$dir/.mhfu/info")
+	fusermount3 -u "$dir" || return 1
+	for _ in $(seq 200); do
+		kill -0 "$pid" 2>/dev/null || return 0
+		sleep 0.05
+	done
+	echo "daemon $pid still running after unmount"
+	return 1
+}
+
+# Every raw entry and sub-entry equals the generator's, and the trees hold
+# the same names: diff reads every file through the mount.
+same_tree() { diff -r "$src" "$1" -x .mhfu; }
+
+sizes_and_blocks() {
+	local dir=$1
+	(cd "$src" && find . -type f ! -name index.tsv -printf '%p %s\n' | sort) >"$work/want"
+	(cd "$dir" && find . -path ./.mhfu -prune -o -type f ! -name index.tsv -printf '%p %s\n' | sort) >"$work/got"
+	diff "$work/want" "$work/got" || return 1
+	# st_blocks counts 512-byte units of the file's size.
+	(cd "$dir" && find . -path ./.mhfu -prune -o -type f -printf '%s %b\n') |
+		awk '{ if ($2 != int(($1 + 511) / 512)) { print "bad st_blocks: " $0; bad = 1 } } END { exit bad }'
+}
+
+parallel_readers() {
+	local dir=$1 list=$work/files want
+	(cd "$src" && find . -type f ! -name index.tsv | sort) >"$list"
+	want=$(cd "$src" && xargs cat <"$list" | md5sum)
+	for i in $(seq 8); do
+		(cd "$dir" && xargs cat <"$list" | md5sum >"$work/sum.$i") &
+	done
+	wait
+	for i in $(seq 8); do
+		[ "$(cat "$work/sum.$i")" = "$want" ] || { echo "reader $i saw other bytes"; return 1; }
+	done
+}
+
+info_field() { awk -F'\t' -v k="$2" '$1 == k { print $2 }' "$1/.mhfu/info"; }
+
+refused() { # refused FILE CODE WORDS: mount fails with CODE, message has WORDS
+	local file=$1 code=$2 words=$3 dir=$work/refused rc
+	mkdir -p "$dir"
+	"$mount_bin" "$file" "$dir" 2>"$work/err"
+	rc=$?
+	if mountpoint -q "$dir"; then fusermount3 -u "$dir"; echo "mounted"; return 1; fi
+	cat "$work/err"
+	[ "$rc" -eq "$code" ] || { echo "exit $rc, want $code"; return 1; }
+	grep -q -- "$words" "$work/err"
+}
+
+no_sanitizer_reports() {
+	local reports
+	reports=$(ls "$work"/asan.* "$work"/ubsan.* 2>/dev/null)
+	[ -z "$reports" ] && return 0
+	cat $reports
+	return 1
+}
+
+# --- the encrypted archive, as on the UMD ---
+enc=$work/enc
+check "mount the encrypted sample" mount_archive "$sample/DATA.BIN" "$enc"
+check "info: encrypted MHFU" test "$(info_field "$enc" encrypted)/$(info_field "$enc" game)" = "yes/MHFU (NA/EU)"
+check "index.tsv lists every entry as the generator laid it out" cmp "$src/index.tsv" "$enc/index.tsv"
+check "every entry and sub-entry reads back byte-identical (encrypted)" same_tree "$enc"
+check "sizes and st_blocks (encrypted)" sizes_and_blocks "$enc"
+check "8 parallel readers see the same bytes" parallel_readers "$enc"
+check "statfs: 2048-byte blocks, the archive's block count" \
+	test "$(stat -f -c '%S %b' "$enc")" = "2048 $(($(stat -c %s "$sample/DATA.BIN") / 2048))"
+check "writes are refused (read-only)" bash -c "! echo x >'$enc/index.tsv'"
+ino1=$(stat -c %i "$enc/file_00100.bin" "$enc"/file_*/0.* 2>/dev/null | md5sum)
+check "unmount the encrypted sample" unmount "$enc"
+
+# --- the decrypted twin ---
+plain=$work/plain
+check "mount the decrypted sample" mount_archive "$sample/DATA.plain.BIN" "$plain"
+check "info: not encrypted" test "$(info_field "$plain" encrypted)" = no
+check "every entry and sub-entry reads back byte-identical (plain)" same_tree "$plain"
+check "sizes and st_blocks (plain)" sizes_and_blocks "$plain"
+check "inode numbers are stable across mounts" \
+	test "$(stat -c %i "$plain/file_00100.bin" "$plain"/file_*/0.* 2>/dev/null | md5sum)" = "$ino1"
+check "unmount the decrypted sample" unmount "$plain"
+
+# --- a single PAC ---
+pac=$(cd "$src" && ls -d file_*.pac | head -1)
+single=$work/single
+check "mount a single PAC ($pac)" mount_archive "$src/$pac" "$single"
+check "the PAC's mount equals its folder in the archive" diff -r "$src/${pac%.pac}" "$single" -x .mhfu
+check "info: format PAC" test "$(info_field "$single" format)" = PAC
+check "unmount the single PAC" unmount "$single"
+
+# --- archives that must be refused, with what and where ---
+bad=$work/bad.bin
+head -c 10000 "$sample/DATA.BIN" >"$bad"
+check "a truncated archive is refused (not whole blocks)" refused "$bad" 3 "not a whole number"
+head -c $((2048 * 4)) "$sample/DATA.BIN" >"$bad"
+check "a truncated archive is refused (TOC cut)" refused "$bad" 3 "not a DATA.BIN"
+cp "$sample/DATA.plain.BIN" "$bad"
+printf '\xff\xff\xff\x7f' | dd of="$bad" bs=1 seek=400 conv=notrunc status=none
+check "a corrupt start list is refused, naming the word" refused "$bad" 3 "start\[100\]"
+check "a missing archive is refused" refused "$work/none.bin" 2 "No such file"
+
+check "no sanitizer reports from the daemons" no_sanitizer_reports
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
