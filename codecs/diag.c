@@ -20,6 +20,22 @@ enum mh_err mh_fail(struct mh_diag *d, enum mh_err code, uint64_t offset,
 	return code;
 }
 
+enum mh_err mh_fail_text(struct mh_diag *d, enum mh_err code, unsigned line,
+			 unsigned col, const char *fmt, ...)
+{
+	if (!d)
+		return code;
+	va_list ap;
+	d->code = code;
+	d->offset = 0;
+	d->line = line;
+	d->col = col;
+	va_start(ap, fmt);
+	vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
 const char *mh_strerror(enum mh_err code)
 {
 	switch (code) {
@@ -30,6 +46,7 @@ const char *mh_strerror(enum mh_err code)
 	case MH_ERANGE:   return "out of range";
 	case MH_ENOMEM:   return "out of memory";
 	case MH_EIO:      return "I/O error";
+	case MH_ESYNTAX:  return "syntax error";
 	}
 	return "unknown error";
 }

@@ -19,6 +19,7 @@ enum mh_err {
 	MH_ERANGE,   /* a value in the model cannot be encoded */
 	MH_ENOMEM,   /* allocation failed */
 	MH_EIO,      /* the caller's reader failed */
+	MH_ESYNTAX,  /* text does not follow its grammar */
 };
 
 struct mh_diag {
@@ -34,6 +35,11 @@ struct mh_diag {
 enum mh_err mh_fail(struct mh_diag *d, enum mh_err code, uint64_t offset,
 		    const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/* Records a failure in text at line:col (1-based); returns code. */
+enum mh_err mh_fail_text(struct mh_diag *d, enum mh_err code, unsigned line,
+			 unsigned col, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 
 /* A short name for an error code ("truncated", "corrupt", ...). */
 const char *mh_strerror(enum mh_err code);
