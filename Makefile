@@ -69,7 +69,7 @@ $(BUILD)/tests/fuzz_%: $(BUILD)/tests/fuzz_%.o $(BUILD)/tests/fuzz_driver.o $(LI
 
 # The sample archive every test and the demo use: deterministic from the seed.
 $(SAMPLE)/.done: $(SAMPLE_GEN)
-	@mkdir -p $(SAMPLE)
+	@rm -rf $(SAMPLE)/src && mkdir -p $(SAMPLE)
 	$(SAMPLE_GEN) --seed $(SAMPLE_SEED) --out $(SAMPLE)/DATA.BIN \
 		--plain-out $(SAMPLE)/DATA.plain.BIN --extract $(SAMPLE)/src
 	@touch $@

@@ -219,6 +219,11 @@ enum mh_err databin_open(databin_read_fn read, void *ctx, uint64_t file_size,
 	uint8_t head[4];
 
 	memset(db, 0, sizeof *db);
+	if (file_size % DATABIN_BLOCK)
+		return mh_fail(d, MH_ECORRUPT, file_size,
+			       "archive size %llu is not a whole number of "
+			       "%u-byte blocks", (unsigned long long)file_size,
+			       DATABIN_BLOCK);
 	if (file_size < DATABIN_BLOCK)
 		return mh_fail(d, MH_ETRUNC, file_size,
 			       "%llu bytes is less than one %u-byte block",
@@ -252,10 +257,8 @@ enum mh_err databin_open(databin_read_fn read, void *ctx, uint64_t file_size,
 		free(toc);
 		if (err == MH_OK)
 			return MH_OK;
-		if (err == MH_ENOMEM) {
-			*d = tried[encrypted];
-			return err;
-		}
+		if (err == MH_ENOMEM)
+			return mh_fail(d, err, 0, "%s", tried[encrypted].msg);
 	}
 	return mh_fail(d, MH_ECORRUPT, tried[0].offset,
 		       "not a DATA.BIN: read plain, %s (at byte %llu); "

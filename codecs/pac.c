@@ -166,9 +166,16 @@ enum mh_err pac_encode(const struct pac_blob *entries, uint32_t count,
 			       align);
 
 	uint64_t end = header_end(count);
+	bool any = false;
 	for (uint32_t i = 0; i < count; i++)
-		if (entries[i].size)
+		if (entries[i].size) {
 			end = align_up(end, align) + entries[i].size;
+			any = true;
+		}
+	if (!any)
+		return mh_fail(d, MH_ERANGE, 0,
+			       "every entry is empty: such a PAC would not "
+			       "read back as one");
 	uint64_t total = end + tail_len;
 	if (end > UINT32_MAX || total > SIZE_MAX)
 		return mh_fail(d, MH_ERANGE, 0, "PAC of %llu bytes is too large",

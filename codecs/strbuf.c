@@ -1,0 +1,64 @@
+#include "strbuf.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void strbuf_printf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	for (int attempt = 0; attempt < 2 && !sb->failed; attempt++) {
+		size_t room = sb->cap - sb->len;
+		va_start(ap, fmt);
+		int n = vsnprintf(sb->buf ? sb->buf + sb->len : NULL, room, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			break;
+		if ((size_t)n < room) {
+			sb->len += (size_t)n;
+			return;
+		}
+		size_t cap = sb->cap * 2 + (size_t)n + 256;
+		char *b = realloc(sb->buf, cap);
+		if (!b)
+			break;
+		sb->buf = b;
+		sb->cap = cap;
+	}
+	free(sb->buf);
+	*sb = (struct strbuf){.failed = true};
+}
+
+char *strbuf_take(struct strbuf *sb, size_t *len)
+{
+	char *text = sb->failed ? NULL : sb->buf ? sb->buf : strdup("");
+	if (len)
+		*len = text ? sb->len : 0;
+	*sb = (struct strbuf){0};
+	return text;
+}
+
+void strbuf_free(struct strbuf *sb)
+{
+	free(sb->buf);
+	*sb = (struct strbuf){0};
+}
+
+void text_f32(char *buf, size_t len, float v)
+{
+	uint32_t bits;
+	memcpy(&bits, &v, sizeof bits);
+	if (!isfinite(v)) {
+		snprintf(buf, len, "0x%08x", bits);
+		return;
+	}
+	for (int prec = 1; prec <= 9; prec++) {
+		snprintf(buf, len, "%.*g", prec, (double)v);
+		float back = strtof(buf, NULL);
+		if (!memcmp(&back, &v, sizeof v))
+			return;
+	}
+}

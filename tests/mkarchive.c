@@ -1,0 +1,695 @@
+/* mkarchive: writes a deterministic sample DATA.BIN in the MHFU NA/EU layout
+ * (FORMATS.md "DATA.BIN"), for the tests, the demo and the benchmarks.
+ *
+ *  1. Everything derives from --seed: the plan (what each entry holds,
+ *     which entries have a size record) from one PRNG stream, each entry's
+ *     bytes from a stream of its own keyed by its engine id, so an entry
+ *     can be rebuilt at will and is the same every time.
+ *  2. The TOC comes first but needs every entry's block count: pass 1
+ *     builds each entry to learn its size, pass 2 rebuilds and writes it.
+ *     Only one entry is ever in memory.  databin_encode validates the TOC.
+ *  3. --out is encrypted as on the UMD (TOC one run seeded with block 0,
+ *     each entry one run seeded with its start block, MHFU's plain ids
+ *     stored plain); --plain-out is the same layout fully decrypted;
+ *     --extract writes what the mount shows: each entry's logical bytes,
+ *     each PAC's folder of members, and index.tsv. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bytes.h"
+#include "cipher.h"
+#include "databin.h"
+#include "kind.h"
+#include "pac.h"
+
+#define ENTRIES 6656u      /* MHFU NA/EU: later issues use real ids (6186) */
+#define SIZE_PAIRS 812u    /* fixed in the game's executable */
+#define TOP_PACS 300u      /* top-level PAC entries */
+#define EACH_MAGIC 36u     /* entries per known magic */
+#define PAC_NEST 3u        /* nesting levels below a top-level PAC */
+#define FILL_MARK_AT 64u   /* past the fill's first pair, where it is visible */
+#define OUT_BUFFER (1u << 20) /* stdio buffer of each archive output */
+#define TREE_DEPTH 3u      /* PAC member indices the mount shows as a path */
+#define PATH_LEN 4096
+
+static const char FILL_MARK[] = "mhfufs sample fill";
+
+/* ---- Deterministic PRNG: splitmix64 ---- */
+
+struct rng {
+	uint64_t x;
+};
+
+static uint64_t rng_next(struct rng *r)
+{
+	uint64_t z = (r->x += 0x9e3779b97f4a7c15u);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+/* A stream per (seed, stream), the plan's and each entry's: the starting
+ * points are hashed, so streams sit far apart in the generator's cycle. */
+static void rng_init(struct rng *r, uint64_t seed, uint64_t stream)
+{
+	r->x = seed;
+	r->x = rng_next(r) ^ stream * 0xd1b54a32d192ed03u;
+	r->x = rng_next(r);
+}
+
+/* Uniform in [lo, hi]; the modulo bias is irrelevant for sample data. */
+static uint32_t rng_range(struct rng *r, uint32_t lo, uint32_t hi)
+{
+	return lo + (uint32_t)(rng_next(r) % ((uint64_t)hi - lo + 1));
+}
+
+static uint32_t rng_below(struct rng *r, uint32_t n)
+{
+	return rng_range(r, 0, n - 1);
+}
+
+/* Little-endian, so the bytes do not depend on the host. */
+static void rng_bytes(struct rng *r, uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i += 8) {
+		uint64_t v = rng_next(r);
+		for (size_t j = i; j < n && j < i + 8; j++, v >>= 8)
+			p[j] = (uint8_t)v;
+	}
+}
+
+/* Prints "mkarchive: message" and exits: 2 for bad usage or I/O, 1 when
+ * a codec refuses what we built (a bug here or there). */
+static _Noreturn __attribute__((format(printf, 2, 3))) void
+fail(int status, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("mkarchive: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	exit(status);
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+	if (!p)
+		fail(1, "out of memory (%zu x %zu bytes)", n, size);
+	return p;
+}
+
+/* A growable byte buffer: one entry or one PAC member. */
+struct buf {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+/* Sets the length to n; bytes past the old length are zero. */
+static void buf_resize(struct buf *b, size_t n)
+{
+	if (n > b->cap) {
+		if (!(b->p = realloc(b->p, n)))
+			fail(1, "out of memory (%zu bytes)", n);
+		b->cap = n;
+	}
+	if (n > b->len)
+		memset(b->p + b->len, 0, n - b->len);
+	b->len = n;
+}
+
+/* Each power of two in [lo, hi] equally likely, then uniform within it:
+ * sizes skew small. */
+static uint32_t skewed(struct rng *r, uint32_t lo, uint32_t hi)
+{
+	unsigned o = rng_range(r, 31u - (unsigned)__builtin_clz(lo),
+			       31u - (unsigned)__builtin_clz(hi));
+	uint32_t a = (uint32_t)1 << o, b = (uint32_t)(((uint64_t)2 << o) - 1);
+	return rng_range(r, a < lo ? lo : a, b > hi ? hi : b);
+}
+
+/* A top-level entry's content size.  Small scale (~20 MB): nearly all
+ * one block.  Full scale (~500 MB, for benchmarks): 1 KiB .. 4 MiB,
+ * mostly small. */
+static uint32_t draw_size(struct rng *r, bool full)
+{
+	unsigned roll = rng_below(r, 100);
+	if (!full)
+		return roll < 97 ? rng_range(r, 1, 2048) : skewed(r, 2049, 65536);
+	if (roll < 80)
+		return skewed(r, 1024, 16383);
+	return roll < 98 ? skewed(r, 16384, 524287) : skewed(r, 524288, 4194304);
+}
+
+/* ---- Entry contents ---- */
+
+/* What the builder of one entry needs to know besides its PRNG. */
+struct ctx {
+	bool full; /* full scale */
+	bool rec;  /* the entry has a size record: its logical size is exact */
+};
+
+static const struct {
+	const char *bytes;
+	size_t len;
+} MAGICS[] = {{"pmo\0", 4}, {".TMH0.14", 8}, {"HITS", 4}, {"MWo3", 4}};
+#define NMAGICS (sizeof MAGICS / sizeof *MAGICS)
+
+enum content {
+	C_BLOB,   /* random bytes that sniff as data */
+	C_PLAIN,  /* table of small u32: an entry MHFU stores plain */
+	C_PAC,    /* PAC container, maybe nested */
+	C_MAGIC0, /* C_MAGIC0 + i: MAGICS[i] then random bytes */
+};
+
+/* The kind the mount sees in the `size` bytes at p. */
+static enum kind sniff(const uint8_t *p, uint64_t size)
+{
+	return kind_sniff(p, size < KIND_HEAD_MAX ? (size_t)size : KIND_HEAD_MAX, size);
+}
+
+/* Random bytes no sniffer mistakes for a format: the first `len` of the
+ * `logical` bytes at p (the rest are zero padding), re-rolled until they
+ * sniff as data. */
+static void random_data(struct rng *r, uint8_t *p, size_t len, uint64_t logical)
+{
+	do
+		rng_bytes(r, p, len);
+	while (sniff(p, logical) != KIND_DATA);
+}
+
+/* A top-level entry's content length.  Without a record the entry reads
+ * as whole blocks: most end inside their last block (the padding shows in
+ * the raw view), one in eight fills it exactly. */
+static size_t entry_len(struct rng *r, const struct ctx *c)
+{
+	size_t len = draw_size(r, c->full);
+	if (!c->rec && rng_below(r, 8) == 0)
+		len = align_up(len, DATABIN_BLOCK);
+	return len;
+}
+
+static void build_blob(struct rng *r, const struct ctx *c, struct buf *out)
+{
+	size_t len = entry_len(r, c);
+	size_t logical = c->rec ? len : align_up(len, DATABIN_BLOCK);
+	buf_resize(out, logical); /* the padding, zero, as the mount sees it */
+	random_data(r, out->p, len, logical);
+	out->len = len;
+}
+
+/* MAGICS[m] then random bytes, `len` in all (at least the magic + 1). */
+static void put_magic(struct rng *r, unsigned m, size_t len, struct buf *out)
+{
+	if (len <= MAGICS[m].len)
+		len = MAGICS[m].len + 1;
+	buf_resize(out, len);
+	memcpy(out->p, MAGICS[m].bytes, MAGICS[m].len);
+	rng_bytes(r, out->p + MAGICS[m].len, len - MAGICS[m].len);
+}
+
+/* Records of four small u32, the first being the record's index from 0:
+ * the head is mostly zero bytes (how databin_guess_game tells plain from
+ * encrypted) and its count word 0 rules out a PAC. */
+static void build_plain_table(struct rng *r, const struct ctx *c, struct buf *out)
+{
+	uint32_t nrec = rng_range(r, 4, 400), step = rng_range(r, 1, 64);
+	if (!c->rec && rng_below(r, 4) == 0)
+		nrec = (uint32_t)align_up(nrec, DATABIN_BLOCK / 16);
+	buf_resize(out, (size_t)nrec * 16);
+	for (uint32_t i = 0; i < nrec; i++) {
+		uint8_t *p = out->p + 16 * (size_t)i;
+		put_le32(p, i);
+		put_le32(p + 4, i * step);
+		put_le32(p + 8, rng_below(r, 16));
+		put_le32(p + 12, rng_below(r, 1000));
+	}
+}
+
+/* ---- PAC containers ---- */
+
+static void build_pac(struct rng *r, bool full, unsigned depth,
+		      bool nest, struct buf *out);
+
+/* Top-level PACs are mostly small, some mid-sized, a few near the
+ * 256-entry limit (their table spills past the first block); nested
+ * ones stay small. */
+static uint32_t pac_count(struct rng *r, unsigned depth)
+{
+	unsigned roll = rng_below(r, 100);
+	if (depth < PAC_NEST || roll < 70)
+		return rng_range(r, 1, depth < PAC_NEST ? 6 : 8);
+	return roll < 95 ? rng_range(r, 9, 40) : rng_range(r, 100, PAC_MAX_ENTRIES);
+}
+
+/* (0,0) entries: sometimes first, sometimes last, now and then between. */
+static bool member_empty(struct rng *r, uint32_t i, uint32_t count)
+{
+	return count > 1 && rng_below(r, i == 0 || i == count - 1 ? 6 : 12) == 0;
+}
+
+/* One non-empty member: a nested PAC (forced when `nest`, sometimes
+ * otherwise), a magic blob or a random blob of at most `max` bytes. */
+static void build_member(struct rng *r, bool full, unsigned depth,
+			 bool nest, uint32_t max, struct buf *out)
+{
+	unsigned roll = rng_below(r, 100);
+	size_t len = skewed(r, 1, max);
+
+	if (depth > 0 && (nest || (max > 64 && roll < 8)))
+		build_pac(r, full, depth - 1, nest, out);
+	else if (roll < 33)
+		put_magic(r, rng_below(r, NMAGICS), len, out);
+	else {
+		buf_resize(out, len);
+		random_data(r, out->p, len, len);
+	}
+}
+
+/* A table of `count` members, at least one non-empty (pac_decode wants
+ * one); with `nest`, one of them is a PAC that nests further. */
+static void build_members(struct rng *r, bool full, unsigned depth,
+			  bool nest, uint32_t count, struct buf *m)
+{
+	uint32_t max = count > 40 ? 64 : full ? 65536 : 2048, filled = 0;
+	uint32_t nested_at = nest && depth > 0 ? rng_below(r, count) : UINT32_MAX;
+
+	for (uint32_t i = 0; i < count; i++)
+		if (i == nested_at || !member_empty(r, i, count)) {
+			build_member(r, full, depth, i == nested_at, max, &m[i]);
+			filled++;
+		}
+	if (!filled)
+		build_member(r, full, depth, false, max, &m[rng_below(r, count)]);
+}
+
+/* A PAC with `depth` levels of nesting allowed below it; `nest` forces a
+ * chain of PACs all the way down.  Half have a non-empty tail.  (An 8-
+ * aligned draw may lay out exactly as a 16-aligned one: it then is one.)
+ * pac_decode checks every PAC we make, as databin_encode checks the TOC. */
+static void build_pac(struct rng *r, bool full, unsigned depth, bool nest,
+		      struct buf *out)
+{
+	static const uint32_t ALIGNS[] = {16, 8, 4};
+	uint32_t align = ALIGNS[rng_below(r, 3)], count = pac_count(r, depth);
+	struct buf m[PAC_MAX_ENTRIES] = {{0}};
+	struct pac_blob blobs[PAC_MAX_ENTRIES];
+	uint8_t tail[64], *bytes;
+	size_t len, tail_len = rng_below(r, 2) ? rng_range(r, 1, sizeof tail) : 0;
+	struct pac pac;
+	struct mh_diag d;
+
+	build_members(r, full, depth, nest, count, m);
+	for (uint32_t i = 0; i < count; i++)
+		blobs[i] = (struct pac_blob){m[i].p, (uint32_t)m[i].len};
+	rng_bytes(r, tail, tail_len);
+	tail[0] |= 1; /* a non-empty tail is non-zero */
+	if (pac_encode(blobs, count, align, tail, tail_len, &bytes, &len, &d) ||
+	    pac_decode(bytes, len, &pac, &d))
+		fail(1, "internal error: generated PAC: %s", d.msg);
+	pac_free(&pac);
+	for (uint32_t i = 0; i < count; i++)
+		free(m[i].p);
+	free(out->p);
+	*out = (struct buf){bytes, len, len};
+}
+
+typedef void (*build_fn)(struct rng *r, const struct ctx *c, struct buf *out);
+
+/* HOOK: entries built by a dedicated builder at their real engine id, in
+ * place of whatever the random plan put there.  Empty for now; the next
+ * issue adds the model PACs, e.g. {6186, build_tigrex_pac} (file_06185;
+ * the model PAC of species s is engine id 6111 + s).  A builder must take
+ * its bytes from `r` and `c` alone: it runs once per pass. */
+static const struct model_hook {
+	uint32_t id;
+	build_fn build;
+} MODEL_HOOKS[] = {
+	{0, NULL}, /* end of table */
+};
+
+/* ---- The plan ---- */
+
+struct opts {
+	uint64_t seed;
+	bool full; /* --scale full */
+	const char *out, *plain_out, *extract; /* NULL: not wanted */
+};
+
+struct plan {
+	uint8_t content[ENTRIES]; /* enum content */
+	bool rec[ENTRIES];        /* has a size record */
+	uint32_t len[ENTRIES];    /* content bytes, measured by pass 1 */
+};
+
+static bool plain_id(uint32_t id)
+{
+	return databin_game_plain_id(GAME_MHFU, id);
+}
+
+/* Exact counts of PACs and magic entries, shuffled over the ids not
+ * stored plain; the rest are random blobs. */
+static void plan_contents(struct rng *r, struct plan *p)
+{
+	uint32_t ids[ENTRIES], n = 0, k = 0;
+
+	for (uint32_t id = 0; id < ENTRIES; id++)
+		if (plain_id(id))
+			p->content[id] = C_PLAIN;
+		else
+			ids[n++] = id; /* C_BLOB unless drawn below */
+	for (uint32_t i = n - 1; i > 0; i--) { /* Fisher-Yates */
+		uint32_t j = rng_below(r, i + 1), t = ids[i];
+		ids[i] = ids[j];
+		ids[j] = t;
+	}
+	for (uint32_t i = 0; i < TOP_PACS; i++)
+		p->content[ids[k++]] = C_PAC;
+	for (uint32_t i = 0; i < NMAGICS * EACH_MAGIC; i++)
+		p->content[ids[k++]] = (uint8_t)(C_MAGIC0 + i % NMAGICS);
+}
+
+/* Exactly SIZE_PAIRS records: every third plain id, then a uniform pick
+ * among the others (selection sampling: ids come out ascending). */
+static void plan_records(struct rng *r, struct plan *p)
+{
+	uint32_t need = SIZE_PAIRS, left = 0;
+
+	for (uint32_t id = 0; id < ENTRIES; id++)
+		if (plain_id(id))
+			need -= id % 3 == 0;
+		else
+			left++;
+	for (uint32_t id = 0; id < ENTRIES; id++) {
+		if (plain_id(id))
+			p->rec[id] = id % 3 == 0;
+		else if ((p->rec[id] = rng_below(r, left--) < need))
+			need--;
+	}
+}
+
+/* The content of entry `id`: the same bytes every time for a seed. */
+static void build_entry(const struct opts *o, const struct plan *p, uint32_t id,
+			struct buf *out)
+{
+	struct rng r;
+	struct ctx c = {o->full, p->rec[id]};
+	build_fn hook = NULL;
+
+	for (const struct model_hook *h = MODEL_HOOKS; h->build; h++)
+		if (h->id == id)
+			hook = h->build;
+	rng_init(&r, o->seed, id);
+	out->len = 0;
+	if (hook)
+		hook(&r, &c, out);
+	else if (p->content[id] == C_BLOB)
+		build_blob(&r, &c, out);
+	else if (p->content[id] == C_PLAIN)
+		build_plain_table(&r, &c, out);
+	else if (p->content[id] == C_PAC) /* one in ten nests PAC_NEST deep */
+		build_pac(&r, o->full, PAC_NEST, rng_below(&r, 10) == 0, out);
+	else
+		put_magic(&r, p->content[id] - C_MAGIC0, entry_len(&r, &c), out);
+	if (out->len == 0 || out->len > UINT32_MAX / 2)
+		fail(1, "internal error: entry %u has %zu bytes", id, out->len);
+}
+
+/* ---- The TOC ---- */
+
+/* The model: starts from the measured lengths, the records, and a fill of
+ * zeros with a marker.  A zero first fill pair cannot read as a size pair
+ * (its id 0 does not ascend past the last record). */
+static void model_toc(const struct plan *p, struct databin *db)
+{
+	size_t used = (ENTRIES + 1) * 4 + SIZE_PAIRS * 8;
+	size_t toc_len = align_up(used, DATABIN_BLOCK);
+
+	*db = (struct databin){.count = ENTRIES, .game = GAME_MHFU};
+	db->start = xcalloc(ENTRIES + 1, sizeof *db->start);
+	db->sizes = xcalloc(SIZE_PAIRS, sizeof *db->sizes);
+	db->start[0] = (uint32_t)(toc_len / DATABIN_BLOCK);
+	for (uint32_t id = 0; id < ENTRIES; id++) {
+		db->start[id + 1] = db->start[id] +
+			(uint32_t)(align_up(p->len[id], DATABIN_BLOCK) / DATABIN_BLOCK);
+		if (p->rec[id])
+			db->sizes[db->nsizes++] = (struct databin_size){id, p->len[id]};
+	}
+	db->fill_len = toc_len - used;
+	db->fill = xcalloc(db->fill_len, 1);
+	if (db->fill_len >= FILL_MARK_AT + sizeof FILL_MARK - 1)
+		memcpy(db->fill + FILL_MARK_AT, FILL_MARK, sizeof FILL_MARK - 1);
+}
+
+/* ---- Output ---- */
+
+/* An output file, optionally through a large stdio buffer; f is NULL when
+ * the output was not asked for, and writing to it does nothing. */
+struct sink {
+	FILE *f;
+	char path[PATH_LEN];
+	char *buffer;
+};
+
+static void sink_open(struct sink *s, const char *path, size_t buffer)
+{
+	*s = (struct sink){0};
+	if (!path)
+		return;
+	snprintf(s->path, sizeof s->path, "%s", path);
+	if (!(s->f = fopen(path, "wb")))
+		fail(2, "cannot create %s: %s", path, strerror(errno));
+	if (buffer)
+		setvbuf(s->f, s->buffer = xcalloc(buffer, 1), _IOFBF, buffer);
+}
+
+static void sink_write(struct sink *s, const void *p, size_t n)
+{
+	if (s->f && fwrite(p, 1, n, s->f) != n)
+		fail(2, "cannot write %s: %s", s->path, strerror(errno));
+}
+
+static void sink_close(struct sink *s)
+{
+	if (s->f && (ferror(s->f) | fclose(s->f))) /* fprintf's errors too */
+		fail(2, "cannot write %s: %s", s->path, strerror(errno));
+	free(s->buffer);
+}
+
+/* Formats a path into path[PATH_LEN]; a longer one is an error. */
+static __attribute__((format(printf, 2, 3))) void
+path_of(char *path, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(path, PATH_LEN, fmt, ap);
+	va_end(ap);
+	if (n >= PATH_LEN)
+		fail(2, "path too long: %s...", path);
+}
+
+/* Creates a directory; one that exists will do. */
+static void make_dir(const char *dir)
+{
+	struct stat st;
+	if (mkdir(dir, 0777) &&
+	    !(errno == EEXIST && !stat(dir, &st) && S_ISDIR(st.st_mode)))
+		fail(2, "cannot create directory %s: %s", dir, strerror(errno));
+}
+
+static void write_file(const char *path, const uint8_t *p, size_t n)
+{
+	struct sink f;
+	sink_open(&f, path, 0);
+	sink_write(&f, p, n);
+	sink_close(&f);
+}
+
+/* The folder the mount shows for a PAC: `i.ext` for each non-empty member
+ * and, for a member that is a PAC itself, a folder `i/`, while members are
+ * addressed by at most TREE_DEPTH indices (deeper PACs are files only). */
+static void extract_pac(const char *dir, const uint8_t *p, size_t size,
+			unsigned depth)
+{
+	struct pac pac;
+	struct mh_diag d;
+	char path[PATH_LEN];
+
+	make_dir(dir);
+	if (pac_decode(p, size, &pac, &d))
+		fail(1, "internal error: %s: %s", dir, d.msg);
+	for (uint32_t i = 0; i < pac.count; i++) {
+		const uint8_t *m = p + pac.entries[i].offset;
+		uint32_t n = pac.entries[i].size;
+		if (!n)
+			continue; /* an empty (0,0) member has no file */
+		enum kind k = sniff(m, n);
+		path_of(path, "%s/%u%s", dir, i, kind_ext(k));
+		write_file(path, m, n);
+		if (k == KIND_PAC && depth > 1) {
+			path_of(path, "%s/%u", dir, i);
+			extract_pac(path, m, n, depth - 1);
+		}
+	}
+	pac_free(&pac);
+}
+
+/* Writes one entry's logical bytes (p, padded) to DIR/name, its folder if
+ * it is a PAC, and its line of the index.  The name is the community's
+ * file_NNNNN, NNNNN = engine id - 1, so entry 0 is file_-0001. */
+static void extract_entry(const char *dir, struct sink *index,
+			  const struct databin *db, uint32_t id, const uint8_t *p)
+{
+	uint64_t size = databin_entry_size(db, id);
+	enum kind k = sniff(p, size);
+	char name[32], path[PATH_LEN];
+
+	snprintf(name, sizeof name, "file_%05d", (int)id - 1);
+	if (k == KIND_PAC) {
+		path_of(path, "%s/%s", dir, name);
+		extract_pac(path, p, size, TREE_DEPTH);
+	}
+	strcat(name, kind_ext(k));
+	path_of(path, "%s/%s", dir, name);
+	write_file(path, p, size);
+	fprintf(index->f, "%s\t%u\t%u\t%u\t%llu\t%s\t%s\n", name, id, db->start[id],
+		databin_entry_blocks(db, id), (unsigned long long)size,
+		kind_name(k), plain_id(id) ? "yes" : "no");
+}
+
+/* Pass 2: the TOC, then every entry padded to its blocks, to each output
+ * (an output not asked for has a NULL sink that ignores writes). */
+static void write_archive(const struct opts *o, const struct plan *p,
+			  struct databin *db)
+{
+	struct sink out, plain, index = {0};
+	struct buf b = {0};
+	size_t len;
+	uint8_t *toc;
+	struct mh_diag d;
+
+	sink_open(&out, o->out, OUT_BUFFER);
+	sink_open(&plain, o->plain_out, OUT_BUFFER);
+	if (o->extract) { /* DIR, then DIR/index.tsv and its header line */
+		char path[PATH_LEN];
+		make_dir(o->extract);
+		path_of(path, "%s/index.tsv", o->extract);
+		sink_open(&index, path, 0);
+		fprintf(index.f, "# name\tid\tstart\tblocks\tsize\tkind\tplain\n");
+	}
+	for (int enc = 1; enc >= 0; enc--) { /* the TOC, encrypted and plain */
+		db->encrypted = enc;
+		if (databin_encode(db, &toc, &len, &d))
+			fail(1, "internal error: databin_encode: %s", d.msg);
+		sink_write(enc ? &out : &plain, toc, len);
+		free(toc);
+	}
+
+	for (uint32_t id = 0; id < ENTRIES; id++) {
+		build_entry(o, p, id, &b);
+		if (b.len != p->len[id])
+			fail(1, "internal error: entry %u is not reproducible", id);
+		size_t span = (size_t)databin_entry_blocks(db, id) * DATABIN_BLOCK;
+		buf_resize(&b, span); /* pad with zeros, in plain */
+		sink_write(&plain, b.p, span);
+		if (o->extract)
+			extract_entry(o->extract, &index, db, id, b.p);
+		if (!plain_id(id)) /* last: it encrypts in place */
+			cipher_encrypt(db->start[id], 0, b.p, span);
+		sink_write(&out, b.p, span);
+	}
+	free(b.p);
+	sink_close(&index);
+	sink_close(&plain);
+	sink_close(&out);
+}
+
+/* ---- Command line ---- */
+
+static const char USAGE[] =
+	"usage: mkarchive [--seed N] [--scale small|full] --out DATA.BIN\n"
+	"                 [--plain-out PLAIN.BIN] [--extract DIR]\n"
+	"Writes a deterministic sample MHFU (NA/EU) DATA.BIN of 6656 entries.\n"
+	"  --seed N          PRNG seed (default 1); same seed, same bytes\n"
+	"  --scale S         small (~20 MB, default) or full (~500 MB)\n"
+	"  --out FILE        the archive encrypted as on the UMD\n"
+	"  --plain-out FILE  the same archive fully decrypted\n"
+	"  --extract DIR     the tree the mount shows: every entry's bytes,\n"
+	"                    PAC folders, and DIR/index.tsv describing them\n"
+	"  --help            this text\n";
+
+static void parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option LONG[] = {
+		{"seed", required_argument, NULL, 's'},
+		{"scale", required_argument, NULL, 'S'},
+		{"out", required_argument, NULL, 'o'},
+		{"plain-out", required_argument, NULL, 'p'},
+		{"extract", required_argument, NULL, 'x'},
+		{"help", no_argument, NULL, 'h'},
+		{0},
+	};
+	int c;
+	char *end;
+
+	*o = (struct opts){.seed = 1};
+	opterr = 0; /* our own message, below */
+	while ((c = getopt_long(argc, argv, "", LONG, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			errno = 0;
+			o->seed = strtoull(optarg, &end, 0);
+			if (errno || end == optarg || *end || strchr(optarg, '-'))
+				fail(2, "--seed wants an unsigned integer, not '%s'", optarg);
+			break;
+		case 'S':
+			if (strcmp(optarg, "small") && strcmp(optarg, "full"))
+				fail(2, "--scale wants small or full, not '%s'", optarg);
+			o->full = !strcmp(optarg, "full");
+			break;
+		case 'o': o->out = optarg; break;
+		case 'p': o->plain_out = optarg; break;
+		case 'x': o->extract = optarg; break;
+		case 'h': fputs(USAGE, stdout); exit(0);
+		default:
+			fail(2, "unknown option or missing value: '%s' (see --help)",
+			     argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		fail(2, "unexpected argument '%s' (see --help)", argv[optind]);
+	if (!o->out)
+		fail(2, "--out is required (see --help)");
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o;
+	struct rng r;
+	struct databin db;
+	struct plan *p = xcalloc(1, sizeof *p);
+	struct buf b = {0};
+
+	parse_args(argc, argv, &o);
+	rng_init(&r, o.seed, UINT64_MAX); /* the plan's stream: no entry's id */
+	plan_contents(&r, p);
+	plan_records(&r, p);
+	for (uint32_t id = 0; id < ENTRIES; id++) { /* pass 1: lengths */
+		build_entry(&o, p, id, &b);
+		p->len[id] = (uint32_t)b.len;
+	}
+	free(b.p);
+	model_toc(p, &db);
+	write_archive(&o, p, &db);
+	databin_free(&db);
+	free(p);
+	return 0;
+}
