@@ -20,7 +20,7 @@ CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 CODEC_SRC := $(wildcard codecs/*.c)
 FS_SRC    := $(wildcard fs/*.c)
 UNIT_SRC  := $(wildcard tests/test_*.c)
-FUZZ_SRC  := $(wildcard tests/fuzz_*.c)
+FUZZ_SRC  := $(filter-out tests/fuzz_driver.c,$(wildcard tests/fuzz_*.c))
 
 CODEC_OBJ := $(CODEC_SRC:%.c=$(BUILD)/%.o)
 FS_OBJ    := $(FS_SRC:%.c=$(BUILD)/%.o)

@@ -340,14 +340,17 @@ enum mh_err databin_encode(const struct databin *db, uint8_t **out, size_t *len,
 			       "start list, %u size pairs and %zu fill bytes "
 			       "do not make the TOC's %u blocks",
 			       db->nsizes, db->fill_len, toc_blocks);
-	for (uint32_t i = 0; i < db->count; i++)
-		if (db->start[i + 1] < db->start[i] ||
-		    (i + 1 < db->count && db->start[i + 1] == db->start[db->count]))
+	for (uint32_t i = 0; i < db->count; i++) {
+		if (db->start[i] == db->start[db->count])
+			return mh_fail(d, MH_ERANGE, 4 * (uint64_t)i,
+				       "start[%u] = %u reaches the archive's end "
+				       "before start[%u]", i, db->start[i], db->count);
+		if (db->start[i + 1] < db->start[i])
 			return mh_fail(d, MH_ERANGE, 4 * ((uint64_t)i + 1),
-				       "start[%u] = %u: the start list must "
-				       "ascend and reach the archive's end only "
-				       "at start[%u]", i + 1, db->start[i + 1],
-				       db->count);
+				       "start[%u] = %u is below start[%u] = %u: "
+				       "the start list must ascend", i + 1,
+				       db->start[i + 1], i, db->start[i]);
+	}
 	int64_t prev = -1;
 	for (uint32_t i = 0; i < db->nsizes; i++) {
 		const struct databin_size *s = &db->sizes[i];

@@ -1,5 +1,6 @@
 /* mount.mhfu: mounts a Monster Hunter PSP DATA.BIN, or a single PAC, as
  * a directory tree.  See man/mount.mhfu.8. */
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,8 +99,12 @@ static int serve(struct mhfs *fs, struct fuse_args *args,
 	} else {
 		struct fuse_loop_config *cfg = fuse_loop_cfg_create();
 		fuse_loop_cfg_set_clone_fd(cfg, cmd->clone_fd);
-		fuse_loop_cfg_set_idle_threads(cfg, cmd->max_idle_threads);
-		fuse_loop_cfg_set_max_threads(cfg, cmd->max_threads);
+		/* libfuse leaves these at UINT_MAX unless given: keep its
+		 * defaults then. */
+		if (cmd->max_idle_threads != UINT_MAX)
+			fuse_loop_cfg_set_idle_threads(cfg, cmd->max_idle_threads);
+		if (cmd->max_threads != UINT_MAX)
+			fuse_loop_cfg_set_max_threads(cfg, cmd->max_threads);
 		ret = fuse_session_loop_mt(se, cfg);
 		fuse_loop_cfg_destroy(cfg);
 	}

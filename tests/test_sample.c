@@ -1,0 +1,455 @@
+/* Tests of the codecs against the generated sample archive.
+ *
+ * $MHFU_SAMPLE names a directory made by tests/mkarchive: DATA.BIN (as on
+ * the UMD, encrypted), DATA.plain.BIN (the same layout decrypted) and
+ * src/ (every entry's bytes as extracted, with src/index.tsv).  Without
+ * it every test fails, loudly: a skipped oracle is a silent pass.
+ *
+ * The oracle is the whole archive: it must be rebuilt byte for byte from
+ * the decoded TOC and its entries, and every PAC in it must re-encode
+ * byte for byte. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cipher.h"
+#include "databin.h"
+#include "kind.h"
+#include "pac.h"
+
+/* ---- the sample, loaded once for the group ----------------------------- */
+
+struct file {
+	uint8_t *p;
+	size_t len;
+};
+
+struct sample {
+	char dir[4096];
+	char why[4300];     /* why the sample is unusable; "" when loaded */
+	struct file enc;    /* DATA.BIN */
+	struct file plain;  /* DATA.plain.BIN */
+};
+
+static struct sample S;
+
+/* Reads a whole file; returns false, saying why in why[len], on failure. */
+static bool slurp(const char *path, struct file *f, char *why, size_t whylen)
+{
+	FILE *fp = fopen(path, "rb");
+	if (!fp) {
+		snprintf(why, whylen, "cannot open %s: %s", path, strerror(errno));
+		return false;
+	}
+	size_t cap = 1 << 20, len = 0;
+	uint8_t *p = malloc(cap);
+	for (;;) {
+		if (!p) {
+			fclose(fp);
+			snprintf(why, whylen, "out of memory reading %s", path);
+			return false;
+		}
+		len += fread(p + len, 1, cap - len, fp);
+		if (len < cap)
+			break;
+		uint8_t *q = realloc(p, cap *= 2);
+		if (!q)
+			free(p);
+		p = q;
+	}
+	bool err = ferror(fp);
+	fclose(fp);
+	if (err) {
+		free(p);
+		snprintf(why, whylen, "cannot read %s", path);
+		return false;
+	}
+	f->p = p;
+	f->len = len;
+	return true;
+}
+
+static int group_setup(void **state)
+{
+	(void)state;
+	const char *dir = getenv("MHFU_SAMPLE");
+	memset(&S, 0, sizeof S);
+	if (!dir || !*dir) {
+		snprintf(S.why, sizeof S.why,
+			 "MHFU_SAMPLE is not set: point it at a directory made by "
+			 "`build/mkarchive --seed 1 --out DIR/DATA.BIN --plain-out "
+			 "DIR/DATA.plain.BIN --extract DIR/src` (`make units` does)");
+		return 0; /* every test then fails with this message */
+	}
+	snprintf(S.dir, sizeof S.dir, "%s", dir);
+	char path[4200];
+	snprintf(path, sizeof path, "%s/DATA.BIN", dir);
+	if (!slurp(path, &S.enc, S.why, sizeof S.why))
+		return 0;
+	snprintf(path, sizeof path, "%s/DATA.plain.BIN", dir);
+	slurp(path, &S.plain, S.why, sizeof S.why);
+	return 0;
+}
+
+static int group_teardown(void **state)
+{
+	(void)state;
+	free(S.enc.p);
+	free(S.plain.p);
+	memset(&S, 0, sizeof S);
+	return 0;
+}
+
+static void need_sample(void)
+{
+	if (S.why[0])
+		fail_msg("no sample archive: %s", S.why);
+}
+
+/* ---- helpers ---------------------------------------------------------- */
+
+static int mem_read(void *ctx, uint64_t off, void *out, size_t n)
+{
+	const struct file *f = ctx;
+	if (off > f->len || n > f->len - off)
+		return -1;
+	memcpy(out, f->p + off, n);
+	return 0;
+}
+
+static void open_ok(struct file *f, struct databin *db)
+{
+	struct mh_diag d = {0};
+	enum mh_err err = databin_open(mem_read, f, f->len, db, &d);
+	if (err)
+		fail_msg("databin_open: %s at byte %llu: %s", mh_strerror(err),
+			 (unsigned long long)d.offset, d.msg);
+}
+
+/* Opens DATA.BIN and sets its game as a mount would. */
+static void open_encrypted(struct databin *db)
+{
+	open_ok(&S.enc, db);
+	databin_guess_game(db, mem_read, &S.enc);
+}
+
+static void check_toc_reencodes(struct file *f, bool encrypted)
+{
+	struct databin db;
+	struct mh_diag d = {0};
+	uint8_t *toc;
+	size_t len;
+	open_ok(f, &db);
+	assert_int_equal(db.encrypted, encrypted);
+	if (databin_encode(&db, &toc, &len, &d))
+		fail_msg("databin_encode: %s", d.msg);
+	assert_int_equal(len, (size_t)db.start[0] * DATABIN_BLOCK);
+	assert_true(len <= f->len);
+	assert_memory_equal(toc, f->p, len);
+	free(toc);
+	databin_free(&db);
+}
+
+/* ---- the archive ------------------------------------------------------- */
+
+static void test_sample_is_given_and_readable(void **state)
+{
+	(void)state;
+	need_sample();
+	if (!S.plain.p)
+		fail_msg("%s/DATA.plain.BIN is missing", S.dir);
+	assert_true(S.enc.len >= DATABIN_BLOCK);
+	assert_int_equal(S.enc.len % DATABIN_BLOCK, 0);
+	assert_int_equal(S.enc.len, S.plain.len);
+}
+
+static void test_open_detects_encrypted_data_bin(void **state)
+{
+	(void)state;
+	need_sample();
+	struct databin db;
+	open_ok(&S.enc, &db);
+	assert_true(db.encrypted);
+	assert_int_equal(db.start[db.count], S.enc.len / DATABIN_BLOCK);
+	databin_free(&db);
+}
+
+static void test_open_detects_plain_twin(void **state)
+{
+	(void)state;
+	need_sample();
+	assert_non_null(S.plain.p);
+	struct databin db;
+	open_ok(&S.plain, &db);
+	assert_false(db.encrypted);
+	databin_free(&db);
+}
+
+static void test_guess_game_on_encrypted_is_mhfu(void **state)
+{
+	(void)state;
+	need_sample();
+	struct databin db;
+	open_ok(&S.enc, &db);
+	assert_int_equal(databin_guess_game(&db, mem_read, &S.enc), GAME_MHFU);
+	assert_int_equal(db.game, GAME_MHFU);
+	databin_free(&db);
+}
+
+static void test_guess_game_on_plain_twin_is_mhfu_by_entry_count(void **state)
+{
+	(void)state;
+	need_sample();
+	assert_non_null(S.plain.p);
+	struct databin db;
+	open_ok(&S.plain, &db);
+	assert_int_equal(db.count, 6656); /* MHFU NA/EU */
+	assert_int_equal(databin_guess_game(&db, mem_read, &S.plain), GAME_MHFU);
+	databin_free(&db);
+}
+
+static void test_encrypted_toc_reencodes_byte_exactly(void **state)
+{
+	(void)state;
+	need_sample();
+	check_toc_reencodes(&S.enc, true);
+}
+
+static void test_plain_toc_reencodes_byte_exactly(void **state)
+{
+	(void)state;
+	need_sample();
+	assert_non_null(S.plain.p);
+	check_toc_reencodes(&S.plain, false);
+}
+
+static void test_plain_and_encrypted_tocs_decode_alike(void **state)
+{
+	(void)state;
+	need_sample();
+	assert_non_null(S.plain.p);
+	struct databin e, p;
+	open_ok(&S.enc, &e);
+	open_ok(&S.plain, &p);
+	assert_int_equal(e.count, p.count);
+	assert_memory_equal(e.start, p.start, ((size_t)e.count + 1) * 4);
+	assert_int_equal(e.nsizes, p.nsizes);
+	assert_memory_equal(e.sizes, p.sizes, e.nsizes * sizeof *e.sizes);
+	assert_int_equal(e.fill_len, p.fill_len);
+	assert_memory_equal(e.fill, p.fill, e.fill_len);
+	databin_free(&e);
+	databin_free(&p);
+}
+
+static void test_archive_rebuilds_byte_identically_from_toc_and_entries(void **state)
+{
+	(void)state;
+	need_sample();
+	assert_non_null(S.plain.p);
+	struct databin db;
+	struct mh_diag d = {0};
+	uint8_t *toc;
+	size_t len;
+	open_encrypted(&db);
+	if (databin_encode(&db, &toc, &len, &d))
+		fail_msg("databin_encode: %s", d.msg);
+	uint8_t *out = malloc(S.enc.len);
+	assert_non_null(out);
+	memcpy(out, toc, len);
+	free(toc);
+	size_t at = len;
+	unsigned plain_entries = 0;
+	for (uint32_t id = 0; id < db.count; id++) {
+		uint64_t off = databin_entry_offset(&db, id);
+		size_t span = (size_t)databin_entry_blocks(&db, id) * DATABIN_BLOCK;
+		assert_int_equal(off, at);
+		uint8_t *e = malloc(span ? span : 1);
+		assert_non_null(e);
+		memcpy(e, S.enc.p + off, span);
+		bool plain = databin_entry_plain(&db, id);
+		plain_entries += plain;
+		if (!plain)
+			cipher_decrypt(db.start[id], 0, e, span);
+		/* The decrypted twin holds the same entry bytes. */
+		if (memcmp(e, S.plain.p + off, span))
+			fail_msg("entry %u decrypts unlike DATA.plain.BIN", id);
+		if (!plain)
+			cipher_encrypt(db.start[id], 0, e, span);
+		memcpy(out + at, e, span);
+		at += span;
+		free(e);
+	}
+	assert_int_equal(at, S.enc.len);
+	assert_int_equal(plain_entries, 19); /* 42, 43, 46..62 */
+	if (memcmp(out, S.enc.p, S.enc.len)) {
+		size_t i = 0;
+		while (out[i] == S.enc.p[i])
+			i++;
+		fail_msg("rebuilt archive differs from DATA.BIN at byte %zu", i);
+	}
+	free(out);
+	databin_free(&db);
+}
+
+/* Reads src/index.tsv and checks each listed entry's extracted bytes,
+ * geometry and kind against the archive. */
+static void test_entries_match_extracted_sources(void **state)
+{
+	(void)state;
+	need_sample();
+	struct databin db;
+	open_encrypted(&db);
+	char path[4400];
+	snprintf(path, sizeof path, "%s/src/index.tsv", S.dir);
+	FILE *idx = fopen(path, "r");
+	if (!idx)
+		fail_msg("cannot open %s: %s", path, strerror(errno));
+	char line[512], name[256], kind[32] = "", plain[8] = "";
+	unsigned id, start, blocks, checked = 0;
+	unsigned long long size;
+	uint8_t *buf = NULL;
+	while (fgets(line, sizeof line, idx)) {
+		if (line[0] == '#')
+			continue;
+		int n = sscanf(line, "%255[^\t]\t%u\t%u\t%u\t%llu\t%31[^\t]\t%7s",
+			       name, &id, &start, &blocks, &size, kind, plain);
+		if (n < 5)
+			fail_msg("%s: cannot parse line: %s", path, line);
+		assert_true(id < db.count);
+		assert_int_equal(start, db.start[id]);
+		assert_int_equal(blocks, databin_entry_blocks(&db, id));
+		assert_int_equal(size, databin_entry_size(&db, id));
+		size_t span = (size_t)blocks * DATABIN_BLOCK;
+		buf = realloc(buf, span ? span : 1);
+		assert_non_null(buf);
+		memcpy(buf, S.enc.p + databin_entry_offset(&db, id), span);
+		if (!databin_entry_plain(&db, id))
+			cipher_decrypt(db.start[id], 0, buf, span);
+		if (n >= 6) {
+			size_t head = size < KIND_HEAD_MAX ? (size_t)size : KIND_HEAD_MAX;
+			assert_string_equal(kind, kind_name(kind_sniff(buf, head, size)));
+		}
+		if (n >= 7)
+			assert_int_equal(strcmp(plain, "yes") == 0,
+					 databin_game_plain_id(GAME_MHFU, id));
+		char fpath[4800];
+		struct file f;
+		snprintf(fpath, sizeof fpath, "%s/src/%s", S.dir, name);
+		char why[4900];
+		if (!slurp(fpath, &f, why, sizeof why))
+			fail_msg("%s", why);
+		assert_int_equal(f.len, size);
+		if (memcmp(f.p, buf, f.len))
+			fail_msg("src/%s differs from entry %u of DATA.BIN", name, id);
+		free(f.p);
+		checked++;
+	}
+	fclose(idx);
+	free(buf);
+	assert_int_equal(checked, db.count);
+	databin_free(&db);
+}
+
+/* ---- PACs -------------------------------------------------------------- */
+
+struct pac_stats {
+	unsigned top, nested, by_align[17], max_depth;
+};
+
+/* Decodes buf as a PAC and rebuilds it with pac_encode from the decoded
+ * model; the bytes must match.  Recurses into members that decode. */
+static void pac_roundtrip(const uint8_t *buf, size_t len, unsigned depth,
+			  uint32_t id, struct pac_stats *st)
+{
+	struct pac pac;
+	struct mh_diag d = {0};
+	assert_int_equal(pac_decode(buf, len, &pac, &d), MH_OK);
+	st->by_align[pac.align]++;
+	if (depth > st->max_depth)
+		st->max_depth = depth;
+	struct pac_blob *b = calloc(pac.count, sizeof *b);
+	assert_non_null(b);
+	for (uint32_t i = 0; i < pac.count; i++)
+		b[i] = (struct pac_blob){buf + pac.entries[i].offset, pac.entries[i].size};
+	uint8_t *out;
+	size_t out_len;
+	if (pac_encode(b, pac.count, pac.align, buf + pac.tail,
+		       len - (size_t)pac.tail, &out, &out_len, &d))
+		fail_msg("entry %u depth %u: pac_encode: %s", id, depth, d.msg);
+	if (out_len != len || memcmp(out, buf, len))
+		fail_msg("entry %u depth %u: PAC does not re-encode byte-exactly",
+			 id, depth);
+	free(out);
+	for (uint32_t i = 0; i < pac.count; i++) {
+		struct pac inner;
+		if (b[i].size && pac_decode(b[i].data, b[i].size, &inner, NULL) == MH_OK) {
+			pac_free(&inner);
+			st->nested++;
+			pac_roundtrip(b[i].data, b[i].size, depth + 1, id, st);
+		}
+	}
+	free(b);
+	pac_free(&pac);
+}
+
+static void test_every_pac_reencodes_byte_exactly(void **state)
+{
+	(void)state;
+	need_sample();
+	struct databin db;
+	struct pac_stats st = {0};
+	open_encrypted(&db);
+	uint8_t *buf = NULL;
+	for (uint32_t id = 0; id < db.count; id++) {
+		size_t span = (size_t)databin_entry_blocks(&db, id) * DATABIN_BLOCK;
+		size_t size = (size_t)databin_entry_size(&db, id);
+		buf = realloc(buf, span ? span : 1);
+		assert_non_null(buf);
+		memcpy(buf, S.enc.p + databin_entry_offset(&db, id), span);
+		if (!databin_entry_plain(&db, id))
+			cipher_decrypt(db.start[id], 0, buf, span);
+		struct pac pac;
+		bool is_pac = pac_decode(buf, size, &pac, NULL) == MH_OK;
+		pac_free(&pac);
+		size_t head = size < KIND_HEAD_MAX ? size : KIND_HEAD_MAX;
+		/* In the sample, what sniffs as a PAC decodes as one. */
+		assert_int_equal(kind_sniff(buf, head, size) == KIND_PAC, is_pac);
+		if (!is_pac)
+			continue;
+		st.top++;
+		pac_roundtrip(buf, size, 0, id, &st);
+	}
+	free(buf);
+	print_message("%u PAC entries, %u nested PACs (depth up to %u); "
+		      "alignment 16: %u, 8: %u, 4: %u\n", st.top, st.nested,
+		      st.max_depth, st.by_align[16], st.by_align[8], st.by_align[4]);
+	assert_true(st.top > 0);
+	assert_true(st.nested > 0);
+	databin_free(&db);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sample_is_given_and_readable),
+		cmocka_unit_test(test_open_detects_encrypted_data_bin),
+		cmocka_unit_test(test_open_detects_plain_twin),
+		cmocka_unit_test(test_guess_game_on_encrypted_is_mhfu),
+		cmocka_unit_test(test_guess_game_on_plain_twin_is_mhfu_by_entry_count),
+		cmocka_unit_test(test_encrypted_toc_reencodes_byte_exactly),
+		cmocka_unit_test(test_plain_toc_reencodes_byte_exactly),
+		cmocka_unit_test(test_plain_and_encrypted_tocs_decode_alike),
+		cmocka_unit_test(test_archive_rebuilds_byte_identically_from_toc_and_entries),
+		cmocka_unit_test(test_entries_match_extracted_sources),
+		cmocka_unit_test(test_every_pac_reencodes_byte_exactly),
+	};
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
