@@ -13,9 +13,9 @@ if mountpoint -q "$mnt"; then fusermount3 -u "$mnt"; fi
 show() { printf '\n$ %s\n' "$*"; eval "$@"; }
 echo "Mounted the sample archive $sample/DATA.BIN (encrypted, as on the UMD) on ./$mnt"
 show "cat $mnt/.mhfu/info"
-show "ls $mnt | head -8; ls $mnt | wc -l"
+show "ls $mnt | sed -n 1,8p; ls $mnt | wc -l"
 pac=$(ls -d "$mnt"/file_*/ | head -1)
 show "ls -l ${pac%/}"
-show "head -6 $mnt/index.tsv"
-show "xxd ${pac%/}.pac | head -4"
+show "sed -n 1,6p $mnt/index.tsv"
+show "od -A x -t x1z ${pac%/}.pac | sed -n 1,4p"
 printf '\nStill mounted on ./%s. Unmount with: fusermount3 -u %s\n' "$mnt" "$mnt"
