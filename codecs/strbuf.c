@@ -55,6 +55,11 @@ void text_f32(char *buf, size_t len, float v)
 		snprintf(buf, len, "0x%08x", bits);
 		return;
 	}
+	/* Whole numbers print plainly ("10", not the shorter "1e+01"). */
+	if (v > -1e7f && v < 1e7f && v == (float)(long)v && !(v == 0 && signbit(v))) {
+		snprintf(buf, len, "%.0f", (double)v);
+		return;
+	}
 	for (int prec = 1; prec <= 9; prec++) {
 		snprintf(buf, len, "%.*g", prec, (double)v);
 		float back = strtof(buf, NULL);

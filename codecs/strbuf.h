@@ -22,8 +22,9 @@ char *strbuf_take(struct strbuf *sb, size_t *len);
 
 void strbuf_free(struct strbuf *sb);
 
-/* The shortest decimal that reads back (strtof) to exactly v's bits;
- * non-finite values print as their bits, "0x7fc00000".  buf >= 32. */
+/* The shortest decimal that reads back (strtof) to exactly v's bits,
+ * whole numbers below 1e7 without an exponent ("1500"); non-finite
+ * values print as their bits, "0x7fc00000".  buf >= 32. */
 void text_f32(char *buf, size_t len, float v);
 
 #endif
