@@ -1,0 +1,500 @@
+/* pack.txt: an animation pack's shape without its clips (anim.h; grammar
+ * in man/mhfu-clip.5).
+ *
+ *   format mhfu|p3rd|none               once, before the streams
+ *   stream N slots M                    N counts from 0 in order
+ *   filled A-B C ...                    slots with a clip, ascending
+ *   slot A shares [stream S] slot B     A plays the clip of earlier slot B
+ *   tail HEX...  |  tail zeros N        bytes after the last clip
+ *
+ * Clip numbers never appear: a filled slot that shares nothing brings
+ * its own clip, and clips are numbered in the order slots first use them,
+ * exactly as the binary layout stores them. */
+#include "anim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lex.h"
+#include "strbuf.h"
+
+#define RANGES_PER_LINE 12
+#define TAIL_BYTES_PER_LINE 32
+#define TAIL_ZERO_RUN 16 /* zero runs this long print as "tail zeros N" */
+
+/* ---- printing --------------------------------------------------------- */
+
+static void print_filled(struct strbuf *sb, const struct anim_stream *st)
+{
+	unsigned ranges = 0;
+	for (uint32_t i = 0; i < st->nslots;) {
+		if (st->slots[i] == ANIM_EMPTY) {
+			i++;
+			continue;
+		}
+		uint32_t j = i;
+		while (j + 1 < st->nslots && st->slots[j + 1] != ANIM_EMPTY)
+			j++;
+		strbuf_printf(sb, ranges % RANGES_PER_LINE ? " " : ranges ?
+			      "\nfilled " : "filled ");
+		if (i == j)
+			strbuf_printf(sb, "%u", i);
+		else
+			strbuf_printf(sb, "%u-%u", i, j);
+		ranges++;
+		i = j + 1;
+	}
+	if (ranges)
+		strbuf_printf(sb, "\n");
+}
+
+static size_t zero_run(const uint8_t *p, size_t n)
+{
+	size_t k = 0;
+	while (k < n && !p[k])
+		k++;
+	return k;
+}
+
+static void print_tail(struct strbuf *sb, const uint8_t *p, size_t n)
+{
+	if (n)
+		strbuf_printf(sb, "\n# %zu bytes after the last clip\n", n);
+	for (size_t i = 0; i < n;) {
+		size_t z = zero_run(p + i, n - i);
+		if (z >= TAIL_ZERO_RUN) {
+			strbuf_printf(sb, "tail zeros %zu\n", z);
+			i += z;
+			continue;
+		}
+		strbuf_printf(sb, "tail");
+		for (size_t k = 0; k < TAIL_BYTES_PER_LINE && i < n; k++, i++) {
+			if (k && zero_run(p + i, n - i) >= TAIL_ZERO_RUN)
+				break;
+			strbuf_printf(sb, k % 8 ? "%02x" : " %02x", p[i]);
+		}
+		strbuf_printf(sb, "\n");
+	}
+}
+
+char *anim_print_shape(const struct anim *a, size_t *len)
+{
+	struct strbuf sb = {0};
+	uint32_t *first_s = calloc(a->nclips + 1, sizeof *first_s);
+	uint32_t *first_i = calloc(a->nclips + 1, sizeof *first_i);
+	bool *seen = calloc(a->nclips + 1, sizeof *seen);
+	if (!first_s || !first_i || !seen) {
+		free(first_s);
+		free(first_i);
+		free(seen);
+		return NULL;
+	}
+	strbuf_printf(&sb, "# animation pack: %u streams, %u clips, %zu tail "
+		      "bytes\n# filled: slots holding a clip "
+		      "(streamS/slotNNN.txt)\n# slot A shares [stream S] slot "
+		      "B: A plays the clip of the earlier slot B\n",
+		      a->nstreams, a->nclips, a->tail_len);
+	strbuf_printf(&sb, "format %s\n", clip_format_name(a->format));
+	for (uint32_t s = 0; s < a->nstreams; s++) {
+		const struct anim_stream *st = &a->streams[s];
+		strbuf_printf(&sb, "\nstream %u slots %u\n", s, st->nslots);
+		print_filled(&sb, st);
+		for (uint32_t i = 0; i < st->nslots; i++) {
+			int32_t c = st->slots[i];
+			if (c < 0 || (uint32_t)c >= a->nclips)
+				continue;
+			if (!seen[c]) {
+				seen[c] = true;
+				first_s[c] = s;
+				first_i[c] = i;
+			} else if (first_s[c] == s) {
+				strbuf_printf(&sb, "slot %u shares slot %u\n",
+					      i, first_i[c]);
+			} else {
+				strbuf_printf(&sb, "slot %u shares stream %u "
+					      "slot %u\n", i, first_s[c],
+					      first_i[c]);
+			}
+		}
+	}
+	print_tail(&sb, a->tail, a->tail_len);
+	free(first_s);
+	free(first_i);
+	free(seen);
+	return strbuf_take(&sb, len);
+}
+
+/* ---- parsing ---------------------------------------------------------- */
+
+/* While parsing, a slot holds ANIM_EMPTY, OWN (a clip of its own), or the
+ * global number (over all streams) of the slot owning its clip. */
+#define OWN (-2)
+
+struct shape {
+	struct lex lx;
+	struct mh_diag *d;
+	bool seen_format;
+	enum clip_format format;
+	uint32_t nstreams, scap;
+	struct anim_stream *streams;
+	uint32_t *base;      /* per stream: global number of its slot 0 */
+	uint32_t total;      /* slots over all streams */
+	int64_t last_filled; /* highest slot listed filled in this stream */
+	uint8_t *tail;
+	size_t tail_len, tail_cap;
+};
+
+static void shape_free(struct shape *sh)
+{
+	for (uint32_t s = 0; s < sh->nstreams; s++)
+		free(sh->streams[s].slots);
+	free(sh->streams);
+	free(sh->base);
+	free(sh->tail);
+}
+
+static enum mh_err oom(struct shape *sh, const struct lex_word *w)
+{
+	return mh_fail_text(sh->d, MH_ENOMEM, w->line, w->col, "out of memory");
+}
+
+static enum mh_err expect_word(struct shape *sh, const char *word)
+{
+	struct lex_word w;
+	char what[32];
+	snprintf(what, sizeof what, "\"%s\"", word);
+	enum mh_err err = lex_expect(&sh->lx, &w, what, sh->d);
+	if (!err && strcmp(w.text, word))
+		err = mh_fail_text(sh->d, MH_ESYNTAX, w.line, w.col, "expected "
+				   "\"%s\", got \"%s\"", word, w.text);
+	return err;
+}
+
+static enum mh_err next_int(struct shape *sh, const char *what, int64_t max,
+			    int64_t *v, struct lex_word *w)
+{
+	enum mh_err err = lex_expect(&sh->lx, w, what, sh->d);
+	return err ? err : lex_int(w, 0, max, v, sh->d);
+}
+
+static enum mh_err parse_format(struct shape *sh, const struct lex_word *kw)
+{
+	struct lex_word w;
+	if (sh->seen_format || sh->nstreams)
+		return mh_fail_text(sh->d, MH_ESYNTAX, kw->line, kw->col,
+				    "format must come once, before the streams");
+	enum mh_err err = lex_expect(&sh->lx, &w, "mhfu, p3rd or none", sh->d);
+	if (err)
+		return err;
+	if (!strcmp(w.text, "mhfu"))
+		sh->format = CLIP_MHFU;
+	else if (!strcmp(w.text, "p3rd"))
+		sh->format = CLIP_P3RD;
+	else if (!strcmp(w.text, "none"))
+		sh->format = CLIP_NONE;
+	else
+		return mh_fail_text(sh->d, MH_ESYNTAX, w.line, w.col, "expected "
+				    "mhfu, p3rd or none, got \"%s\"", w.text);
+	sh->seen_format = true;
+	return MH_OK;
+}
+
+static enum mh_err parse_stream(struct shape *sh, const struct lex_word *kw)
+{
+	struct lex_word w;
+	int64_t n, slots;
+	if (!sh->seen_format)
+		return mh_fail_text(sh->d, MH_ESYNTAX, kw->line, kw->col,
+				    "expected a format line before the streams");
+	enum mh_err err = next_int(sh, "the stream number", UINT32_MAX, &n, &w);
+	if (err)
+		return err;
+	if (n != sh->nstreams)
+		return mh_fail_text(sh->d, MH_ESYNTAX, w.line, w.col, "expected "
+				    "stream %u (streams are numbered in order "
+				    "from 0), got %s", sh->nstreams, w.text);
+	if ((err = expect_word(sh, "slots")) ||
+	    (err = next_int(sh, "the slot count",
+			    ANIM_TEXT_MAX_SLOTS - sh->total, &slots, &w)))
+		return err;
+	if (sh->nstreams == sh->scap) {
+		uint32_t cap = sh->scap ? 2 * sh->scap : 8;
+		struct anim_stream *p = realloc(sh->streams, cap * sizeof *p);
+		if (p)
+			sh->streams = p;
+		uint32_t *b = p ? realloc(sh->base, cap * sizeof *b) : NULL;
+		if (!b)
+			return oom(sh, kw);
+		sh->base = b;
+		sh->scap = cap;
+	}
+	struct anim_stream *st = &sh->streams[sh->nstreams];
+	*st = (struct anim_stream){0};
+	if (slots && !(st->slots = malloc((size_t)slots * sizeof *st->slots)))
+		return oom(sh, kw);
+	st->nslots = (uint32_t)slots;
+	for (uint32_t i = 0; i < st->nslots; i++)
+		st->slots[i] = ANIM_EMPTY;
+	sh->base[sh->nstreams++] = sh->total;
+	sh->total += st->nslots;
+	sh->last_filled = -1;
+	return MH_OK;
+}
+
+/* The current stream, or an error at kw when there is none yet. */
+static struct anim_stream *current(struct shape *sh, const struct lex_word *kw,
+				   enum mh_err *err)
+{
+	if (sh->nstreams)
+		return &sh->streams[sh->nstreams - 1];
+	*err = mh_fail_text(sh->d, MH_ESYNTAX, kw->line, kw->col,
+			    "\"%s\" before any stream", kw->text);
+	return NULL;
+}
+
+/* One word of a filled line: "A" or "A-B". */
+static enum mh_err filled_range(struct shape *sh, struct anim_stream *st,
+				const struct lex_word *w)
+{
+	if (!st->nslots)
+		return mh_fail_text(sh->d, MH_ERANGE, w->line, w->col,
+				    "the stream has no slots to fill");
+	struct lex_word lo = *w, hi = *w;
+	char *dash = strchr(lo.text + 1, '-');
+	if (dash) {
+		size_t at = (size_t)(dash + 1 - lo.text);
+		*dash = '\0';
+		memmove(hi.text, hi.text + at, strlen(hi.text + at) + 1);
+		hi.col = w->col + (unsigned)at;
+	}
+	int64_t a, b;
+	enum mh_err err = lex_int(&lo, 0, st->nslots - 1, &a, sh->d);
+	if (!err)
+		err = lex_int(&hi, 0, st->nslots - 1, &b, sh->d);
+	if (!err && a <= sh->last_filled)
+		err = mh_fail_text(sh->d, MH_ESYNTAX, w->line, w->col, "filled "
+				   "slots must ascend: %s after %lld", w->text,
+				   (long long)sh->last_filled);
+	if (!err && b < a)
+		err = mh_fail_text(sh->d, MH_ESYNTAX, hi.line, hi.col, "range "
+				   "%s ends before it starts", w->text);
+	for (int64_t i = a; !err && i <= b; i++)
+		st->slots[i] = OWN;
+	if (!err)
+		sh->last_filled = b;
+	return err;
+}
+
+static enum mh_err parse_filled(struct shape *sh, const struct lex_word *kw)
+{
+	enum mh_err err = MH_OK;
+	struct anim_stream *st = current(sh, kw, &err);
+	struct lex_word w;
+	if (st)
+		err = lex_expect(&sh->lx, &w, "a slot or a range A-B", sh->d);
+	while (!err) {
+		if ((err = filled_range(sh, st, &w)))
+			break;
+		if (!lex_word(&sh->lx, &w, &err, sh->d))
+			break;
+	}
+	return err;
+}
+
+/* slot A shares [stream S] slot B */
+static enum mh_err parse_share(struct shape *sh, const struct lex_word *kw)
+{
+	enum mh_err err = MH_OK;
+	struct anim_stream *st = current(sh, kw, &err);
+	if (!st)
+		return err;
+	uint32_t cur = sh->nstreams - 1;
+	struct lex_word wa, w, wb;
+	int64_t a, s = cur, b;
+	if ((err = next_int(sh, "the slot number", UINT32_MAX, &a, &wa)) ||
+	    (err = expect_word(sh, "shares")) ||
+	    (err = lex_expect(&sh->lx, &w, "\"stream\" or \"slot\"", sh->d)))
+		return err;
+	if (!strcmp(w.text, "stream")) {
+		if ((err = next_int(sh, "the stream number", cur, &s, &w)) ||
+		    (err = lex_expect(&sh->lx, &w, "\"slot\"", sh->d)))
+			return err;
+	}
+	if (strcmp(w.text, "slot"))
+		return mh_fail_text(sh->d, MH_ESYNTAX, w.line, w.col,
+				    "expected \"slot\", got \"%s\"", w.text);
+	if ((err = next_int(sh, "the slot number", UINT32_MAX, &b, &wb)))
+		return err;
+	if (a >= st->nslots || st->slots[a] == ANIM_EMPTY)
+		return mh_fail_text(sh->d, MH_ESYNTAX, wa.line, wa.col, "slot "
+				    "%s is not filled (list it on a filled line "
+				    "first)", wa.text);
+	if (st->slots[a] != OWN)
+		return mh_fail_text(sh->d, MH_ESYNTAX, wa.line, wa.col, "slot "
+				    "%s already shares a clip", wa.text);
+	const struct anim_stream *ts = &sh->streams[s];
+	if (b >= ts->nslots || ts->slots[b] == ANIM_EMPTY)
+		return mh_fail_text(sh->d, MH_ESYNTAX, wb.line, wb.col, "stream "
+				    "%lld slot %s is not filled", (long long)s,
+				    wb.text);
+	if (s == cur && b >= a)
+		return mh_fail_text(sh->d, MH_ESYNTAX, wb.line, wb.col, "a slot "
+				    "shares the clip of an earlier slot, and "
+				    "%s is not before %s", wb.text, wa.text);
+	int32_t owner = ts->slots[b];
+	st->slots[a] = owner == OWN ? (int32_t)(sh->base[s] + b) : owner;
+	return MH_OK;
+}
+
+static bool hex_digit(char c, unsigned *v)
+{
+	if (c >= '0' && c <= '9')
+		*v = (unsigned)(c - '0');
+	else if (c >= 'a' && c <= 'f')
+		*v = (unsigned)(c - 'a' + 10);
+	else if (c >= 'A' && c <= 'F')
+		*v = (unsigned)(c - 'A' + 10);
+	else
+		return false;
+	return true;
+}
+
+/* Makes room for n more tail bytes. */
+static bool tail_room(struct shape *sh, size_t n)
+{
+	if (sh->tail_len + n <= sh->tail_cap)
+		return true;
+	size_t cap = 2 * sh->tail_cap + n + 64;
+	uint8_t *p = realloc(sh->tail, cap);
+	if (!p)
+		return false;
+	sh->tail = p;
+	sh->tail_cap = cap;
+	return true;
+}
+
+static enum mh_err parse_tail(struct shape *sh, const struct lex_word *kw)
+{
+	struct lex_word w;
+	enum mh_err err = lex_expect(&sh->lx, &w, "hex bytes or \"zeros\"",
+				     sh->d);
+	size_t room = ANIM_TEXT_MAX_TAIL - sh->tail_len;
+	if (!err && !strcmp(w.text, "zeros")) {
+		int64_t n;
+		if ((err = next_int(sh, "a byte count", (int64_t)room, &n, &w)))
+			return err;
+		if (!tail_room(sh, (size_t)n))
+			return oom(sh, kw);
+		memset(sh->tail + sh->tail_len, 0, (size_t)n);
+		sh->tail_len += (size_t)n;
+		return MH_OK;
+	}
+	while (!err) {
+		size_t n = strlen(w.text);
+		for (size_t i = 0; i < n; i++) {
+			unsigned v;
+			if (!hex_digit(w.text[i], &v))
+				return mh_fail_text(sh->d, MH_ESYNTAX, w.line,
+						    w.col + (unsigned)i, "expected "
+						    "a hex digit, got '%c'",
+						    w.text[i]);
+		}
+		if (n % 2)
+			return mh_fail_text(sh->d, MH_ESYNTAX, w.line, w.col,
+					    "odd number of hex digits in "
+					    "\"%s\"", w.text);
+		if (n / 2 > ANIM_TEXT_MAX_TAIL - sh->tail_len)
+			return mh_fail_text(sh->d, MH_ERANGE, w.line, w.col,
+					    "tail over %u bytes",
+					    ANIM_TEXT_MAX_TAIL);
+		if (!tail_room(sh, n / 2))
+			return oom(sh, kw);
+		for (size_t i = 0; i < n; i += 2) {
+			unsigned hi = 0, lo = 0;
+			hex_digit(w.text[i], &hi);
+			hex_digit(w.text[i + 1], &lo);
+			sh->tail[sh->tail_len++] = (uint8_t)(hi << 4 | lo);
+		}
+		if (!lex_word(&sh->lx, &w, &err, sh->d))
+			break;
+	}
+	return err;
+}
+
+static enum mh_err parse_line(struct shape *sh)
+{
+	struct lex_word w;
+	enum mh_err err = lex_expect(&sh->lx, &w, "a word", sh->d);
+	if (err)
+		return err;
+	if (!strcmp(w.text, "format"))
+		err = parse_format(sh, &w);
+	else if (!strcmp(w.text, "stream"))
+		err = parse_stream(sh, &w);
+	else if (!strcmp(w.text, "filled"))
+		err = parse_filled(sh, &w);
+	else if (!strcmp(w.text, "slot"))
+		err = parse_share(sh, &w);
+	else if (!strcmp(w.text, "tail"))
+		err = parse_tail(sh, &w);
+	else
+		err = mh_fail_text(sh->d, MH_ESYNTAX, w.line, w.col, "expected "
+				   "format, stream, filled, slot or tail, got "
+				   "\"%s\"", w.text);
+	return err ? err : lex_end_of_line(&sh->lx, sh->d);
+}
+
+/* Numbers the clips in first-use order and moves the result into *a. */
+static enum mh_err finish(struct shape *sh, struct anim *a)
+{
+	if (!sh->seen_format || !sh->nstreams)
+		return mh_fail_text(sh->d, MH_ESYNTAX, sh->lx.line, sh->lx.col,
+				    "expected %s", sh->seen_format ?
+				    "a stream" : "a format line");
+	int32_t *clip_of = malloc((sh->total ? sh->total : 1) * sizeof *clip_of);
+	if (!clip_of)
+		return mh_fail_text(sh->d, MH_ENOMEM, sh->lx.line, sh->lx.col,
+				    "out of memory");
+	uint32_t n = 0;
+	for (uint32_t s = 0; s < sh->nstreams; s++)
+		for (uint32_t i = 0; i < sh->streams[s].nslots; i++) {
+			int32_t *v = &sh->streams[s].slots[i];
+			if (*v == OWN)
+				*v = (int32_t)n++;
+			else if (*v != ANIM_EMPTY)
+				*v = clip_of[*v];
+			clip_of[sh->base[s] + i] = *v;
+		}
+	free(clip_of);
+	if (n && !(a->clips = calloc(n, sizeof *a->clips)))
+		return mh_fail_text(sh->d, MH_ENOMEM, sh->lx.line, sh->lx.col,
+				    "out of memory");
+	a->nclips = a->cap = n;
+	a->format = sh->format;
+	a->nstreams = sh->nstreams;
+	a->streams = sh->streams;
+	a->tail = sh->tail;
+	a->tail_len = sh->tail_len;
+	free(sh->base);
+	memset(sh, 0, sizeof *sh);
+	return MH_OK;
+}
+
+enum mh_err anim_parse_shape(const char *text, size_t len, struct anim *a,
+			     struct mh_diag *d)
+{
+	memset(a, 0, sizeof *a);
+	struct shape sh = {.d = d};
+	lex_init(&sh.lx, text, len);
+	enum mh_err err = clip_reject_nul(text, len, d);
+	while (!err && lex_next_line(&sh.lx, &err, d))
+		err = parse_line(&sh);
+	if (!err)
+		err = finish(&sh, a);
+	if (err) {
+		shape_free(&sh);
+		anim_free(a);
+	}
+	return err;
+}
