@@ -29,13 +29,14 @@ FUZZERS   := $(FUZZ_SRC:tests/%.c=$(BUILD)/tests/%)
 LIBCODECS := $(BUILD)/libmhcodecs.a
 MOUNT     := $(BUILD)/mount.mhfu
 MKARCHIVE := $(BUILD)/mkarchive
+VIEWCHECK := $(BUILD)/viewcheck
 SAMPLE    ?= $(BUILD)/sample
 # The sanitized pass reuses the plain pass's sample and generator.
 SAMPLE_GEN ?= $(MKARCHIVE)
 
 .PHONY: all check check-plain check-san units mount-tests demo bench fuzz deps clean sample
 
-all: $(MOUNT) $(MKARCHIVE) $(UNITS) $(FUZZERS)
+all: $(MOUNT) $(MKARCHIVE) $(VIEWCHECK) $(UNITS) $(FUZZERS)
 
 $(BUILD)/codecs/%.o: codecs/%.c
 	@mkdir -p $(@D)
@@ -56,7 +57,10 @@ $(LIBCODECS): $(CODEC_OBJ)
 $(MOUNT): $(FS_OBJ) $(LIBCODECS)
 	$(CC) $(LDFLAGS) -o $@ $(FS_OBJ) $(LIBCODECS) $(FUSE_LIBS) -lpthread
 
-$(MKARCHIVE): $(BUILD)/tests/mkarchive.o $(LIBCODECS)
+$(MKARCHIVE): $(BUILD)/tests/mkarchive.o $(BUILD)/tests/mkmodels.o $(LIBCODECS)
+	$(CC) $(LDFLAGS) -o $@ $^
+
+$(VIEWCHECK): $(BUILD)/tests/viewcheck.o $(LIBCODECS)
 	$(CC) $(LDFLAGS) -o $@ $^
 
 $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(LIBCODECS)
@@ -83,8 +87,8 @@ units: $(UNITS) $(FUZZERS) $(SAMPLE)/.done
 	@set -e; for t in $(UNITS); do MHFU_SAMPLE=$(SAMPLE) $$t; done
 	@set -e; for f in $(FUZZERS); do $$f --runs 3000; done
 
-mount-tests: $(MOUNT) $(SAMPLE)/.done
-	bash tests/mount_test.sh $(MOUNT) $(SAMPLE)
+mount-tests: $(MOUNT) $(VIEWCHECK) $(SAMPLE)/.done
+	bash tests/mount_test.sh $(MOUNT) $(SAMPLE) $(VIEWCHECK)
 
 check-plain: units mount-tests
 

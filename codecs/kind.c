@@ -2,6 +2,9 @@
 
 #include <string.h>
 
+#include "anim.h"
+#include "skeleton.h"
+
 static const struct {
 	const char *name;
 	const char *ext;
@@ -16,6 +19,8 @@ static const struct {
 	[KIND_OVL] = {"ovl", ".ovl", "MWo3", 4},
 	[KIND_DBST] = {"dbst", ".dbst", "dbsT", 4},
 	[KIND_HEAD] = {"head", ".head", "Head ", 5},
+	[KIND_SKELETON] = {"skeleton", ".skeleton", NULL, 0},
+	[KIND_ANIM] = {"anim", ".anim", NULL, 0},
 };
 
 enum kind kind_sniff(const uint8_t *head, size_t len, uint64_t size)
@@ -24,8 +29,14 @@ enum kind kind_sniff(const uint8_t *head, size_t len, uint64_t size)
 		if (KINDS[k].magic && len >= KINDS[k].magic_len &&
 		    !memcmp(head, KINDS[k].magic, KINDS[k].magic_len))
 			return (enum kind)k;
+	/* A skeleton's magic is checked first; a PAC's table is a tighter
+	 * test than a pack's header, which comes last. */
+	if (skeleton_sniff(head, len, size))
+		return KIND_SKELETON;
 	if (pac_sniff(head, len, size))
 		return KIND_PAC;
+	if (anim_sniff(head, len, size))
+		return KIND_ANIM;
 	return KIND_DATA;
 }
 

@@ -20,6 +20,8 @@ enum kind {
 	KIND_OVL,      /* "MWo3" AI overlay */
 	KIND_DBST,     /* "dbsT" */
 	KIND_HEAD,     /* "Head " motion table */
+	KIND_SKELETON, /* skeleton: bone tree and bind pose */
+	KIND_ANIM,     /* animation pack: streams of slots of clips */
 	KIND_COUNT
 };
 

@@ -125,8 +125,10 @@ enum archive_error archive_open(struct archive *ar, const char *path,
 
 void archive_close(struct archive *ar)
 {
-	for (uint32_t i = 0; ar->entries && i < ar->count; i++)
+	for (uint32_t i = 0; ar->entries && i < ar->count; i++) {
 		pactree_free(atomic_load(&ar->entries[i].tree));
+		model_free(atomic_load(&ar->entries[i].cache.model));
+	}
 	free(ar->entries);
 	free(atomic_load(&ar->index_tsv));
 	databin_free(&ar->db);

@@ -28,6 +28,7 @@ struct archive_entry {
 	_Atomic int kind;                    /* enum kind, or -1 until sniffed */
 	_Atomic(struct pactree *) tree;      /* NULL until built */
 	_Atomic bool tree_failed;            /* built and not a valid PAC */
+	struct model_cache cache;            /* a skeleton or pack entry's model */
 };
 
 struct archive {

@@ -1,5 +1,7 @@
 #include "node.h"
 
+#include "views.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,12 +9,29 @@
 #define ENTRY_SHIFT 48
 #define PATH_SHIFT 21
 #define PATH_BITS 9
-#define VIEW_MASK ((1ull << PATH_SHIFT) - 1)
 #define PATH_MASK ((1ull << PATH_BITS) - 1)
+#define STREAM_SHIFT 4
+#define SLOT_SHIFT 9
+#define VIEW_MASK 0xfull
+/* The view code in an inode: the node type counted from NODE_FILE. */
+#define VIEW_OF(type) ((uint64_t)(type) - NODE_FILE + 1)
+#define VIEW_LAST VIEW_OF(NODE_SLOT_BIN)
 
-/* Listing positions: "." and "..", the mount's own names, then two per
- * entry or sub-entry (its raw file, its folder). */
+/* Listing positions: "." and "..", the mount's own names or a folder's
+ * first text, then two per entry, sub-entry or slot (file, folder or
+ * .txt, .bin), or one per stream. */
 #define POS_FIRST_CHILD 4
+
+/* ---- items: an entry or sub-entry, with its caches ---------------------- */
+
+struct item {
+	uint64_t offset, size;         /* in the entry */
+	enum kind kind;
+	const struct pactree *tree;    /* the container's tree, when it is one */
+	struct pactree_sub *sub;       /* depth >= 1: the sub-entry */
+	const struct pactree *parent;  /* depth >= 1: the container holding it */
+	struct model_cache *cache;     /* where its model is kept */
+};
 
 static bool single_pac(const struct archive *ar)
 {
@@ -24,16 +43,134 @@ static bool is_pac_root(const struct archive *ar, const struct node *n)
 	return single_pac(ar) && n->type == NODE_DIR && n->entry == 0 && n->depth == 0;
 }
 
+static bool item_resolve(struct archive *ar, const struct node *n, struct item *it)
+{
+	memset(it, 0, sizeof *it);
+	it->size = archive_entry_size(ar, n->entry);
+	it->kind = archive_entry_kind(ar, n->entry);
+	it->cache = &ar->entries[n->entry].cache;
+	const struct pactree *tree = NULL;
+	if (it->kind == KIND_PAC || n->depth > 0)
+		tree = archive_entry_tree(ar, n->entry);
+	for (unsigned i = 0; i < n->depth; i++) {
+		if (!tree || n->path[i] >= tree->count || !tree->subs[n->path[i]].size)
+			return false;
+		struct pactree_sub *s = &tree->subs[n->path[i]];
+		it->parent = tree;
+		it->sub = s;
+		it->offset = s->offset;
+		it->size = s->size;
+		it->kind = s->kind;
+		it->cache = &s->cache;
+		tree = s->child;
+	}
+	it->tree = tree;
+	return true;
+}
+
+/* A folder is shown for a container (at the top level as soon as it
+ * sniffs as one, below only when it decoded: a top-level one that does
+ * not decode is empty, its reason logged) and for skeletons and packs
+ * (when they do not decode: empty, reason logged). */
+static bool item_has_dir(const struct node *n, const struct item *it)
+{
+	if (it->kind == KIND_PAC)
+		return n->depth < PACTREE_MAX_DEPTH && (n->depth == 0 || it->tree);
+	return model_kind(it->kind);
+}
+
+static void entry_dir_name(uint32_t id, char *buf, size_t len)
+{
+	snprintf(buf, len, "file_%05lld", (long long)id - 1);
+}
+
+/* "file_06185/3.anim", naming the item in comments and the log. */
+static void item_label(struct archive *ar, const struct node *n, char *buf, size_t len)
+{
+	if (n->depth == 0) {
+		archive_entry_name(ar, n->entry, buf, len);
+		return;
+	}
+	entry_dir_name(n->entry, buf, len);
+	const struct pactree *tree = archive_entry_tree(ar, n->entry);
+	for (unsigned i = 0; tree && i < n->depth; i++) {
+		size_t used = strlen(buf);
+		const struct pactree_sub *s = &tree->subs[n->path[i]];
+		snprintf(buf + used, len - used, "/%u%s", n->path[i],
+			 i + 1 == n->depth ? kind_ext(s->kind) : "");
+		tree = s->child;
+	}
+}
+
+static struct model *item_model(struct archive *ar, const struct node *n,
+				const struct item *it);
+
+/* The skeleton beside a pack in the same container, for joint comments. */
+static const struct skeleton *item_rig(struct archive *ar, const struct node *n,
+				       const struct item *it)
+{
+	if (it->kind != KIND_ANIM || !it->parent)
+		return NULL;
+	for (uint32_t i = 0; i < it->parent->count; i++) {
+		if (it->parent->subs[i].kind != KIND_SKELETON)
+			continue;
+		struct node sib = *n;
+		struct item sit;
+		sib.path[n->depth - 1] = (uint16_t)i;
+		if (!item_resolve(ar, &sib, &sit))
+			return NULL;
+		struct model *m = item_model(ar, &sib, &sit);
+		return m ? &m->skel : NULL;
+	}
+	return NULL;
+}
+
+static struct model *item_model(struct archive *ar, const struct node *n,
+				const struct item *it)
+{
+	struct model_cache *c = it->cache;
+	struct model *m = atomic_load_explicit(&c->model, memory_order_acquire);
+	if (m || atomic_load(&c->failed) || !model_kind(it->kind))
+		return m;
+
+	const struct skeleton *rig = item_rig(ar, n, it);
+	char label[128], why[256] = "";
+	item_label(ar, n, label, sizeof label);
+	pthread_mutex_lock(&ar->lock);
+	m = atomic_load(&c->model);
+	if (!m && !atomic_load(&c->failed)) {
+		uint8_t *buf = malloc(it->size ? it->size : 1);
+		if (!buf)
+			snprintf(why, sizeof why, "out of memory");
+		else if (archive_read(ar, n->entry, it->offset, buf, it->size) != (ssize_t)it->size)
+			snprintf(why, sizeof why, "read failed");
+		else
+			m = model_build(it->kind, buf, it->size, label, rig, why, sizeof why);
+		free(buf);
+		if (m) {
+			atomic_store_explicit(&c->model, m, memory_order_release);
+		} else {
+			mlog_printf(ar->log, "%s: shown raw only: %s", label, why);
+			atomic_store(&c->failed, true);
+		}
+	}
+	pthread_mutex_unlock(&ar->lock);
+	return m;
+}
+
+/* ---- inode numbers ---------------------------------------------------- */
+
 uint64_t node_ino(const struct archive *ar, const struct node *n)
 {
-	if (n->type != NODE_FILE && n->type != NODE_DIR)
+	if (n->type < NODE_FILE)
 		return n->type;
 	if (is_pac_root(ar, n))
 		return NODE_ROOT;
 	uint64_t ino = ((uint64_t)n->entry + 1) << ENTRY_SHIFT;
 	for (unsigned i = 0; i < n->depth; i++)
 		ino |= ((uint64_t)n->path[i] + 1) << (PATH_SHIFT + PATH_BITS * i);
-	return ino | (n->type == NODE_DIR ? NODE_VIEW_DIR : NODE_VIEW_FILE);
+	return ino | (uint64_t)n->slot << SLOT_SHIFT |
+	       (uint64_t)n->stream << STREAM_SHIFT | VIEW_OF(n->type);
 }
 
 bool node_from_ino(const struct archive *ar, uint64_t ino, struct node *n)
@@ -56,9 +193,17 @@ bool node_from_ino(const struct archive *ar, uint64_t ino, struct node *n)
 		return false;
 	n->entry = (uint32_t)(entry - 1);
 	uint64_t view = ino & VIEW_MASK;
-	if (view != NODE_VIEW_FILE && view != NODE_VIEW_DIR)
+	if (view < 1 || view > VIEW_LAST)
 		return false;
-	n->type = view == NODE_VIEW_DIR ? NODE_DIR : NODE_FILE;
+	n->type = (enum node_type)(view - 1 + NODE_FILE);
+	n->stream = ino >> STREAM_SHIFT & (NODE_MAX_STREAMS - 1);
+	n->slot = ino >> SLOT_SHIFT & (NODE_MAX_SLOTS - 1);
+	bool streamed = n->type == NODE_STREAM || n->type == NODE_SLOT_TXT ||
+			n->type == NODE_SLOT_BIN;
+	bool slotted = n->type == NODE_SLOT_TXT || n->type == NODE_SLOT_BIN;
+	if ((!streamed && n->stream) || (!slotted && n->slot) ||
+	    (ino >> (SLOT_SHIFT + 9) & ((1ull << (PATH_SHIFT - SLOT_SHIFT - 9)) - 1)))
+		return false;
 	bool ended = false;
 	for (unsigned i = 0; i < PACTREE_MAX_DEPTH; i++) {
 		uint64_t f = ino >> (PATH_SHIFT + PATH_BITS * i) & PATH_MASK;
@@ -73,56 +218,74 @@ bool node_from_ino(const struct archive *ar, uint64_t ino, struct node *n)
 	return true;
 }
 
+/* ---- resolving -------------------------------------------------------- */
+
+/* A slot's clip, or -1 when the stream or slot does not exist or is empty. */
+static int32_t slot_clip(const struct model *m, unsigned stream, unsigned slot)
+{
+	if (!m || m->kind != KIND_ANIM || stream >= m->pack.nstreams ||
+	    slot >= m->pack.streams[stream].nslots)
+		return -1;
+	return m->pack.streams[stream].slots[slot];
+}
+
 bool node_resolve(struct archive *ar, const struct node *n, struct node_target *t)
 {
+	struct item it;
 	memset(t, 0, sizeof *t);
-	t->size = archive_entry_size(ar, n->entry);
-	t->kind = archive_entry_kind(ar, n->entry);
-	const struct pactree *tree = NULL;
-	if (n->depth > 0 || n->type == NODE_DIR) {
-		tree = archive_entry_tree(ar, n->entry);
-		/* A PAC whose full decode failed still lists as a folder
-		 * (the sniff said PAC); it is empty, the reason logged. */
-		if (!tree && !(n->depth == 0 && t->kind == KIND_PAC))
+	if (n->type < NODE_FILE)
+		return true;
+	if (!item_resolve(ar, n, &it))
+		return false;
+	t->offset = it.offset;
+	t->size = it.size;
+	t->kind = it.kind;
+	if (n->type == NODE_FILE)
+		return true;
+	if (!item_has_dir(n, &it))
+		return false;
+	t->tree = it.kind == KIND_PAC ? it.tree : NULL;
+	t->model = item_model(ar, n, &it);
+	struct model *m = t->model;
+
+	switch (n->type) {
+	case NODE_DIR:
+		return true;
+	case NODE_SKEL_TXT:
+	case NODE_PACK_TXT:
+		if (!m || m->kind != (n->type == NODE_SKEL_TXT ? KIND_SKELETON : KIND_ANIM))
 			return false;
-	}
-	for (unsigned i = 0; i < n->depth; i++) {
-		if (!tree || n->path[i] >= tree->count || !tree->subs[n->path[i]].size)
+		t->text = &m->text;
+		return true;
+	case NODE_STREAM:
+		return m && m->kind == KIND_ANIM && n->stream < m->pack.nstreams;
+	case NODE_SLOT_TXT:
+	case NODE_SLOT_BIN: {
+		int32_t clip = slot_clip(m, n->stream, n->slot);
+		if (clip < 0)
 			return false;
-		const struct pactree_sub *s = &tree->subs[n->path[i]];
-		t->offset = s->offset;
-		t->size = s->size;
-		t->kind = s->kind;
-		tree = s->child;
+		bool bin = n->type == NODE_SLOT_BIN;
+		views_slot_link(&m->pack, n->stream, n->slot, bin, t->link, sizeof t->link);
+		if (t->link[0])
+			return true;
+		if (bin) {
+			t->offset = it.offset + m->clip_offset[clip];
+			t->size = m->clip_size[clip];
+			return true;
+		}
+		t->text = model_clip_text(m, (uint32_t)clip);
+		return t->text != NULL;
 	}
-	if (n->type == NODE_DIR) {
-		if (!tree && !(n->depth == 0 && t->kind == KIND_PAC))
-			return false;
-		t->tree = tree;
+	default:
+		return false;
 	}
-	return true;
 }
 
-/* Names of a child at a listing position of an entry-level or
- * sub-entry-level directory. */
-static void entry_file_name(struct archive *ar, uint32_t id, char *buf, size_t len)
-{
-	archive_entry_name(ar, id, buf, len);
-}
-
-static void entry_dir_name(uint32_t id, char *buf, size_t len)
-{
-	snprintf(buf, len, "file_%05lld", (long long)id - 1);
-}
+/* ---- names ------------------------------------------------------------ */
 
 static void sub_file_name(const struct pactree_sub *s, uint32_t i, char *buf, size_t len)
 {
 	snprintf(buf, len, "%u%s", i, kind_ext(s->kind));
-}
-
-static void sub_dir_name(uint32_t i, char *buf, size_t len)
-{
-	snprintf(buf, len, "%u", i);
 }
 
 static struct node sub_node(const struct node *dir, uint32_t i, enum node_type type)
@@ -133,20 +296,90 @@ static struct node sub_node(const struct node *dir, uint32_t i, enum node_type t
 	return c;
 }
 
-static struct node entry_node(uint32_t id, enum node_type type)
+static struct node view_node(const struct node *dir, enum node_type type,
+			     unsigned stream, unsigned slot)
 {
-	return (struct node){.type = type, .entry = id};
+	struct node c = *dir;
+	c.type = type;
+	c.stream = (uint16_t)stream;
+	c.slot = (uint16_t)slot;
+	return c;
 }
 
-/* Parses the decimal number that starts `s` (an optional '-', then
- * digits); false if there is none. */
-static bool leading_number(const char *s, long long *v)
+/* Parses the unsigned decimal number that starts s; false if none.  *end
+ * is where it stops. */
+static bool leading_number(const char *s, long long *v, const char **end)
 {
-	char *end;
-	if (!(*s == '-' || (*s >= '0' && *s <= '9')))
+	char *e;
+	if (*s < '0' || *s > '9')
 		return false;
-	*v = strtoll(s, &end, 10);
-	return end != s;
+	*v = strtoll(s, &e, 10);
+	*end = e;
+	return true;
+}
+
+static bool lookup_root(struct archive *ar, const char *name, struct node *child)
+{
+	char want[64];
+	long long v;
+	const char *end;
+	bool minus_one = !strncmp(name, "file_-0001", 10);
+	if (strncmp(name, "file_", 5))
+		return false;
+	if (minus_one)
+		v = -1;
+	else if (!leading_number(name + 5, &v, &end))
+		return false;
+	if (v + 1 >= (long long)ar->count)
+		return false;
+	uint32_t id = (uint32_t)(v + 1);
+	*child = (struct node){.type = NODE_DIR, .entry = id};
+	entry_dir_name(id, want, sizeof want);
+	if (!strcmp(name, want)) {
+		struct node_target t;
+		return node_resolve(ar, child, &t);
+	}
+	archive_entry_name(ar, id, want, sizeof want);
+	child->type = NODE_FILE;
+	return !strcmp(name, want);
+}
+
+static bool lookup_model(struct model *m, const struct node *dir, const char *name,
+			 struct node *child)
+{
+	long long v;
+	const char *end;
+	if (m->kind == KIND_SKELETON) {
+		*child = view_node(dir, NODE_SKEL_TXT, 0, 0);
+		return !strcmp(name, "skeleton.txt");
+	}
+	if (!strcmp(name, "pack.txt")) {
+		*child = view_node(dir, NODE_PACK_TXT, 0, 0);
+		return true;
+	}
+	char want[32];
+	if (strncmp(name, "stream", 6) || !leading_number(name + 6, &v, &end) ||
+	    v >= m->pack.nstreams || v >= NODE_MAX_STREAMS)
+		return false;
+	snprintf(want, sizeof want, "stream%lld", v);
+	*child = view_node(dir, NODE_STREAM, (unsigned)v, 0);
+	return !strcmp(name, want);
+}
+
+static bool lookup_slot(struct model *m, const struct node *dir, const char *name,
+			struct node *child)
+{
+	long long v;
+	const char *end;
+	char want[32];
+	if (strncmp(name, "slot", 4) || !leading_number(name + 4, &v, &end) ||
+	    v >= NODE_MAX_SLOTS || slot_clip(m, dir->stream, (unsigned)v) < 0)
+		return false;
+	bool bin = !strcmp(end, ".bin");
+	views_slot_name((uint32_t)v, bin, want, sizeof want);
+	*child = view_node(dir, bin ? NODE_SLOT_BIN : NODE_SLOT_TXT, dir->stream,
+			   (unsigned)v);
+	return !strcmp(name, want);
 }
 
 bool node_lookup(struct archive *ar, const struct node *dir, const char *name,
@@ -154,64 +387,154 @@ bool node_lookup(struct archive *ar, const struct node *dir, const char *name,
 {
 	char want[64];
 	long long v;
+	const char *end;
+	struct node_target t;
 	bool root = dir->type == NODE_ROOT || is_pac_root(ar, dir);
 
 	if (root && !strcmp(name, ".mhfu")) {
 		*child = (struct node){.type = NODE_META};
 		return true;
 	}
-	if (dir->type == NODE_ROOT && !strcmp(name, "index.tsv")) {
-		*child = (struct node){.type = NODE_INDEX};
-		return true;
-	}
-	if (dir->type == NODE_META) {
-		if (!strcmp(name, "info") || !strcmp(name, "log")) {
-			*child = (struct node){.type = name[0] == 'i' ? NODE_INFO : NODE_LOG};
+	switch (dir->type) {
+	case NODE_ROOT:
+		if (!strcmp(name, "index.tsv")) {
+			*child = (struct node){.type = NODE_INDEX};
 			return true;
 		}
-		return false;
-	}
-	if (dir->type == NODE_ROOT) {
-		if (strncmp(name, "file_", 5) || !leading_number(name + 5, &v) ||
-		    v < -1 || v + 1 >= (long long)ar->count)
+		return lookup_root(ar, name, child);
+	case NODE_META:
+		if (strcmp(name, "info") && strcmp(name, "log"))
 			return false;
-		uint32_t id = (uint32_t)(v + 1);
-		entry_dir_name(id, want, sizeof want);
-		if (!strcmp(name, want)) {
-			*child = entry_node(id, NODE_DIR);
-			return archive_entry_kind(ar, id) == KIND_PAC;
-		}
-		entry_file_name(ar, id, want, sizeof want);
-		*child = entry_node(id, NODE_FILE);
-		return !strcmp(name, want);
-	}
-	if (dir->type != NODE_DIR || dir->depth >= PACTREE_MAX_DEPTH)
+		*child = (struct node){.type = name[0] == 'i' ? NODE_INFO : NODE_LOG};
+		return true;
+	case NODE_STREAM:
+		return node_resolve(ar, dir, &t) && lookup_slot(t.model, dir, name, child);
+	case NODE_DIR:
+		break;
+	default:
 		return false;
-
-	struct node_target t;
-	if (!node_resolve(ar, dir, &t) || !t.tree || !leading_number(name, &v) ||
-	    v < 0 || v >= t.tree->count || name[0] == '-')
+	}
+	if (!node_resolve(ar, dir, &t))
+		return false;
+	if (t.model)
+		return lookup_model(t.model, dir, name, child);
+	if (!t.tree || dir->depth >= PACTREE_MAX_DEPTH ||
+	    !leading_number(name, &v, &end) || v >= t.tree->count)
 		return false;
 	const struct pactree_sub *s = &t.tree->subs[v];
 	if (!s->size)
 		return false;
-	sub_dir_name((uint32_t)v, want, sizeof want);
-	if (!strcmp(name, want)) {
-		*child = sub_node(dir, (uint32_t)v, NODE_DIR);
-		return s->child != NULL;
+	*child = sub_node(dir, (uint32_t)v, *end ? NODE_FILE : NODE_DIR);
+	if (!*end) {
+		snprintf(want, sizeof want, "%lld", v);
+		return !strcmp(name, want) && node_resolve(ar, child, &t);
 	}
 	sub_file_name(s, (uint32_t)v, want, sizeof want);
-	*child = sub_node(dir, (uint32_t)v, NODE_FILE);
 	return !strcmp(name, want);
+}
+
+/* ---- listings --------------------------------------------------------- */
+
+/* The child at listing position p of a folder of the mount's own or of
+ * entries; false to skip p.  *more is cleared past the last child. */
+static bool root_child(struct archive *ar, const struct node *dir, uint64_t p,
+		       struct node *child, char *name, size_t len, bool *more)
+{
+	uint64_t i = (p - POS_FIRST_CHILD) / 2;
+	bool folder = (p - POS_FIRST_CHILD) % 2;
+	if (dir->type == NODE_META) {
+		if (i > 1 || folder) {
+			*more = i < 1;
+			return false;
+		}
+		*child = (struct node){.type = i == 0 ? NODE_INFO : NODE_LOG};
+		snprintf(name, len, i == 0 ? "info" : "log");
+		return true;
+	}
+	if (i >= ar->count) {
+		*more = false;
+		return false;
+	}
+	*child = (struct node){.type = folder ? NODE_DIR : NODE_FILE, .entry = (uint32_t)i};
+	if (!folder) {
+		archive_entry_name(ar, (uint32_t)i, name, len);
+		return true;
+	}
+	enum kind k = archive_entry_kind(ar, (uint32_t)i);
+	if (k != KIND_PAC && !model_kind(k))
+		return false;
+	entry_dir_name((uint32_t)i, name, len);
+	return true;
+}
+
+static bool model_child(const struct model *m, const struct node *dir, uint64_t p,
+			struct node *child, char *name, size_t len, bool *more)
+{
+	if (dir->type == NODE_DIR) {
+		bool skel = m->kind == KIND_SKELETON;
+		if (p == POS_FIRST_CHILD) {
+			*child = view_node(dir, skel ? NODE_SKEL_TXT : NODE_PACK_TXT, 0, 0);
+			snprintf(name, len, skel ? "skeleton.txt" : "pack.txt");
+			return true;
+		}
+		if (skel) {
+			*more = false;
+			return false;
+		}
+		uint64_t s = p - POS_FIRST_CHILD - 1;
+		if (s >= m->pack.nstreams || s >= NODE_MAX_STREAMS) {
+			*more = false;
+			return false;
+		}
+		*child = view_node(dir, NODE_STREAM, (unsigned)s, 0);
+		snprintf(name, len, "stream%llu", (unsigned long long)s);
+		return true;
+	}
+	uint64_t slot = (p - POS_FIRST_CHILD) / 2;
+	bool bin = (p - POS_FIRST_CHILD) % 2;
+	if (slot >= m->pack.streams[dir->stream].nslots || slot >= NODE_MAX_SLOTS) {
+		*more = false;
+		return false;
+	}
+	if (slot_clip(m, dir->stream, (unsigned)slot) < 0)
+		return false;
+	*child = view_node(dir, bin ? NODE_SLOT_BIN : NODE_SLOT_TXT, dir->stream,
+			   (unsigned)slot);
+	views_slot_name((uint32_t)slot, bin, name, len);
+	return true;
+}
+
+static bool pac_child(const struct pactree *tree, const struct node *dir, uint64_t p,
+		      struct node *child, char *name, size_t len, bool *more)
+{
+	uint64_t i = (p - POS_FIRST_CHILD) / 2;
+	bool folder = (p - POS_FIRST_CHILD) % 2;
+	if (!tree || i >= tree->count || dir->depth >= PACTREE_MAX_DEPTH) {
+		*more = false;
+		return false;
+	}
+	const struct pactree_sub *s = &tree->subs[i];
+	bool has_dir = s->kind == KIND_PAC ? s->child != NULL : model_kind(s->kind);
+	if (!s->size || (folder && !has_dir))
+		return false;
+	*child = sub_node(dir, (uint32_t)i, folder ? NODE_DIR : NODE_FILE);
+	if (folder)
+		snprintf(name, len, "%llu", (unsigned long long)i);
+	else
+		sub_file_name(s, (uint32_t)i, name, len);
+	return true;
 }
 
 bool node_child_at(struct archive *ar, const struct node *dir, uint64_t *pos,
 		   struct node *child, char *name, size_t name_len)
 {
 	bool root = dir->type == NODE_ROOT || is_pac_root(ar, dir);
+	struct node_target t;
+	bool resolved = false;
 
 	for (;; (*pos)++) {
 		uint64_t p = *pos;
+		bool more = true;
 		if (p == 0 || p == 1) {
 			*child = *dir; /* "..": the kernel fills in the parent */
 			snprintf(name, name_len, p == 0 ? "." : "..");
@@ -229,44 +552,20 @@ bool node_child_at(struct archive *ar, const struct node *dir, uint64_t *pos,
 		}
 		if (p < POS_FIRST_CHILD)
 			continue;
-
-		uint64_t i = (p - POS_FIRST_CHILD) / 2;
-		bool folder = (p - POS_FIRST_CHILD) % 2;
-		if (dir->type == NODE_META) {
-			if (i > 1)
+		bool found;
+		if (dir->type == NODE_ROOT || dir->type == NODE_META) {
+			found = root_child(ar, dir, p, child, name, name_len, &more);
+		} else {
+			if (!resolved && !(resolved = node_resolve(ar, dir, &t)))
 				return false;
-			if (folder)
-				continue;
-			*child = (struct node){.type = i == 0 ? NODE_INFO : NODE_LOG};
-			snprintf(name, name_len, i == 0 ? "info" : "log");
-			return true;
+			if (t.model)
+				found = model_child(t.model, dir, p, child, name, name_len, &more);
+			else
+				found = pac_child(t.tree, dir, p, child, name, name_len, &more);
 		}
-		if (dir->type == NODE_ROOT) {
-			if (i >= ar->count)
-				return false;
-			if (folder) {
-				if (archive_entry_kind(ar, (uint32_t)i) != KIND_PAC)
-					continue;
-				entry_dir_name((uint32_t)i, name, name_len);
-			} else {
-				entry_file_name(ar, (uint32_t)i, name, name_len);
-			}
-			*child = entry_node((uint32_t)i, folder ? NODE_DIR : NODE_FILE);
+		if (found)
 			return true;
-		}
-
-		struct node_target t;
-		if (dir->depth >= PACTREE_MAX_DEPTH || !node_resolve(ar, dir, &t) ||
-		    !t.tree || i >= t.tree->count)
+		if (!more)
 			return false;
-		const struct pactree_sub *s = &t.tree->subs[i];
-		if (!s->size || (folder && !s->child))
-			continue;
-		if (folder)
-			sub_dir_name((uint32_t)i, name, name_len);
-		else
-			sub_file_name(s, (uint32_t)i, name, name_len);
-		*child = sub_node(dir, (uint32_t)i, folder ? NODE_DIR : NODE_FILE);
-		return true;
 	}
 }

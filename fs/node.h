@@ -7,11 +7,18 @@
  *   bits 63..48  engine id + 1 (0: the mount's own nodes: root, .mhfu, ...)
  *   bits 47..21  sub-entry path, PACTREE_MAX_DEPTH fields of 9 bits, each
  *                the sub-entry's index + 1 (0 ends the path)
- *   bits 20..0   view: NODE_VIEW_FILE (raw bytes) or NODE_VIEW_DIR (folder);
- *                for the mount's own nodes, the node itself (root = 1, as
- *                FUSE requires)
+ *   bits 20..18  0
+ *   bits 17..9   slot (NODE_SLOT_*)
+ *   bits  8..4   stream (NODE_STREAM, NODE_SLOT_*)
+ *   bits  3..0   the view: enum node_view; for the mount's own nodes, the
+ *                node itself (root = 1, as FUSE requires)
  *
- * In a single-PAC mount the root (inode 1) is the folder of entry 0. */
+ * In a single-PAC mount the root (inode 1) is the folder of entry 0.
+ *
+ * An entry or sub-entry (its "item": entry id and path) shows as a raw
+ * file and, when it is a container, a skeleton or an animation pack, as
+ * a folder too: of sub-entries, of skeleton.txt, or of pack.txt and the
+ * stream folders of slot files. */
 #ifndef FS_NODE_H
 #define FS_NODE_H
 
@@ -22,39 +29,50 @@
 #include "archive.h"
 
 enum node_type {
-	NODE_ROOT = 1, /* the mount of a DATA.BIN */
-	NODE_META,     /* .mhfu/ */
-	NODE_INFO,     /* .mhfu/info */
-	NODE_LOG,      /* .mhfu/log */
-	NODE_INDEX,    /* index.tsv */
-	NODE_FILE,     /* raw bytes of an entry or sub-entry */
-	NODE_DIR,      /* an entry or sub-entry that is a container, expanded */
+	NODE_ROOT = 1,  /* the mount of a DATA.BIN */
+	NODE_META,      /* .mhfu/ */
+	NODE_INFO,      /* .mhfu/info */
+	NODE_LOG,       /* .mhfu/log */
+	NODE_INDEX,     /* index.tsv */
+	NODE_FILE,      /* raw bytes of an item */
+	NODE_DIR,       /* an item expanded */
+	NODE_SKEL_TXT,  /* DIR/skeleton.txt */
+	NODE_PACK_TXT,  /* DIR/pack.txt */
+	NODE_STREAM,    /* DIR/streamK/ */
+	NODE_SLOT_TXT,  /* DIR/streamK/slotNNN.txt: a clip as text */
+	NODE_SLOT_BIN,  /* DIR/streamK/slotNNN.bin: the clip's bytes */
 };
 
-#define NODE_VIEW_FILE 1u
-#define NODE_VIEW_DIR 2u
+#define NODE_MAX_STREAMS 32u
+#define NODE_MAX_SLOTS 512u
 
 struct node {
 	enum node_type type;
-	uint32_t entry;                    /* engine id, NODE_FILE/NODE_DIR */
+	uint32_t entry;                    /* engine id of the item */
 	unsigned depth;                    /* sub-entry indices in path */
 	uint16_t path[PACTREE_MAX_DEPTH];  /* sub-entry index at each level */
+	uint16_t stream, slot;             /* NODE_STREAM, NODE_SLOT_* */
 };
 
-/* What a NODE_FILE or NODE_DIR stands for, resolved against the archive. */
+/* What a node stands for, resolved against the archive. */
 struct node_target {
-	uint64_t offset;              /* in the entry */
-	uint64_t size;
-	enum kind kind;
-	const struct pactree *tree;   /* the expanded container, NODE_DIR only */
+	uint64_t offset;              /* raw bytes (FILE, SLOT_BIN): in the entry */
+	uint64_t size;                /* their size */
+	enum kind kind;               /* the item's kind */
+	const struct pactree *tree;   /* DIR of a container that decodes */
+	struct model *model;          /* DIR of a skeleton or pack, views beneath */
+	const struct model_text *text;/* SKEL_TXT, PACK_TXT, unshared SLOT_TXT */
+	char link[64];                /* a shared slot: its symlink's target */
 };
 
 uint64_t node_ino(const struct archive *ar, const struct node *n);
 
-/* Decodes an inode number; false if it names nothing this archive has. */
+/* Decodes an inode number; false if it names nothing this archive could
+ * hold (node_resolve says whether it exists). */
 bool node_from_ino(const struct archive *ar, uint64_t ino, struct node *n);
 
-/* Resolves a NODE_FILE/NODE_DIR; false if the node does not exist. */
+/* Resolves a node; false if it does not exist (or, for a text, cannot
+ * be printed for want of memory). */
 bool node_resolve(struct archive *ar, const struct node *n, struct node_target *t);
 
 /* The child named `name` of directory `dir`; false if none. */

@@ -84,13 +84,20 @@ static int node_stat(struct mhfs *fs, const struct node *n, struct stat *st)
 		st->st_size = (off_t)len;
 		break;
 	}
-	case NODE_FILE:
-	case NODE_DIR:
+	default:
 		if (!node_resolve(&fs->ar, n, &t))
 			return ENOENT;
-		st->st_mode = n->type == NODE_DIR ? S_IFDIR | 0555 : S_IFREG | 0444;
-		st->st_nlink = n->type == NODE_DIR ? 2 : 1;
-		st->st_size = n->type == NODE_DIR ? 0 : (off_t)t.size;
+		st->st_nlink = 1;
+		if (t.link[0]) {
+			st->st_mode = S_IFLNK | 0777;
+			st->st_size = (off_t)strlen(t.link);
+		} else if (n->type == NODE_DIR || n->type == NODE_STREAM) {
+			st->st_mode = S_IFDIR | 0555;
+			st->st_nlink = 2;
+		} else {
+			st->st_mode = S_IFREG | 0444;
+			st->st_size = (off_t)(t.text ? t.text->len : t.size);
+		}
 		break;
 	}
 	st->st_blocks = (st->st_size + 511) / 512;
@@ -160,24 +167,29 @@ static void mhfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 
 	if (!err && (fi->flags & O_ACCMODE) != O_RDONLY)
 		err = EROFS;
-	if (!err && (n.type == NODE_ROOT || n.type == NODE_META || n.type == NODE_DIR))
+	if (!err && (n.type == NODE_ROOT || n.type == NODE_META || n.type == NODE_DIR ||
+		     n.type == NODE_STREAM))
 		err = EISDIR;
 	if (!err && !(h = calloc(1, sizeof *h)))
 		err = ENOMEM;
-	if (!err && n.type == NODE_FILE) {
-		if (!node_resolve(&fs->ar, &n, &t)) {
-			err = ENOENT;
-		} else {
-			h->entry = n.entry;
-			h->offset = t.offset;
-			h->size = t.size;
-			fi->keep_cache = 1;
-		}
-	} else if (!err) {
+	if (err) {
+		/* reply below */
+	} else if (n.type == NODE_INFO || n.type == NODE_LOG || n.type == NODE_INDEX) {
 		err = node_text(fs, &n, &h->text, &h->shared, &h->text_len);
 		/* Info and log change as the mount runs: bypass the page cache. */
 		fi->direct_io = n.type != NODE_INDEX;
 		fi->keep_cache = n.type == NODE_INDEX;
+	} else if (!node_resolve(&fs->ar, &n, &t) || t.link[0]) {
+		err = ENOENT; /* a symlink is opened through its target */
+	} else if (t.text) {
+		h->shared = t.text->text;
+		h->text_len = t.text->len;
+		fi->keep_cache = 1;
+	} else {
+		h->entry = n.entry;
+		h->offset = t.offset;
+		h->size = t.size;
+		fi->keep_cache = 1;
 	}
 	if (err) {
 		if (h)
@@ -232,12 +244,27 @@ static void mhfs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *
 	fuse_reply_err(req, 0);
 }
 
+static void mhfs_readlink(fuse_req_t req, fuse_ino_t ino)
+{
+	struct mhfs *fs = fs_of(req);
+	struct node n;
+	struct node_target t;
+	int err = get_node(fs, ino, &n);
+	if (!err && (!node_resolve(&fs->ar, &n, &t) || !t.link[0]))
+		err = EINVAL;
+	if (err)
+		fuse_reply_err(req, err);
+	else
+		fuse_reply_readlink(req, t.link);
+}
+
 static void mhfs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct mhfs *fs = fs_of(req);
 	struct node n;
 	int err = get_node(fs, ino, &n);
-	if (!err && n.type != NODE_ROOT && n.type != NODE_META && n.type != NODE_DIR)
+	if (!err && n.type != NODE_ROOT && n.type != NODE_META && n.type != NODE_DIR &&
+	    n.type != NODE_STREAM)
 		err = ENOTDIR;
 	if (err) {
 		fuse_reply_err(req, err);
@@ -335,6 +362,7 @@ const struct fuse_lowlevel_ops mhfs_ops = {
 	.init = mhfs_init,
 	.lookup = mhfs_lookup,
 	.getattr = mhfs_getattr,
+	.readlink = mhfs_readlink,
 	.open = mhfs_open,
 	.read = mhfs_read,
 	.release = mhfs_release,

@@ -50,8 +50,10 @@ void pactree_free(struct pactree *t)
 {
 	if (!t)
 		return;
-	for (uint32_t i = 0; i < t->count; i++)
+	for (uint32_t i = 0; i < t->count; i++) {
 		pactree_free(t->subs[i].child);
+		model_free(atomic_load(&t->subs[i].cache.model));
+	}
 	free(t->subs);
 	free(t);
 }

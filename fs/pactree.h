@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "kind.h"
+#include "model.h"
 
 /* Sub-entries below an entry are addressed by at most this many indices;
  * a PAC nested deeper is shown as a raw file only. */
@@ -19,6 +20,7 @@ struct pactree_sub {
 	uint32_t size;          /* 0 for an empty (0,0) entry */
 	enum kind kind;
 	struct pactree *child;  /* when a PAC that decodes, else NULL */
+	struct model_cache cache; /* when a skeleton or animation pack */
 };
 
 struct pactree {
@@ -32,6 +34,7 @@ struct pactree {
 struct pactree *pactree_build(const uint8_t *buf, uint64_t len, uint64_t base,
 			      unsigned depth, char *why, size_t why_len);
 
+/* Frees the tree and every model cached in it. */
 void pactree_free(struct pactree *t);
 
 #endif

@@ -22,12 +22,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "bytes.h"
 #include "cipher.h"
 #include "databin.h"
 #include "kind.h"
+#include "anim.h"
 #include "pac.h"
+#include "skeleton.h"
+#include "mkmodels.h"
+#include "rng.h"
+#include "views.h"
 
 #define ENTRIES 6656u      /* MHFU NA/EU: later issues use real ids (6186) */
 #define SIZE_PAIRS 812u    /* fixed in the game's executable */
@@ -40,50 +46,6 @@
 #define PATH_LEN 4096
 
 static const char FILL_MARK[] = "mhfufs sample fill";
-
-/* ---- Deterministic PRNG: splitmix64 ---- */
-
-struct rng {
-	uint64_t x;
-};
-
-static uint64_t rng_next(struct rng *r)
-{
-	uint64_t z = (r->x += 0x9e3779b97f4a7c15u);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return z ^ (z >> 31);
-}
-
-/* A stream per (seed, stream), the plan's and each entry's: the starting
- * points are hashed, so streams sit far apart in the generator's cycle. */
-static void rng_init(struct rng *r, uint64_t seed, uint64_t stream)
-{
-	r->x = seed;
-	r->x = rng_next(r) ^ stream * 0xd1b54a32d192ed03u;
-	r->x = rng_next(r);
-}
-
-/* Uniform in [lo, hi]; the modulo bias is irrelevant for sample data. */
-static uint32_t rng_range(struct rng *r, uint32_t lo, uint32_t hi)
-{
-	return lo + (uint32_t)(rng_next(r) % ((uint64_t)hi - lo + 1));
-}
-
-static uint32_t rng_below(struct rng *r, uint32_t n)
-{
-	return rng_range(r, 0, n - 1);
-}
-
-/* Little-endian, so the bytes do not depend on the host. */
-static void rng_bytes(struct rng *r, uint8_t *p, size_t n)
-{
-	for (size_t i = 0; i < n; i += 8) {
-		uint64_t v = rng_next(r);
-		for (size_t j = i; j < n && j < i + 8; j++, v >>= 8)
-			p[j] = (uint8_t)v;
-	}
-}
 
 /* Prints "mkarchive: message" and exits: 2 for bad usage or I/O, 1 when
  * a codec refuses what we built (a bug here or there). */
@@ -322,20 +284,6 @@ static void build_pac(struct rng *r, bool full, unsigned depth, bool nest,
 	*out = (struct buf){bytes, len, len};
 }
 
-typedef void (*build_fn)(struct rng *r, const struct ctx *c, struct buf *out);
-
-/* HOOK: entries built by a dedicated builder at their real engine id, in
- * place of whatever the random plan put there.  Empty for now; the next
- * issue adds the model PACs, e.g. {6186, build_tigrex_pac} (file_06185;
- * the model PAC of species s is engine id 6111 + s).  A builder must take
- * its bytes from `r` and `c` alone: it runs once per pass. */
-static const struct model_hook {
-	uint32_t id;
-	build_fn build;
-} MODEL_HOOKS[] = {
-	{0, NULL}, /* end of table */
-};
-
 /* ---- The plan ---- */
 
 struct opts {
@@ -396,21 +344,35 @@ static void plan_records(struct rng *r, struct plan *p)
 	}
 }
 
+/* A model PAC (mkmodels.c) at its real id, in place of what the plan
+ * put there. */
+static void build_model(uint64_t seed, enum mkmodel model, struct buf *out)
+{
+	char why[256] = "";
+	size_t len;
+	uint8_t *p = mkmodel_build(model, seed, &len, why, sizeof why);
+	if (!p)
+		fail(1, "internal error: model %d: %s", (int)model, why);
+	buf_resize(out, len);
+	memcpy(out->p, p, len);
+	free(p);
+}
+
 /* The content of entry `id`: the same bytes every time for a seed. */
 static void build_entry(const struct opts *o, const struct plan *p, uint32_t id,
 			struct buf *out)
 {
 	struct rng r;
 	struct ctx c = {o->full, p->rec[id]};
-	build_fn hook = NULL;
+	const struct mkmodel_place *model = NULL;
 
-	for (const struct model_hook *h = MODEL_HOOKS; h->build; h++)
-		if (h->id == id)
-			hook = h->build;
+	for (uint32_t i = 0; i < MODEL_COUNT; i++)
+		if (MKMODEL_PLACES[i].id == id)
+			model = &MKMODEL_PLACES[i];
 	rng_init(&r, o->seed, id);
 	out->len = 0;
-	if (hook)
-		hook(&r, &c, out);
+	if (model)
+		build_model(o->seed, model->model, out);
 	else if (p->content[id] == C_BLOB)
 		build_blob(&r, &c, out);
 	else if (p->content[id] == C_PLAIN)
@@ -513,19 +475,117 @@ static void write_file(const char *path, const uint8_t *p, size_t n)
 	sink_close(&f);
 }
 
+/* Writes text the codecs printed, then frees it. */
+static void write_text(const char *path, char *text, const size_t *len)
+{
+	if (!text)
+		fail(1, "out of memory printing %s", path);
+	write_file(path, (const uint8_t *)text, *len);
+	free(text);
+}
+
+static void make_link(const char *target, const char *path)
+{
+	if (symlink(target, path))
+		fail(2, "cannot create link %s: %s", path, strerror(errno));
+}
+
+/* A pack's stream folders: a clip's text and bytes under the slot that
+ * first uses it, links from the slots that share it. */
+static void extract_streams(const char *dir, const char *label,
+			    const struct anim *a, const struct skeleton *rig)
+{
+	char path[PATH_LEN], name[32], link[64];
+	for (uint32_t s = 0; s < a->nstreams; s++) {
+		path_of(path, "%s/stream%u", dir, s);
+		make_dir(path);
+		for (uint32_t slot = 0; slot < a->streams[s].nslots; slot++) {
+			int32_t clip = a->streams[s].slots[slot];
+			if (clip < 0)
+				continue;
+			for (int bin = 0; bin < 2; bin++) {
+				views_slot_name(slot, bin, name, sizeof name);
+				views_slot_link(a, s, slot, bin, link, sizeof link);
+				path_of(path, "%s/stream%u/%s", dir, s, name);
+				if (link[0]) {
+					make_link(link, path);
+				} else if (bin) {
+					uint8_t *bytes;
+					size_t len;
+					struct mh_diag d;
+					if (clip_encode(a->format, &a->clips[clip], &bytes, &len, &d))
+						fail(1, "internal error: %s: %s", path, d.msg);
+					write_file(path, bytes, len);
+					free(bytes);
+				} else {
+					size_t len = 0;
+					char *text = views_clip_text(a, (uint32_t)clip, label,
+								     rig, &len);
+					write_text(path, text, &len);
+				}
+			}
+		}
+	}
+}
+
+/* The folder the mount shows for a skeleton (skeleton.txt) or a pack
+ * (pack.txt and the streams), with the texts the codecs print: the mount
+ * tests' oracle.  `rig` is the skeleton beside a pack, or NULL. */
+static void extract_model(const char *dir, const char *label, enum kind k,
+			  const uint8_t *p, size_t size, const struct skeleton *rig)
+{
+	char path[PATH_LEN];
+	struct mh_diag d;
+	size_t len = 0;
+	make_dir(dir);
+	if (k == KIND_SKELETON) {
+		struct skeleton s;
+		if (skeleton_decode(p, size, &s, &d))
+			fail(1, "internal error: %s: %s", label, d.msg);
+		path_of(path, "%s/skeleton.txt", dir);
+		char *text = views_skeleton_text(&s, label, &len);
+		write_text(path, text, &len);
+		skeleton_free(&s);
+		return;
+	}
+	struct anim a;
+	if (anim_decode(p, size, CLIP_NONE, &a, &d))
+		fail(1, "internal error: %s: %s", label, d.msg);
+	path_of(path, "%s/pack.txt", dir);
+	char *text = views_pack_text(&a, &len);
+	write_text(path, text, &len);
+	extract_streams(dir, label, &a, rig);
+	anim_free(&a);
+}
+
+static bool has_folder(enum kind k)
+{
+	return k == KIND_PAC || k == KIND_SKELETON || k == KIND_ANIM;
+}
+
 /* The folder the mount shows for a PAC: `i.ext` for each non-empty member
- * and, for a member that is a PAC itself, a folder `i/`, while members are
- * addressed by at most TREE_DEPTH indices (deeper PACs are files only). */
-static void extract_pac(const char *dir, const uint8_t *p, size_t size,
-			unsigned depth)
+ * and a folder `i/` for a member that is a PAC (while members are
+ * addressed by at most TREE_DEPTH indices: deeper PACs are files only), a
+ * skeleton or a pack.  `label` names the PAC in the views' comments. */
+static void extract_pac(const char *dir, const char *label, const uint8_t *p,
+			size_t size, unsigned depth)
 {
 	struct pac pac;
 	struct mh_diag d;
-	char path[PATH_LEN];
+	struct skeleton rig;
+	bool have_rig = false;
+	char path[PATH_LEN], sublabel[PATH_LEN];
 
 	make_dir(dir);
 	if (pac_decode(p, size, &pac, &d))
 		fail(1, "internal error: %s: %s", dir, d.msg);
+	/* The first skeleton among the members is the packs' rig. */
+	for (uint32_t i = 0; i < pac.count && !have_rig; i++) {
+		const uint8_t *m = p + pac.entries[i].offset;
+		uint32_t n = pac.entries[i].size;
+		have_rig = n && sniff(m, n) == KIND_SKELETON &&
+			   skeleton_decode(m, n, &rig, &d) == MH_OK;
+	}
 	for (uint32_t i = 0; i < pac.count; i++) {
 		const uint8_t *m = p + pac.entries[i].offset;
 		uint32_t n = pac.entries[i].size;
@@ -534,33 +594,40 @@ static void extract_pac(const char *dir, const uint8_t *p, size_t size,
 		enum kind k = sniff(m, n);
 		path_of(path, "%s/%u%s", dir, i, kind_ext(k));
 		write_file(path, m, n);
-		if (k == KIND_PAC && depth > 1) {
-			path_of(path, "%s/%u", dir, i);
-			extract_pac(path, m, n, depth - 1);
-		}
+		if (!has_folder(k) || (k == KIND_PAC && depth <= 1))
+			continue;
+		path_of(path, "%s/%u", dir, i);
+		path_of(sublabel, "%s/%u%s", label, i, k == KIND_PAC ? "" : kind_ext(k));
+		if (k == KIND_PAC)
+			extract_pac(path, sublabel, m, n, depth - 1);
+		else
+			extract_model(path, sublabel, k, m, n, have_rig ? &rig : NULL);
 	}
+	if (have_rig)
+		skeleton_free(&rig);
 	pac_free(&pac);
 }
 
 /* Writes one entry's logical bytes (p, padded) to DIR/name, its folder if
- * it is a PAC, and its line of the index.  The name is the community's
+ * it has one, and its line of the index.  The name is the community's
  * file_NNNNN, NNNNN = engine id - 1, so entry 0 is file_-0001. */
 static void extract_entry(const char *dir, struct sink *index,
 			  const struct databin *db, uint32_t id, const uint8_t *p)
 {
 	uint64_t size = databin_entry_size(db, id);
 	enum kind k = sniff(p, size);
-	char name[32], path[PATH_LEN];
+	char name[32], path[PATH_LEN], label[64];
 
 	snprintf(name, sizeof name, "file_%05d", (int)id - 1);
-	if (k == KIND_PAC) {
-		path_of(path, "%s/%s", dir, name);
-		extract_pac(path, p, size, TREE_DEPTH);
-	}
-	strcat(name, kind_ext(k));
+	snprintf(label, sizeof label, "%s%s", name, kind_ext(k));
 	path_of(path, "%s/%s", dir, name);
+	if (k == KIND_PAC)
+		extract_pac(path, name, p, size, TREE_DEPTH);
+	else if (has_folder(k))
+		extract_model(path, label, k, p, size, NULL);
+	path_of(path, "%s/%s", dir, label);
 	write_file(path, p, size);
-	fprintf(index->f, "%s\t%u\t%u\t%u\t%llu\t%s\t%s\n", name, id, db->start[id],
+	fprintf(index->f, "%s\t%u\t%u\t%u\t%llu\t%s\t%s\n", label, id, db->start[id],
 		databin_entry_blocks(db, id), (unsigned long long)size,
 		kind_name(k), plain_id(id) ? "yes" : "no");
 }

@@ -3,7 +3,7 @@
 # check what ordinary programs see against the generator's own extraction
 # (SAMPLE/src), an independent oracle of every entry's bytes and of the tree.
 #
-#   bash tests/mount_test.sh MOUNT_BINARY SAMPLE_DIR
+#   bash tests/mount_test.sh MOUNT_BINARY SAMPLE_DIR VIEWCHECK_BINARY
 #
 # A mount that returned is ready (the daemon's parent waits for it), so
 # nothing here sleeps to wait for a mount.  Under a sanitizer build the
@@ -12,6 +12,7 @@ set -uo pipefail
 
 mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
+viewcheck=$(realpath "$3")
 src=$sample/src
 work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-mount-test.XXXXXX")
 export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
@@ -59,9 +60,10 @@ unmount() {
 	return 1
 }
 
-# Every raw entry and sub-entry equals the generator's, and the trees hold
-# the same names: diff reads every file through the mount.
-same_tree() { diff -r "$src" "$1" -x .mhfu -x index.tsv; }
+# Every raw entry, sub-entry and text view equals the generator's (which
+# prints with the codecs), shared slots are the same symbolic links, and
+# the trees hold the same names: diff reads every file through the mount.
+same_tree() { diff -r --no-dereference "$src" "$1" -x .mhfu -x index.tsv; }
 
 # index.tsv as the generator laid the archive out; in a decrypted archive
 # every entry is stored plain, so the last column reads "yes" throughout.
@@ -126,6 +128,17 @@ check "index.tsv lists every entry as the generator laid it out" same_index "$en
 check "every entry and sub-entry reads back byte-identical (encrypted)" same_tree "$enc"
 check "sizes and st_blocks (encrypted)" sizes_and_blocks "$enc"
 check "8 parallel readers see the same bytes" parallel_readers "$enc"
+check "every text view read through the mount parses back to its exact bytes" "$viewcheck" "$enc"
+tig=$enc/file_06185/3
+check "Tigrex: slots 24 and 25 only in stream 2, empty slots absent" \
+	bash -c "test -f '$tig/stream2/slot024.txt' -a -f '$tig/stream2/slot025.bin' -a ! -e '$tig/stream0/slot024.txt' -a ! -e '$tig/stream1/slot000.txt'"
+check "Tigrex: a shared slot is a link to the first slot using its clip" \
+	test "$(readlink "$tig/stream0/slot002.txt")" = slot000.txt
+check "Tigrex: 6 streams, filled 62 0 64 0 62 0" \
+	test "$(for s in 0 1 2 3 4 5; do ls "$tig/stream$s" | grep -c 'txt$'; done | tr '\n' ' ')" = "62 0 64 0 62 0 "
+check "grep -r finds a channel in the clip texts" grep -rq --include='*.txt' '^channel rot_x' "$tig"
+check "skeleton.txt of the Tigrex lists 48 bones" \
+	test "$(grep -cE '^ *[0-9]+ ' "$enc/file_06185/0/skeleton.txt")" = 48
 check "statfs: 2048-byte blocks, the archive's block count" \
 	test "$(stat -f -c '%S %b' "$enc")" = "2048 $(($(stat -c %s "$sample/DATA.BIN") / 2048))"
 check "writes are refused (read-only)" bash -c "! echo x >'$enc/index.tsv'"

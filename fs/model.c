@@ -1,0 +1,103 @@
+#include "model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "views.h"
+
+/* Clip offsets follow from the layout: the header, the slot tables, then
+ * the clips back to back in first-use order. */
+static void clip_layout(struct model *m)
+{
+	const struct anim *a = &m->pack;
+	uint64_t off = 8 * ((uint64_t)a->nstreams + 1);
+	for (uint32_t s = 0; s < a->nstreams; s++)
+		off += 4 * (uint64_t)a->streams[s].nslots;
+	for (uint32_t c = 0; c < a->nclips; c++) {
+		m->clip_offset[c] = off;
+		m->clip_size[c] = clip_size(a->format, &a->clips[c]);
+		off += m->clip_size[c];
+	}
+}
+
+struct model *model_build(enum kind kind, const uint8_t *buf, size_t len,
+			  const char *label, const struct skeleton *rig,
+			  char *why, size_t why_len)
+{
+	struct mh_diag d = {0};
+	struct model *m = calloc(1, sizeof *m);
+	if (!m || !(m->label = strdup(label)))
+		goto nomem;
+	m->kind = kind;
+	if (kind == KIND_SKELETON) {
+		if (skeleton_decode(buf, len, &m->skel, &d))
+			goto bad;
+		m->text.text = views_skeleton_text(&m->skel, label, &m->text.len);
+	} else {
+		if (anim_decode(buf, len, CLIP_NONE, &m->pack, &d))
+			goto bad;
+		uint32_t n = m->pack.nclips ? m->pack.nclips : 1;
+		m->clip_offset = calloc(n, sizeof *m->clip_offset);
+		m->clip_size = calloc(n, sizeof *m->clip_size);
+		m->clip_text = calloc(n, sizeof *m->clip_text);
+		if (!m->clip_offset || !m->clip_size || !m->clip_text)
+			goto nomem;
+		clip_layout(m);
+		m->rig = rig;
+		m->text.text = views_pack_text(&m->pack, &m->text.len);
+	}
+	if (!m->text.text)
+		goto nomem;
+	return m;
+bad:
+	snprintf(why, why_len, "%s at byte %llu", d.msg, (unsigned long long)d.offset);
+	model_free(m);
+	return NULL;
+nomem:
+	snprintf(why, why_len, "out of memory");
+	model_free(m);
+	return NULL;
+}
+
+const struct model_text *model_clip_text(struct model *m, uint32_t clip)
+{
+	struct model_text *t = atomic_load_explicit(&m->clip_text[clip], memory_order_acquire);
+	if (t)
+		return t;
+	t = malloc(sizeof *t);
+	if (!t)
+		return NULL;
+	t->text = views_clip_text(&m->pack, clip, m->label, m->rig, &t->len);
+	if (!t->text) {
+		free(t);
+		return NULL;
+	}
+	struct model_text *expected = NULL;
+	if (!atomic_compare_exchange_strong(&m->clip_text[clip], &expected, t)) {
+		free(t->text); /* another reader printed it first */
+		free(t);
+		t = expected;
+	}
+	return t;
+}
+
+void model_free(struct model *m)
+{
+	if (!m)
+		return;
+	for (uint32_t c = 0; m->clip_text && c < m->pack.nclips; c++) {
+		struct model_text *t = atomic_load(&m->clip_text[c]);
+		if (t)
+			free(t->text);
+		free(t);
+	}
+	free(m->clip_text);
+	free(m->clip_offset);
+	free(m->clip_size);
+	free(m->text.text);
+	free(m->label);
+	skeleton_free(&m->skel);
+	anim_free(&m->pack);
+	free(m);
+}

@@ -1,0 +1,59 @@
+/* Decoded models behind the text views: a skeleton or an animation pack,
+ * with the texts printed from it.  A model is built from a node's bytes
+ * on first use, published once (release store) and then read without
+ * locks; it lives until the archive is closed. */
+#ifndef FS_MODEL_H
+#define FS_MODEL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "anim.h"
+#include "kind.h"
+#include "skeleton.h"
+
+/* Text printed once, on first use, then immutable. */
+struct model_text {
+	char *text;
+	size_t len;
+};
+
+struct model {
+	enum kind kind;              /* KIND_SKELETON or KIND_ANIM */
+	struct skeleton skel;        /* KIND_SKELETON */
+	struct anim pack;            /* KIND_ANIM */
+	struct model_text text;      /* skeleton.txt or pack.txt */
+	uint64_t *clip_offset;       /* KIND_ANIM: each clip's offset in the pack */
+	uint64_t *clip_size;         /* and its size */
+	_Atomic(struct model_text *) *clip_text; /* per clip, printed on first use */
+	char *label;                 /* names the node in comments: file_06185/3.anim */
+	const struct skeleton *rig;  /* KIND_ANIM: the skeleton beside it, or NULL
+					(owned by its own model, which outlives this) */
+};
+
+/* Where a node's model is cached: in its container tree, or per entry. */
+struct model_cache {
+	_Atomic(struct model *) model;
+	_Atomic bool failed;         /* the node's bytes do not decode */
+};
+
+/* Decodes `kind` from buf[0..len).  `rig` is the skeleton of the same
+ * container, if any, for the clips' joint comments.  NULL when the bytes
+ * do not decode, with the reason in why. */
+struct model *model_build(enum kind kind, const uint8_t *buf, size_t len,
+			  const char *label, const struct skeleton *rig,
+			  char *why, size_t why_len);
+void model_free(struct model *m);
+
+/* The text of clip i, printed on first use; NULL when out of memory. */
+const struct model_text *model_clip_text(struct model *m, uint32_t clip);
+
+/* Whether kind has a model (and so a folder of text views). */
+static inline bool model_kind(enum kind k)
+{
+	return k == KIND_SKELETON || k == KIND_ANIM;
+}
+
+#endif

@@ -1,0 +1,367 @@
+/* Model PACs for the sample archive (see mkmodels.h).
+ *
+ * Skeletons: the animated joints come first, split into contiguous parts
+ * (part 0 the body, each later part one subtree hanging off a body joint),
+ * then an unanimated chain on a root of its own (the severed tail).  The
+ * bind pose is pure translation.  MHFU packs hold part k's clips in
+ * streams 2k and 2k+1, one track per joint of the part, channels in
+ * ascending bit order; MHP3rd packs hold whole-rig clip sets with
+ * location channels first. */
+#include "mkmodels.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "anim.h"
+#include "pac.h"
+#include "rng.h"
+#include "skeleton.h"
+
+const struct mkmodel_place MKMODEL_PLACES[MODEL_COUNT] = {
+	{6186, MODEL_TIGREX},       /* file_06185: em75, the Tigrex */
+	{6122, MODEL_FOUR_STREAMS}, /* file_06121 */
+	{6131, MODEL_TWO_STREAMS},  /* file_06130 */
+	{5249, MODEL_P3RD},         /* file_05248: the Brute Tigrex's model */
+	{5250, MODEL_P3RD_GEOMETRY},/* file_05249 */
+	{5251, MODEL_P3RD_MOVESET}, /* file_05250 */
+};
+
+/* A rig: joint counts of each part, then the unanimated chain. */
+struct rig_shape {
+	enum skeleton_game game;
+	uint32_t parts[4];  /* joints per part; 0 ends the list */
+	uint32_t severed;   /* joints of the unanimated root chain */
+	bool chain_roots;   /* roots are siblings of each other */
+};
+
+static float coord(struct rng *r)
+{
+	return (float)((int)rng_below(r, 801) - 400) / 2.0f;
+}
+
+/* Parents of one part's joints [first, first+n): a chain from `attach`
+ * (-1: a root), with a branch back to an earlier joint every few bones. */
+static void part_tree(struct skeleton *s, struct rng *r, uint32_t first, uint32_t n,
+		      int32_t attach, bool branchy)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t b = first + i;
+		int32_t parent = i == 0 ? attach : (int32_t)b - 1;
+		if (branchy && i >= 3 && i % 5 == 0)
+			parent = (int32_t)(first + 2 + rng_below(r, i - 2));
+		s->bones[b].parent = parent;
+	}
+}
+
+static int build_skeleton(const struct rig_shape *shape, struct rng *r,
+			  uint8_t **out, size_t *len, char *why, size_t why_len)
+{
+	struct skeleton s;
+	struct mh_diag d = {0};
+	uint32_t animated = 0, nparts = 0;
+	while (nparts < 4 && shape->parts[nparts])
+		animated += shape->parts[nparts++];
+	if (skeleton_init(&s, shape->game, animated + shape->severed, &d))
+		goto fail;
+
+	uint32_t first = 0;
+	for (uint32_t p = 0; p < nparts; p++) {
+		/* Later parts hang off a body joint: the head off the spine,
+		 * the tail off the hip (joint 2). */
+		int32_t attach = p == 0 ? -1 : p == 1 ? (int32_t)(shape->parts[0] / 3) : 2;
+		part_tree(&s, r, first, shape->parts[p], attach, p == 0);
+		for (uint32_t i = 0; i < shape->parts[p]; i++)
+			s.bones[first + i].part = shape->game == SKELETON_MHFU ? p : 0;
+		first += shape->parts[p];
+	}
+	part_tree(&s, r, animated, shape->severed, -1, false);
+	for (uint32_t i = 0; i < shape->severed; i++)
+		s.bones[animated + i].part = shape->game == SKELETON_MHFU ? nparts : 0;
+
+	for (uint32_t b = 0; b < s.nbones; b++) {
+		struct skeleton_bone *bone = &s.bones[b];
+		bool severed = b >= animated;
+		bone->position[0] = coord(r);
+		bone->position[1] = coord(r);
+		bone->position[2] = severed && b > animated ? -120.0f : coord(r);
+		if (b > 0 && rng_below(r, 10) == 0) {
+			bone->kind = 2;
+			bone->link = (int32_t)rng_below(r, b);
+		} else if (rng_below(r, 20) == 0) {
+			bone->kind = 3;
+		}
+		if (shape->game == SKELETON_MHP3RD) {
+			/* A name, a NUL, then leftovers as the game's files have. */
+			snprintf((char *)bone->rest, SKELETON_NAME_LEN, "b%03u", b % 1000);
+			bone->rest[SKELETON_NAME_LEN - 1] = (uint8_t)rng_below(r, 256);
+		}
+	}
+	skeleton_link(&s, shape->chain_roots);
+	if (shape->game == SKELETON_MHFU) {
+		uint32_t params[] = {0, animated};
+		skeleton_set_params(&s, 2, params);
+	} else {
+		uint32_t params[] = {0, animated, 0};
+		skeleton_set_params(&s, 3, params);
+		s.params_count = 2; /* disagrees, as on some MHP3rd skeletons */
+	}
+	if (skeleton_encode(&s, out, len, &d))
+		goto fail;
+	skeleton_free(&s);
+	return 0;
+fail:
+	snprintf(why, why_len, "skeleton: %s", d.msg);
+	skeleton_free(&s);
+	return -1;
+}
+
+/* One channel of 1..5 keys from frame 0 to `length`, frames ascending. */
+static int add_channel(struct clip_track *t, struct rng *r, uint32_t bit,
+		       uint32_t length)
+{
+	struct clip_channel *ch = clip_add_channel(t, bit);
+	if (!ch)
+		return -1;
+	uint32_t nkeys = rng_range(r, 1, 5), frame = 0;
+	int range = bit & CLIP_ROT_BITS ? 8192 : bit >= CLIP_LOC_X ? 4000 : 32;
+	for (uint32_t k = 0; k < nkeys; k++) {
+		struct clip_key key = {
+			.value = (int16_t)((int)rng_below(r, 2 * (uint32_t)range + 1) - range),
+			.frame = (int16_t)frame,
+			.ease_in = (int16_t)((int)rng_below(r, 61) - 30),
+			.ease_out = (int16_t)((int)rng_below(r, 61) - 30),
+		};
+		if (bit < CLIP_ROT_X) /* the unnamed channels hold values near 16 */
+			key.value = (int16_t)(16 + (int)rng_below(r, 5) - 2);
+		if (!clip_add_key(ch, key))
+			return -1;
+		frame = k + 2 == nkeys ? length : frame + rng_range(r, 1, length / nkeys + 1);
+	}
+	return 0;
+}
+
+/* A clip of `ntracks` tracks.  Tracks below `located` also move; MHFU
+ * channels ascend by bit, MHP3rd ones put location first. */
+static int build_clip(struct clip *c, struct rng *r, uint32_t ntracks,
+		      uint32_t located, bool p3rd)
+{
+	static const uint32_t rot[] = {CLIP_ROT_X, CLIP_ROT_Y, CLIP_ROT_Z};
+	static const uint32_t loc[] = {CLIP_LOC_X, CLIP_LOC_Y, CLIP_LOC_Z};
+	uint32_t length = rng_range(r, 26, 520);
+	memset(c, 0, sizeof *c);
+	c->loop = rng_below(r, 3) == 0;
+	c->loop_start = c->loop ? (float)rng_below(r, 20) : 0.0f;
+	for (uint32_t i = 0; i < ntracks; i++) {
+		struct clip_track *t = clip_add_track(c, 0);
+		if (!t)
+			return -1;
+		bool moves = i < located, unnamed = !p3rd && rng_below(r, 12) == 0;
+		for (uint32_t b = 0; unnamed && b < 3; b++)
+			if (rng_below(r, 2) && add_channel(t, r, 1u << b, length))
+				return -1;
+		for (uint32_t k = 0; p3rd && moves && k < 3; k++)
+			if (add_channel(t, r, loc[k], length))
+				return -1;
+		for (uint32_t k = 0; k < 3; k++)
+			if (add_channel(t, r, rot[k], length))
+				return -1;
+		for (uint32_t k = 0; !p3rd && moves && k < 3; k++)
+			if (add_channel(t, r, loc[k], length))
+				return -1;
+	}
+	return 0;
+}
+
+/* A pack's plan: per stream, its slot count, which slots hold a clip, and
+ * how many tracks its clips have. */
+struct pack_shape {
+	enum clip_format format;
+	uint32_t nstreams;
+	uint32_t slots[6];
+	uint32_t filled[6];       /* the first `filled` slots not skipped */
+	uint32_t tracks[6];
+	uint32_t only_in[2];      /* slots filled in stream only_stream alone */
+	uint32_t only_stream;     /* 0: none */
+	uint32_t located;         /* tracks with location channels */
+	uint32_t share_across;    /* stream that shares clips of stream - 1 */
+	const char *tail;
+};
+
+static bool slot_skipped(const struct pack_shape *p, uint32_t s, uint32_t slot)
+{
+	bool only = p->only_stream && (slot == p->only_in[0] || slot == p->only_in[1]);
+	return only && s != p->only_stream;
+}
+
+static int build_pack(const struct pack_shape *p, struct rng *r, uint8_t **out,
+		      size_t *len, char *why, size_t why_len)
+{
+	struct anim a;
+	struct mh_diag d = {0};
+	if (anim_init(&a, p->format, p->nstreams, p->slots, &d))
+		goto fail;
+	for (uint32_t s = 0; s < p->nstreams; s++) {
+		uint32_t filled = 0;
+		for (uint32_t slot = 0; slot < p->slots[s] && filled < p->filled[s]; slot++) {
+			if (slot_skipped(p, s, slot))
+				continue;
+			int32_t clip;
+			filled++;
+			if (slot == 2 && filled > 1) {
+				clip = a.streams[s].slots[0]; /* slots 0 and 2 share one clip */
+			} else if (s == p->share_across && s > 0 && slot % 7 == 3 &&
+				   slot < a.streams[s - 1].nslots &&
+				   a.streams[s - 1].slots[slot] >= 0) {
+				clip = a.streams[s - 1].slots[slot]; /* same part, shared */
+			} else if (slot > 4 && rng_below(r, 16) == 0 &&
+				   a.streams[s].slots[slot - 4] >= 0) {
+				clip = a.streams[s].slots[slot - 4]; /* a repeat */
+			} else {
+				struct clip c;
+				if (build_clip(&c, r, p->tracks[s], s < 2 ? p->located : 0,
+					       p->format == CLIP_P3RD) ||
+				    (clip = anim_add_clip(&a, &c)) < 0) {
+					clip_free(&c);
+					snprintf(why, why_len, "pack: out of memory");
+					anim_free(&a);
+					return -1;
+				}
+			}
+			if (anim_set_slot(&a, s, slot, clip, &d))
+				goto fail;
+		}
+	}
+	if (p->tail) {
+		a.tail_len = strlen(p->tail);
+		a.tail = (uint8_t *)strdup(p->tail);
+	}
+	if (anim_compact(&a, &d) || anim_encode(&a, out, len, &d))
+		goto fail;
+	anim_free(&a);
+	return 0;
+fail:
+	snprintf(why, why_len, "pack: %s", d.msg);
+	anim_free(&a);
+	return -1;
+}
+
+/* A blob behind a magic: PMO and TMH stand-ins. */
+static uint8_t *magic_blob(struct rng *r, const char *magic, size_t magic_len,
+			   size_t *len)
+{
+	*len = rng_range(r, 256, 4096);
+	uint8_t *p = malloc(*len);
+	if (p) {
+		rng_bytes(r, p, *len);
+		memcpy(p, magic, magic_len);
+	}
+	return p;
+}
+
+/* A model PAC: its members in order ({NULL, 0} empty), 16-aligned, padded
+ * with a tail to the next block, as a PAC cut from DATA.BIN is. */
+static uint8_t *model_pac(struct pac_blob *members, uint32_t count,
+			  const char *tail_mark, size_t *len, char *why, size_t why_len)
+{
+	uint8_t *body, *out;
+	size_t body_len;
+	struct mh_diag d = {0};
+	if (pac_encode(members, count, 16, NULL, 0, &body, &body_len, &d)) {
+		snprintf(why, why_len, "pac: %s", d.msg);
+		return NULL;
+	}
+	size_t tail_len = 2048 - body_len % 2048;
+	uint8_t *tail = calloc(1, tail_len);
+	if (tail && tail_mark)
+		memcpy(tail, tail_mark, strlen(tail_mark) < tail_len ? strlen(tail_mark) : tail_len);
+	if (!tail || pac_encode(members, count, 16, tail, tail_len, &out, len, &d)) {
+		snprintf(why, why_len, "pac: %s", tail ? d.msg : "out of memory");
+		out = NULL;
+	}
+	free(body);
+	free(tail);
+	return out;
+}
+
+static const struct rig_shape TIGREX_RIG = {SKELETON_MHFU, {31, 9, 5}, 3, false};
+static const struct pack_shape TIGREX_PACK = {
+	CLIP_MHFU, 6, {100, 105, 100, 105, 100, 105}, {62, 0, 64, 0, 62, 0},
+	{31, 31, 9, 9, 5, 5}, {24, 25}, 2, 1, 0, "tail\x01\x02\x03\x04mhfufs tigrex",
+};
+static const struct rig_shape FOUR_RIG = {SKELETON_MHFU, {20, 8}, 2, true};
+static const struct pack_shape FOUR_PACK = {
+	CLIP_MHFU, 4, {100, 100, 100, 100}, {30, 12, 20, 8}, {20, 20, 8, 8},
+	{0, 0}, 0, 1, 1, NULL,
+};
+static const struct rig_shape SMALL_RIG = {SKELETON_MHFU, {17}, 0, false};
+static const struct pack_shape TWO_PACK = {
+	CLIP_MHFU, 2, {100, 105}, {25, 10}, {17, 17}, {0, 0}, 0, 1, 0, NULL,
+};
+static const struct rig_shape P3RD_RIG = {SKELETON_MHP3RD, {43}, 3, false};
+static const struct pack_shape P3RD_PACK = {
+	CLIP_P3RD, 3, {100, 30, 0}, {70, 20, 0}, {43, 43, 0}, {0, 0}, 0, 6, 0, NULL,
+};
+
+uint8_t *mkmodel_build(enum mkmodel model, uint64_t seed, size_t *len,
+		       char *why, size_t why_len)
+{
+	struct rng r;
+	struct pac_blob m[7] = {{0}};
+	uint8_t *bytes[7] = {0}, *out = NULL;
+	size_t sizes[7] = {0};
+	uint32_t count = 0;
+	const char *mark = NULL;
+	rng_init(&r, seed, 0x6d6f64656c00u + model);
+
+	switch (model) {
+	case MODEL_TIGREX:
+	case MODEL_FOUR_STREAMS:
+	case MODEL_TWO_STREAMS: {
+		const struct rig_shape *rig = model == MODEL_TIGREX ? &TIGREX_RIG
+					      : model == MODEL_FOUR_STREAMS ? &FOUR_RIG : &SMALL_RIG;
+		const struct pack_shape *pack = model == MODEL_TIGREX ? &TIGREX_PACK
+						: model == MODEL_FOUR_STREAMS ? &FOUR_PACK : &TWO_PACK;
+		count = 7;
+		if (build_skeleton(rig, &r, &bytes[0], &sizes[0], why, why_len) ||
+		    !(bytes[1] = magic_blob(&r, "pmo\0", 4, &sizes[1])) ||
+		    !(bytes[2] = magic_blob(&r, ".TMH0.14", 8, &sizes[2])) ||
+		    build_pack(pack, &r, &bytes[3], &sizes[3], why, why_len))
+			goto out;
+		if (model == MODEL_FOUR_STREAMS && /* a second, small model set */
+		    (build_skeleton(&SMALL_RIG, &r, &bytes[4], &sizes[4], why, why_len) ||
+		     !(bytes[5] = magic_blob(&r, "pmo\0", 4, &sizes[5])) ||
+		     !(bytes[6] = magic_blob(&r, ".TMH0.14", 8, &sizes[6]))))
+			goto out;
+		mark = model == MODEL_TIGREX ? "em75 tail" : NULL;
+		break;
+	}
+	case MODEL_P3RD:
+		count = 5;
+		if (build_skeleton(&P3RD_RIG, &r, &bytes[0], &sizes[0], why, why_len) ||
+		    !(bytes[1] = magic_blob(&r, "pmo\0", 4, &sizes[1])) ||
+		    !(bytes[2] = magic_blob(&r, ".TMH0.14", 8, &sizes[2])) ||
+		    !(bytes[3] = magic_blob(&r, "pmo\0", 4, &sizes[3])) ||
+		    !(bytes[4] = magic_blob(&r, ".TMH0.14", 8, &sizes[4])))
+			goto out;
+		break;
+	case MODEL_P3RD_GEOMETRY:
+		out = magic_blob(&r, "pmo\0", 4, len);
+		goto out;
+	case MODEL_P3RD_MOVESET:
+		build_pack(&P3RD_PACK, &r, &out, len, why, why_len);
+		goto out;
+	case MODEL_COUNT:
+		goto out;
+	}
+	for (uint32_t i = 0; i < count; i++)
+		m[i] = (struct pac_blob){bytes[i], (uint32_t)sizes[i]};
+	out = model_pac(m, count, mark, len, why, why_len);
+out:
+	for (uint32_t i = 0; i < 7; i++)
+		free(bytes[i]);
+	if (!out && !why[0])
+		snprintf(why, why_len, "out of memory");
+	return out;
+}

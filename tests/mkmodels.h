@@ -1,0 +1,31 @@
+/* Model PACs for the sample archive, built from the spec with the codecs'
+ * builders: shaped like the retail ones (seed 000, FORMATS.md). */
+#ifndef TESTS_MKMODELS_H
+#define TESTS_MKMODELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum mkmodel {
+	MODEL_TIGREX,       /* MHFU Tigrex: 48 bones, 6 streams, file_06185 */
+	MODEL_FOUR_STREAMS, /* MHFU, 2 parts in 4 streams all filled, entries 4-6 filled */
+	MODEL_TWO_STREAMS,  /* MHFU, one part in 2 streams */
+	MODEL_P3RD,         /* MHP3rd model PAC: named skeleton, PMO, TMH, PMO, TMH */
+	MODEL_P3RD_GEOMETRY,/* the PMO beside it (id + 1) */
+	MODEL_P3RD_MOVESET, /* its moveset, a standalone pack (id + 2) */
+	MODEL_COUNT
+};
+
+/* Where the sample puts each model: engine ids (file_NNNNN + 1). */
+struct mkmodel_place {
+	uint32_t id;
+	enum mkmodel model;
+};
+extern const struct mkmodel_place MKMODEL_PLACES[MODEL_COUNT];
+
+/* The bytes of `model`, the same for the same seed; malloc'ed.  NULL
+ * with a message in why when a codec refuses what was built (a bug). */
+uint8_t *mkmodel_build(enum mkmodel model, uint64_t seed, size_t *len,
+		       char *why, size_t why_len);
+
+#endif
