@@ -6,8 +6,9 @@
  * it every test fails, loudly: a skipped oracle is a silent pass.
  *
  * The oracle is the whole archive: it must be rebuilt byte for byte from
- * the decoded TOC and its entries, and every PAC in it must re-encode
- * byte for byte. */
+ * the decoded TOC and its entries, every PAC in it must re-encode byte
+ * for byte, and every skeleton, pack and clip must too, both from its
+ * model and from its printed text. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,9 +21,11 @@
 
 #include <cmocka.h>
 
+#include "anim.h"
 #include "cipher.h"
 #include "databin.h"
 #include "kind.h"
+#include "skeleton.h"
 #include "pac.h"
 
 /* ---- the sample, loaded once for the group ----------------------------- */
@@ -436,6 +439,126 @@ static void test_every_pac_reencodes_byte_exactly(void **state)
 	databin_free(&db);
 }
 
+struct model_stats {
+	unsigned skeletons, packs, clips;
+};
+
+static void same_bytes(const uint8_t *got, size_t got_len, const uint8_t *want,
+		       size_t want_len, uint32_t id, const char *what)
+{
+	if (got_len != want_len || memcmp(got, want, want_len))
+		fail_msg("entry %u: %s does not reproduce its bytes", id, what);
+}
+
+static void skeleton_both_ways(const uint8_t *buf, size_t len, uint32_t id)
+{
+	struct skeleton s, again;
+	struct mh_diag d = {0};
+	uint8_t *out;
+	size_t out_len, text_len;
+	if (skeleton_decode(buf, len, &s, &d) || skeleton_encode(&s, &out, &out_len, &d))
+		fail_msg("entry %u: skeleton: %s at %llu", id, d.msg,
+			 (unsigned long long)d.offset);
+	same_bytes(out, out_len, buf, len, id, "skeleton decode->encode");
+	free(out);
+	char *text = skeleton_print(&s, NULL, &text_len);
+	assert_non_null(text);
+	if (skeleton_parse(text, text_len, &again, &d) ||
+	    skeleton_encode(&again, &out, &out_len, &d))
+		fail_msg("entry %u: skeleton.txt:%u:%u: %s", id, d.line, d.col, d.msg);
+	same_bytes(out, out_len, buf, len, id, "skeleton print->parse->encode");
+	free(out);
+	free(text);
+	skeleton_free(&again);
+	skeleton_free(&s);
+}
+
+/* The pack from pack.txt and each clip's text, as a modder's files give it. */
+static void pack_both_ways(const uint8_t *buf, size_t len, uint32_t id,
+			   struct model_stats *st)
+{
+	struct anim a, again;
+	struct mh_diag d = {0};
+	uint8_t *out;
+	size_t out_len, text_len;
+	if (anim_decode(buf, len, CLIP_NONE, &a, &d) || anim_encode(&a, &out, &out_len, &d))
+		fail_msg("entry %u: pack: %s at %llu", id, d.msg, (unsigned long long)d.offset);
+	same_bytes(out, out_len, buf, len, id, "pack decode->encode");
+	free(out);
+	char *text = anim_print_shape(&a, &text_len);
+	assert_non_null(text);
+	if (anim_parse_shape(text, text_len, &again, &d))
+		fail_msg("entry %u: pack.txt:%u:%u: %s", id, d.line, d.col, d.msg);
+	free(text);
+	assert_int_equal(again.nclips, a.nclips);
+	for (uint32_t c = 0; c < a.nclips; c++) {
+		struct clip clip;
+		text = clip_print(&a.clips[c], NULL, -1, &text_len);
+		assert_non_null(text);
+		if (clip_parse(text, text_len, &clip, &d))
+			fail_msg("entry %u: clip %u:%u:%u: %s", id, c, d.line, d.col, d.msg);
+		free(text);
+		clip_free(&again.clips[c]);
+		again.clips[c] = clip;
+		st->clips++;
+	}
+	if (anim_encode(&again, &out, &out_len, &d))
+		fail_msg("entry %u: pack from text: %s", id, d.msg);
+	same_bytes(out, out_len, buf, len, id, "pack print->parse->encode");
+	free(out);
+	anim_free(&again);
+	anim_free(&a);
+}
+
+/* Every skeleton and pack in buf: itself, or among a PAC's members. */
+static void models_in(const uint8_t *buf, size_t len, uint32_t id,
+		      struct model_stats *st)
+{
+	size_t head = len < KIND_HEAD_MAX ? len : KIND_HEAD_MAX;
+	enum kind k = kind_sniff(buf, head, len);
+	struct pac pac;
+	if (k == KIND_SKELETON) {
+		st->skeletons++;
+		skeleton_both_ways(buf, len, id);
+	} else if (k == KIND_ANIM) {
+		st->packs++;
+		pack_both_ways(buf, len, id, st);
+	} else if (k == KIND_PAC && pac_decode(buf, len, &pac, NULL) == MH_OK) {
+		for (uint32_t i = 0; i < pac.count; i++)
+			if (pac.entries[i].size)
+				models_in(buf + pac.entries[i].offset,
+					  pac.entries[i].size, id, st);
+		pac_free(&pac);
+	}
+}
+
+static void test_every_model_reencodes_from_model_and_text(void **state)
+{
+	(void)state;
+	need_sample();
+	struct databin db;
+	struct model_stats st = {0};
+	open_encrypted(&db);
+	uint8_t *buf = NULL;
+	for (uint32_t id = 0; id < db.count; id++) {
+		size_t span = (size_t)databin_entry_blocks(&db, id) * DATABIN_BLOCK;
+		buf = realloc(buf, span ? span : 1);
+		assert_non_null(buf);
+		memcpy(buf, S.enc.p + databin_entry_offset(&db, id), span);
+		if (!databin_entry_plain(&db, id))
+			cipher_decrypt(db.start[id], 0, buf, span);
+		models_in(buf, (size_t)databin_entry_size(&db, id), id, &st);
+	}
+	free(buf);
+	print_message("%u skeletons, %u packs, %u clips\n", st.skeletons,
+		      st.packs, st.clips);
+	/* Tigrex, two more MHFU species (one with a second set), MHP3rd. */
+	assert_true(st.skeletons >= 5);
+	assert_true(st.packs >= 4);
+	assert_true(st.clips >= 300);
+	databin_free(&db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -450,6 +573,7 @@ int main(void)
 		cmocka_unit_test(test_archive_rebuilds_byte_identically_from_toc_and_entries),
 		cmocka_unit_test(test_entries_match_extracted_sources),
 		cmocka_unit_test(test_every_pac_reencodes_byte_exactly),
+		cmocka_unit_test(test_every_model_reencodes_from_model_and_text),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
