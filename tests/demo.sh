@@ -14,8 +14,11 @@ show() { printf '\n$ %s\n' "$*"; eval "$@"; }
 echo "Mounted the sample archive $sample/DATA.BIN (encrypted, as on the UMD) on ./$mnt"
 show "cat $mnt/.mhfu/info"
 show "ls $mnt | sed -n 1,8p; ls $mnt | wc -l"
-pac=$(ls -d "$mnt"/file_*/ | head -1)
-show "ls -l ${pac%/}"
 show "sed -n 1,6p $mnt/index.tsv"
-show "od -A x -t x1z ${pac%/}.pac | sed -n 1,4p"
+tig=$mnt/file_06185
+echo; echo "file_06185 is a Tigrex-shaped model PAC: skeleton, model, textures, animations."
+show "ls $tig $tig/3"
+show "ls -l $tig/3/stream2 | sed -n 1,6p"
+show "sed -n 1,16p $tig/3/stream2/slot024.txt"
+show "sed -n 1,14p $tig/0/skeleton.txt"
 printf '\nStill mounted on ./%s. Unmount with: fusermount3 -u %s\n' "$mnt" "$mnt"
