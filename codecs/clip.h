@@ -154,6 +154,14 @@ enum mh_err clip_parse(const char *text, size_t len, struct clip *c,
  * included; every text parser calls it first. */
 enum mh_err clip_reject_nul(const char *text, size_t len, struct mh_diag *d);
 
+/* The 1-based line of an element of a clip text clip_parse accepts:
+ * track `track`'s channel `channel`'s key `key` (positions from 0, as
+ * the parser counts them; -1: the enclosing element).  Falls back to the
+ * channel's line, then the track's, then 1 when the text lacks the
+ * element. */
+unsigned clip_text_line(const char *text, size_t len, int track, int channel,
+			int key);
+
 /* A channel's name ("rot_x"), or NULL for a bit without one. */
 const char *clip_channel_name(uint32_t bit);
 

@@ -364,3 +364,51 @@ enum mh_err clip_parse(const char *text, size_t len, struct clip *c,
 		clip_free(c);
 	return err;
 }
+
+/* ---- locating elements ------------------------------------------------ */
+
+/* The first word of the next line that has one, the rest of that line
+ * skipped; false at the end of the text or at what the lexer refuses. */
+static bool next_statement(struct lex *lx, struct lex_word *first)
+{
+	struct lex_word rest;
+	enum mh_err err = MH_OK;
+	if (!lex_next_line(lx, &err, NULL) || !lex_word(lx, first, &err, NULL))
+		return false;
+	while (lex_word(lx, &rest, &err, NULL))
+		;
+	return !err;
+}
+
+unsigned clip_text_line(const char *text, size_t len, int track, int channel,
+			int key)
+{
+	struct lex lx;
+	struct lex_word w;
+	unsigned found[3] = {0, 0, 0}; /* lines of the track, channel, key */
+	int t = -1, ch = -1, k = -1;   /* the current ones, as the parser counts */
+	lex_init(&lx, text, len);
+	while (track >= 0 && !found[2] && next_statement(&lx, &w)) {
+		if (!strcmp(w.text, "track")) {
+			if (t == track)
+				break; /* past the track: no such channel or key */
+			t++;
+			ch = k = -1;
+			if (t == track)
+				found[0] = w.line;
+		} else if (!strcmp(w.text, "channel")) {
+			ch++;
+			k = -1;
+			if (t == track && ch == channel)
+				found[1] = w.line;
+		} else if (w.text[0] && strchr("0123456789+-", w.text[0])) {
+			k++;
+			if (t == track && ch == channel && channel >= 0 && k == key)
+				found[2] = w.line;
+		}
+	}
+	for (int i = 2; i >= 0; i--)
+		if (found[i])
+			return found[i];
+	return 1;
+}

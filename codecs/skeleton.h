@@ -121,6 +121,10 @@ char *skeleton_print(const struct skeleton *s, const char *header_comment,
 enum mh_err skeleton_parse(const char *text, size_t len, struct skeleton *s,
 			   struct mh_diag *d);
 
+/* The 1-based line of bone `bone`'s row in a skeleton.txt skeleton_parse
+ * accepts; bone -1: the params line.  1 when the text has no such line. */
+unsigned skeleton_text_line(const char *text, size_t len, int bone);
+
 /* Scores whether data of `size` bytes whose first `len` bytes are `head`
  * is a skeleton: 100 when the header and the first bone section are as
  * the format says (skeleton_decode checks the rest), 60 when only the

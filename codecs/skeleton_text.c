@@ -704,3 +704,27 @@ enum mh_err skeleton_parse(const char *text, size_t len, struct skeleton *s,
 	*s = p.s;
 	return MH_OK;
 }
+
+/* ---- locating bones ------------------------------------------------------- */
+
+unsigned skeleton_text_line(const char *text, size_t len, int bone)
+{
+	struct lex lx;
+	struct lex_word w, rest;
+	enum mh_err err = MH_OK;
+	lex_init(&lx, text, len);
+	while (lex_next_line(&lx, &err, NULL) && lex_word(&lx, &w, &err, NULL)) {
+		int64_t v;
+		if (bone < 0 && !strcmp(w.text, "params"))
+			return w.line;
+		if (bone >= 0 && w.text[0] >= '0' && w.text[0] <= '9' &&
+		    !lex_int(&w, 0, SKELETON_MAX_BONES - 1, &v, NULL) &&
+		    v == bone)
+			return w.line;
+		while (lex_word(&lx, &rest, &err, NULL))
+			;
+		if (err)
+			break;
+	}
+	return 1;
+}

@@ -1,0 +1,162 @@
+/* Engine rules: what an edited skeleton or animation pack must keep for
+ * MHFU to load and play it (seed 000 "Engine rules (MHFU)", "MHFU: parts
+ * and streams"), checked at every commit (DESIGN.md "Writes").
+ *
+ * Each rule has a stable code (its name, "PARENT_ORDER"), a default level
+ * and a fix hint, listed in rules_table for the man page and --help.  A
+ * check appends one violation per offending element to a caller-owned
+ * report; the driver then applies the mount's mode (rules_apply_mode),
+ * demotes what was already wrong before the edit (rules_demote_existing)
+ * and rejects the commit when rules_has_errors.
+ *
+ * Invariants:
+ *  1. Pure: no I/O, no globals but const tables; every check only reads
+ *     its models and appends to the report.
+ *  2. MHP3rd skeletons and packs get only the rules that do not depend on
+ *     MHFU's layout: CLIP_NO_TRACKS, CHANNEL_TWICE, KEY_FRAME.
+ *  3. A violation names its element twice: as coordinates (bone, or
+ *     stream/slot/track/channel/key, -1 where not applicable; indices
+ *     count from 0 like the text's track numbers) for the driver and the
+ *     text locators, and in words in msg for people. */
+#ifndef MH_RULES_H
+#define MH_RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "anim.h"
+#include "clip.h"
+#include "diag.h"
+#include "skeleton.h"
+
+/* The rules, in table order.  The enum's values may change between
+ * versions; the names in rules_table are the stable codes. */
+enum rule_code {
+	RULE_PARENT_ORDER,   /* skeleton: parents before children */
+	RULE_ANIMATED_COUNT, /* skeleton: params[1] <= bones */
+	RULE_PART_RUNS,      /* skeleton: parts are runs, later ones subtrees */
+	RULE_PART_TRACKS,    /* pack: one track per joint of the stream's part */
+	RULE_CLIP_NO_TRACKS, /* clip: at least one track */
+	RULE_TRACK_EMPTY,    /* clip: every track has a channel */
+	RULE_SCALE_CHANNEL,  /* clip: no scale channel */
+	RULE_CHANNEL_TWICE,  /* clip: a channel bit once per track */
+	RULE_TRACK_MASK,     /* clip: mask = OR of the channels' bits */
+	RULE_KEY_FRAME,      /* clip: frames >= 0, never going backwards */
+	RULE_VALUE_RANGE,    /* text: numbers within s16 (the parsers' MH_ERANGE) */
+	RULE_TEMPLATE,       /* skeleton: bone count and parents kept */
+	RULE_COUNT
+};
+
+enum rule_level {
+	RULE_WARNING, /* logged; the commit goes ahead */
+	RULE_ERROR,   /* the commit is rejected */
+};
+
+struct rule_info {
+	enum rule_code code;
+	const char *name;      /* the stable code, "PARENT_ORDER" */
+	enum rule_level level; /* default level */
+	bool mhfu_only;        /* skipped on MHP3rd skeletons and packs */
+	const char *summary;   /* what it checks, one line */
+	const char *fix;       /* how to fix a violation, one line */
+};
+
+/* The table, RULE_COUNT entries indexed by enum rule_code. */
+extern const struct rule_info rules_table[RULE_COUNT];
+
+/* The entry of a code; of a name (exact, upper case), NULL if none. */
+const struct rule_info *rule_info(enum rule_code code);
+const struct rule_info *rule_by_name(const char *name);
+
+/* "error" or "warning". */
+const char *rule_level_name(enum rule_level level);
+
+struct rule_violation {
+	enum rule_code code;
+	enum rule_level level;
+	bool existing;      /* demoted: the element broke the rule before the edit */
+	int32_t bone;       /* skeleton rules: the bone, -1 for the skeleton */
+	int32_t stream;     /* pack checks: the stream, -1 otherwise */
+	int32_t slot;       /*   and the slot (a clip's first use), -1 */
+	int32_t track;      /* clip rules: the track, -1 for the clip */
+	int32_t channel;    /*   the channel's position in the track, -1 */
+	int32_t key;        /*   the key's position in the channel, -1 */
+	int32_t joint;      /* the joint the track drives, -1 unknown */
+	uint32_t bit;       /* the channel's bit when channel >= 0, else 0 */
+	int32_t frame;      /* the key's frame when key >= 0, else 0 */
+	char msg[192];      /* the element in words, then what is wrong */
+	const char *fix;    /* the rule's fix hint (static) */
+};
+
+/* A growable list of violations; zero-initialize, then rules_report_free.
+ * A check that cannot allocate marks the report failed (sticky until
+ * freed or RULES_OFF): violations may then be missing, so a failed report
+ * counts as holding errors. */
+struct rule_report {
+	struct rule_violation *v; /* n of them, in the order found */
+	size_t n, cap;
+	bool failed;              /* an allocation failed during a check */
+};
+
+void rules_report_free(struct rule_report *r); /* r may be NULL */
+
+/* True when any violation is at RULE_ERROR, or the report failed. */
+bool rules_has_errors(const struct rule_report *r);
+
+/* ---- checks: each appends to *r and returns MH_ENOMEM when r is failed
+ * (see struct rule_report), else MH_OK. */
+
+/* PARENT_ORDER, ANIMATED_COUNT, PART_RUNS and, when `before` is given,
+ * TEMPLATE against it: MHFU skeletons only (an MHP3rd one adds nothing). */
+enum mh_err rules_check_skeleton(const struct skeleton *s,
+				 const struct skeleton *before,
+				 struct rule_report *r);
+
+/* The clip rules for a clip of format f: CLIP_NO_TRACKS, CHANNEL_TWICE,
+ * KEY_FRAME, and on MHFU TRACK_EMPTY, SCALE_CHANNEL, TRACK_MASK and, when
+ * part_joints >= 0, PART_TRACKS (ntracks must equal it; TRACK_EMPTY then
+ * looks only at the part's tracks).  first_joint (-1: unknown) is the
+ * joint of track 0, for the messages. */
+enum mh_err rules_check_clip(const struct clip *c, enum clip_format f,
+			     int part_joints, int first_joint,
+			     struct rule_report *r);
+
+/* The clip rules on every clip, at its first-use stream and slot, and on
+ * an MHFU pack with an MHFU `rig` (NULL: skipped) PART_TRACKS for every
+ * stream and clip used in it, at the clip's first slot in that stream:
+ * stream s plays part s / 2, whose joints are the animated joints (the
+ * first params[1] bones, or all when there is no such value or it is too
+ * large) of that part. */
+enum mh_err rules_check_pack(const struct anim *a, const struct skeleton *rig,
+			     struct rule_report *r);
+
+/* ---- levels ----------------------------------------------------------- */
+
+enum rules_mode {
+	RULES_STRICT, /* levels as checked */
+	RULES_WARN,   /* every violation becomes a warning */
+	RULES_OFF,    /* the report is emptied */
+};
+
+/* RULES_OFF also clears `failed`. */
+void rules_apply_mode(struct rule_report *r, enum rules_mode mode);
+
+/* Every error of `after` that `before` (the same check run on the models
+ * before the edit) also holds becomes a warning with `existing` set, so a
+ * flaw the archive already had never blocks an unrelated edit.  The same
+ * violation: same code, bone, stream, slot and track; the channel by its
+ * bit and the key by its frame (so adding a channel or key elsewhere does
+ * not make an old flaw new).  MH_ENOMEM leaves `after` unchanged. */
+enum mh_err rules_demote_existing(struct rule_report *after,
+				  const struct rule_report *before);
+
+/* ---- locating elements in pack.txt -----------------------------------
+ * (clip texts: clip_text_line in clip.h; skeleton.txt: skeleton_text_line
+ * in skeleton.h) */
+
+/* The 1-based line of the `stream N` line of stream `stream` in a
+ * pack.txt anim_parse_shape accepts; 1 when there is none. */
+unsigned anim_text_line(const char *text, size_t len, int stream);
+
+#endif
