@@ -30,13 +30,14 @@ LIBCODECS := $(BUILD)/libmhcodecs.a
 MOUNT     := $(BUILD)/mount.mhfu
 MKARCHIVE := $(BUILD)/mkarchive
 VIEWCHECK := $(BUILD)/viewcheck
+MHFUDUMP  := $(BUILD)/mhfudump
 SAMPLE    ?= $(BUILD)/sample
 # The sanitized pass reuses the plain pass's sample and generator.
 SAMPLE_GEN ?= $(MKARCHIVE)
 
-.PHONY: all check check-plain check-san units mount-tests demo bench fuzz deps clean sample
+.PHONY: all check check-plain check-san units mount-tests demo bench fuzz deps test-deps clean sample
 
-all: $(MOUNT) $(MKARCHIVE) $(VIEWCHECK) $(UNITS) $(FUZZERS)
+all: $(MOUNT) $(MKARCHIVE) $(VIEWCHECK) $(MHFUDUMP) $(UNITS) $(FUZZERS)
 
 $(BUILD)/codecs/%.o: codecs/%.c
 	@mkdir -p $(@D)
@@ -63,6 +64,9 @@ $(MKARCHIVE): $(BUILD)/tests/mkarchive.o $(BUILD)/tests/mkmodels.o $(LIBCODECS)
 $(VIEWCHECK): $(BUILD)/tests/viewcheck.o $(LIBCODECS)
 	$(CC) $(LDFLAGS) -o $@ $^
 
+$(MHFUDUMP): $(BUILD)/tests/mhfudump.o $(LIBCODECS)
+	$(CC) $(LDFLAGS) -o $@ $^
+
 $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(LIBCODECS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS)
 
@@ -83,19 +87,23 @@ sample: $(SAMPLE)/.done
 deps:
 	@bash tests/deps.sh
 
+test-deps:
+	@bash tests/deps.sh test
+
 units: $(UNITS) $(FUZZERS) $(SAMPLE)/.done
 	@set -e; for t in $(UNITS); do MHFU_SAMPLE=$(SAMPLE) $$t; done
 	@set -e; for f in $(FUZZERS); do $$f --runs 3000; done
 
-mount-tests: $(MOUNT) $(VIEWCHECK) $(SAMPLE)/.done
+mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(SAMPLE)/.done
 	bash tests/mount_test.sh $(MOUNT) $(SAMPLE) $(VIEWCHECK)
+	bash tests/write_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 
 check-plain: units mount-tests
 
 check-san:
 	$(MAKE) BUILD=$(BUILD)/san SAN=1 SAMPLE=$(SAMPLE) SAMPLE_GEN=$(MKARCHIVE) check-plain
 
-check: deps
+check: test-deps
 	$(MAKE) check-plain
 	$(MAKE) check-san
 

@@ -82,13 +82,17 @@ static enum archive_error identify(struct archive *ar, enum databin_game game,
 
 enum archive_error archive_open(struct archive *ar, const char *path,
 				struct mlog *log, enum databin_game game,
-				char *msg, size_t msg_len)
+				bool read_only, char *msg, size_t msg_len)
 {
 	struct stat st;
+	pthread_rwlockattr_t attr;
 
 	memset(ar, 0, sizeof *ar);
 	ar->log = log;
-	ar->fd = open(path, O_RDONLY | O_CLOEXEC);
+	ar->fd = read_only ? -1 : open(path, O_RDWR | O_CLOEXEC);
+	ar->writable = ar->fd >= 0;
+	if (ar->fd < 0 && (read_only || errno == EACCES || errno == EROFS || errno == EPERM))
+		ar->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (ar->fd < 0 || fstat(ar->fd, &st)) {
 		snprintf(msg, msg_len, "%s: %s", path, strerror(errno));
 		if (ar->fd >= 0)
@@ -105,6 +109,11 @@ enum archive_error archive_open(struct archive *ar, const char *path,
 	ar->size = (uint64_t)st.st_size;
 	ar->mtime = st.st_mtim;
 	pthread_mutex_init(&ar->lock, NULL);
+	/* Commits must not starve behind a stream of readers. */
+	pthread_rwlockattr_init(&attr);
+	pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	pthread_rwlock_init(&ar->io, &attr);
+	pthread_rwlockattr_destroy(&attr);
 
 	enum archive_error err = ar->path ? identify(ar, game, msg, msg_len) : AR_EIO;
 	if (err == AR_OK) {
@@ -136,6 +145,7 @@ void archive_close(struct archive *ar)
 	if (ar->fd >= 0)
 		close(ar->fd);
 	pthread_mutex_destroy(&ar->lock);
+	pthread_rwlock_destroy(&ar->io);
 	memset(ar, 0, sizeof *ar);
 	ar->fd = -1;
 }
@@ -224,4 +234,240 @@ void archive_entry_name(struct archive *ar, uint32_t id, char *buf, size_t len)
 	/* The community's numbering: engine id minus one, so id 0 is -0001. */
 	snprintf(buf, len, "file_%05lld%s", (long long)id - 1,
 		 kind_ext(archive_entry_kind(ar, id)));
+}
+
+/* ---- writing ---------------------------------------------------------- */
+
+/* Forgets what was learnt about an entry: its bytes changed.  Called with
+ * `io` held exclusively, so no reader holds a pointer into these. */
+static void forget_entry(struct archive *ar, uint32_t id)
+{
+	struct archive_entry *e = &ar->entries[id];
+	atomic_store(&e->kind, -1);
+	pactree_free(atomic_exchange(&e->tree, NULL));
+	atomic_store(&e->tree_failed, false);
+	model_free(atomic_exchange(&e->cache.model, NULL));
+	atomic_store(&e->cache.failed, false);
+	free(atomic_exchange(&ar->index_tsv, NULL));
+}
+
+static int pwrite_full(int fd, const void *buf, size_t len, uint64_t off)
+{
+	const uint8_t *p = buf;
+	while (len) {
+		ssize_t n = pwrite(fd, p, len, (off_t)off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+/* The entry as stored: padded with zeros to whole blocks, encrypted under
+ * `start` unless it is stored plain.  malloc'ed. */
+static uint8_t *stored_blocks(const struct archive *ar, uint32_t id, uint32_t start,
+			      const uint8_t *bytes, size_t len, uint32_t blocks)
+{
+	size_t span = (size_t)blocks * DATABIN_BLOCK;
+	uint8_t *buf = calloc(1, span ? span : 1);
+	if (!buf)
+		return NULL;
+	memcpy(buf, bytes, len);
+	if (!archive_entry_plain(ar, id))
+		cipher_encrypt(start, 0, buf, span);
+	return buf;
+}
+
+static int sync_dir_of(const char *path)
+{
+	char *dir = strdup(path), *slash = dir ? strrchr(dir, '/') : NULL;
+	int fd = -1, err = 0;
+	if (slash)
+		*slash = '\0';
+	if (!dir || (fd = open(slash ? (dir[0] ? dir : "/") : ".", O_RDONLY | O_DIRECTORY)) < 0 ||
+	    fsync(fd))
+		err = -1;
+	if (fd >= 0)
+		close(fd);
+	free(dir);
+	return err;
+}
+
+/* Writes a whole new archive beside the old one and renames it over:
+ * TOC `db`, entry `id` from `bytes`, every other entry copied from the old
+ * file and re-encrypted where its start moved. */
+static int rewrite_archive(struct archive *ar, const struct databin *db, uint32_t id,
+			   const uint8_t *bytes, size_t len, char *why, size_t why_len)
+{
+	char tmp[4096];
+	uint8_t *toc = NULL, *buf = NULL;
+	size_t toc_len;
+	struct mh_diag d = {0};
+	int fd = -1, err = EIO;
+
+	if (databin_encode(db, &toc, &toc_len, &d)) {
+		snprintf(why, why_len, "the TOC would not read back: %s", d.msg);
+		return EINVAL;
+	}
+	snprintf(tmp, sizeof tmp, "%s.mhfu-new", ar->path);
+	fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || pwrite_full(fd, toc, toc_len, 0))
+		goto io;
+	for (uint32_t j = 0; j < db->count; j++) {
+		uint32_t blocks = db->start[j + 1] - db->start[j];
+		size_t span = (size_t)blocks * DATABIN_BLOCK;
+		free(buf);
+		if (j == id) {
+			buf = stored_blocks(ar, j, db->start[j], bytes, len, blocks);
+		} else if ((buf = malloc(span ? span : 1))) {
+			if (pread_full(ar->fd, buf, span, databin_entry_offset(&ar->db, j)))
+				goto io;
+			if (!archive_entry_plain(ar, j) && db->start[j] != ar->db.start[j]) {
+				cipher_decrypt(ar->db.start[j], 0, buf, span);
+				cipher_encrypt(db->start[j], 0, buf, span);
+			}
+		}
+		if (!buf) {
+			err = ENOMEM;
+			goto fail;
+		}
+		if (pwrite_full(fd, buf, span, (uint64_t)db->start[j] * DATABIN_BLOCK))
+			goto io;
+	}
+	if (fsync(fd) || rename(tmp, ar->path) || sync_dir_of(ar->path))
+		goto io;
+	close(ar->fd);
+	ar->fd = fd;
+	free(toc);
+	free(buf);
+	return 0;
+io:
+	snprintf(why, why_len, "writing %s: %s", tmp, strerror(errno));
+	err = errno == ENOSPC || errno == EDQUOT ? errno : EIO;
+fail:
+	if (fd >= 0) {
+		close(fd);
+		unlink(tmp);
+	}
+	free(toc);
+	free(buf);
+	return err;
+}
+
+static int write_databin_entry(struct archive *ar, uint32_t id, const uint8_t *bytes,
+			       size_t len, char *why, size_t why_len)
+{
+	uint32_t old_blocks = databin_entry_blocks(&ar->db, id);
+	uint64_t want = (len + DATABIN_BLOCK - 1) / DATABIN_BLOCK;
+	uint32_t blocks = want ? (uint32_t)want : 1;
+	long rec = databin_size_index(&ar->db, id);
+
+	if (rec >= 0 && len == 0) {
+		snprintf(why, why_len, "an entry with a size record cannot be empty");
+		return EINVAL;
+	}
+	if (want > UINT32_MAX / 2) {
+		snprintf(why, why_len, "%zu bytes is too large for an entry", len);
+		return EFBIG;
+	}
+	if (blocks == old_blocks) {
+		uint8_t *buf = stored_blocks(ar, id, ar->db.start[id], bytes, len, blocks);
+		if (!buf)
+			return ENOMEM;
+		int failed = pwrite_full(ar->fd, buf, (size_t)blocks * DATABIN_BLOCK,
+					 databin_entry_offset(&ar->db, id));
+		free(buf);
+		if (!failed && rec >= 0 && ar->db.sizes[rec].size != len) {
+			uint8_t *toc;
+			size_t toc_len;
+			struct mh_diag d;
+			uint32_t old = ar->db.sizes[rec].size;
+			ar->db.sizes[rec].size = (uint32_t)len;
+			if (databin_encode(&ar->db, &toc, &toc_len, &d)) {
+				ar->db.sizes[rec].size = old;
+				snprintf(why, why_len, "the TOC would not read back: %s", d.msg);
+				return EINVAL; /* unreachable: the size stays in its last block */
+			}
+			failed = pwrite_full(ar->fd, toc, toc_len, 0);
+			free(toc);
+		}
+		if (failed || fdatasync(ar->fd)) {
+			snprintf(why, why_len, "writing the archive: %s", strerror(errno));
+			return EIO;
+		}
+		return 0;
+	}
+
+	/* The entry changes size in blocks: every later entry moves. */
+	struct databin db = ar->db;
+	db.start = malloc(((size_t)db.count + 1) * sizeof *db.start);
+	db.sizes = malloc((db.nsizes ? db.nsizes : 1) * sizeof *db.sizes);
+	if (!db.start || !db.sizes) {
+		free(db.start);
+		free(db.sizes);
+		return ENOMEM;
+	}
+	memcpy(db.sizes, ar->db.sizes, db.nsizes * sizeof *db.sizes);
+	int64_t delta = (int64_t)blocks - old_blocks;
+	for (uint32_t j = 0; j <= db.count; j++)
+		db.start[j] = (uint32_t)(ar->db.start[j] + (j > id ? delta : 0));
+	if (rec >= 0)
+		db.sizes[rec].size = (uint32_t)len;
+	int err = rewrite_archive(ar, &db, id, bytes, len, why, why_len);
+	if (err) {
+		free(db.start);
+		free(db.sizes);
+		return err;
+	}
+	free(ar->db.start);
+	free(ar->db.sizes);
+	ar->db.start = db.start;
+	ar->db.sizes = db.sizes;
+	ar->size = (uint64_t)db.start[db.count] * DATABIN_BLOCK;
+	return 0;
+}
+
+/* A single PAC: the new file replaces the old by rename. */
+static int write_pac_file(struct archive *ar, const uint8_t *bytes, size_t len,
+			  char *why, size_t why_len)
+{
+	char tmp[4096];
+	snprintf(tmp, sizeof tmp, "%s.mhfu-new", ar->path);
+	int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || pwrite_full(fd, bytes, len, 0) || fsync(fd) ||
+	    rename(tmp, ar->path) || sync_dir_of(ar->path)) {
+		snprintf(why, why_len, "writing %s: %s", tmp, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		return EIO;
+	}
+	close(ar->fd);
+	ar->fd = fd;
+	ar->size = len;
+	return 0;
+}
+
+int archive_write_entry(struct archive *ar, uint32_t id, const uint8_t *bytes,
+			size_t len, char *why, size_t why_len)
+{
+	if (!ar->writable) {
+		snprintf(why, why_len, "the archive is read-only");
+		return EROFS;
+	}
+	int err = ar->format == FORMAT_PAC
+			  ? write_pac_file(ar, bytes, len, why, why_len)
+			  : write_databin_entry(ar, id, bytes, len, why, why_len);
+	if (err)
+		return err;
+	struct stat st;
+	if (!fstat(ar->fd, &st))
+		ar->mtime = st.st_mtim;
+	forget_entry(ar, id);
+	return 0;
 }

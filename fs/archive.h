@@ -2,9 +2,15 @@
  * learnt about its entries so far.
  *
  * A single-PAC mount is an archive of one plain entry spanning the file.
- * Lazily learnt facts (an entry's kind, its container tree, index.tsv) are
- * computed once and published with release stores; readers load them
- * with acquire and never lock.  `lock` only serialises the builders. */
+ *
+ * Locking.  `io` is held shared by every FUSE operation that looks at the
+ * archive (its fd, TOC or caches) and exclusively by a commit, which may
+ * move entries, replace the file and drop an entry's caches; so readers
+ * see the archive wholly before or wholly after a commit.  Within the
+ * shared hold, lazily learnt facts (an entry's kind, its container tree,
+ * a model, index.tsv) are computed once and published with release
+ * stores, read with acquire loads; `lock` serialises their builders.
+ * Lock order: io, then lock. */
 #ifndef FS_ARCHIVE_H
 #define FS_ARCHIVE_H
 
@@ -41,7 +47,9 @@ struct archive {
 	uint32_t count;                /* entries */
 	struct archive_entry *entries; /* count of them */
 	_Atomic(char *) index_tsv;     /* built on first use */
+	pthread_rwlock_t io;           /* readers shared, commits exclusive */
 	pthread_mutex_t lock;          /* serialises lazy builders */
+	bool writable;                 /* opened read-write */
 	_Atomic uint64_t reads, bytes_read; /* statistics for .mhfu/info */
 	struct mlog *log;              /* where damaged entries are reported */
 };
@@ -50,8 +58,8 @@ struct archive {
  * forces the game (GAME_UNKNOWN: guess).  On failure, a message naming
  * what and where is written to msg. */
 enum archive_error archive_open(struct archive *ar, const char *path,
-				struct mlog *log,
-				enum databin_game game, char *msg, size_t msg_len);
+				struct mlog *log, enum databin_game game,
+				bool read_only, char *msg, size_t msg_len);
 void archive_close(struct archive *ar);
 
 uint64_t archive_entry_size(const struct archive *ar, uint32_t id);
@@ -71,5 +79,15 @@ const struct pactree *archive_entry_tree(struct archive *ar, uint32_t id);
 
 /* The entry's name at the mount's root: file_NNNNN + extension. */
 void archive_entry_name(struct archive *ar, uint32_t id, char *buf, size_t len);
+
+/* Replaces entry `id` with `len` bytes, with `io` held exclusively:
+ * encrypted under its start block when the archive is, its size record
+ * updated.  When its block count changes, every later entry moves and is
+ * re-encrypted under its new start: the archive is rewritten beside
+ * itself and renamed over.  Data is synced before it returns.  The
+ * entry's caches are dropped.  Returns 0, or an errno with the reason in
+ * why (the archive is then unchanged). */
+int archive_write_entry(struct archive *ar, uint32_t id, const uint8_t *bytes,
+			size_t len, char *why, size_t why_len);
 
 #endif

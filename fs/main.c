@@ -24,11 +24,16 @@ enum {
 struct options {
 	const char *archive; /* first non-option argument */
 	char *game;          /* -o game= */
-	int help, version;
+	char *rules;         /* -o rules= */
+	int read_only;       /* -o ro, also passed on to the kernel */
 };
+
+enum { KEY_RO };
 
 static const struct fuse_opt option_spec[] = {
 	{"game=%s", offsetof(struct options, game), 0},
+	{"rules=%s", offsetof(struct options, rules), 0},
+	FUSE_OPT_KEY("ro", KEY_RO),
 	FUSE_OPT_END,
 };
 
@@ -43,6 +48,8 @@ static int take_archive(void *data, const char *arg, int key,
 		o->archive = arg;
 		return 0;
 	}
+	if (key == KEY_RO)
+		o->read_only = 1;
 	return 1;
 }
 
@@ -58,6 +65,10 @@ static void usage(FILE *out, const char *prog)
 		"mount.mhfu options:\n"
 		"    -o game=NAME           mhfu, mhp2g or mhp3rd: which game's list of\n"
 		"                           unencrypted entries applies (default: guessed)\n"
+		"    -o rules=MODE          strict (default): a write breaking an engine\n"
+		"                           rule is refused; warn: it is committed and\n"
+		"                           logged; off: rules are not checked\n"
+		"    -o ro                  mount read-only (writes fail with EROFS)\n"
 		"    -h, --help             print this help\n"
 		"    -V, --version          print the version\n"
 		"\n"
@@ -89,6 +100,7 @@ static int serve(struct mhfs *fs, struct fuse_args *args,
 		goto out_session;
 	if (fuse_session_mount(se, cmd->mountpoint))
 		goto out_signals;
+	fs->se = se;
 	/* The parent returns only now, so a mount that returned is ready. */
 	fuse_daemonize(cmd->foreground);
 	fs->log.to_stderr = cmd->foreground;
@@ -147,6 +159,16 @@ int main(int argc, char *argv[])
 		usage(stderr, argv[0]);
 		goto out;
 	}
+	enum rules_mode rules = RULES_STRICT;
+	if (opts.rules && !strcmp(opts.rules, "warn"))
+		rules = RULES_WARN;
+	else if (opts.rules && !strcmp(opts.rules, "off"))
+		rules = RULES_OFF;
+	else if (opts.rules && strcmp(opts.rules, "strict")) {
+		fprintf(stderr, "mount.mhfu: -o rules=%s: expected strict, warn or off\n",
+			opts.rules);
+		goto out;
+	}
 	enum databin_game game = GAME_UNKNOWN;
 	if (opts.game && (game = databin_game_parse(opts.game)) == GAME_UNKNOWN) {
 		fprintf(stderr, "mount.mhfu: -o game=%s: expected mhfu, mhp2g or mhp3rd\n",
@@ -156,14 +178,21 @@ int main(int argc, char *argv[])
 
 	openlog("mount.mhfu", LOG_PID, LOG_USER);
 	mlog_init(&fs.log, true);
+	scratch_init(&fs.scratch);
+	known_init(&fs.known);
+	pthread_mutex_init(&fs.errors_lock, NULL);
 	fs.uid = getuid();
 	fs.gid = getgid();
 	fs.timeout = DEFAULT_TIMEOUT;
-	switch (archive_open(&fs.ar, opts.archive, &fs.log, game, msg, sizeof msg)) {
+	fs.rules = rules;
+	switch (archive_open(&fs.ar, opts.archive, &fs.log, game, opts.read_only,
+			     msg, sizeof msg)) {
 	case AR_OK:
 		add_mount_option(&args, "fsname", opts.archive);
 		fuse_opt_add_arg(&args, "-osubtype=mhfu");
-		fuse_opt_add_arg(&args, "-oro");
+		/* A backing file we cannot write makes a read-only mount. */
+		if (!fs.ar.writable && !opts.read_only)
+			fuse_opt_add_arg(&args, "-oro");
 		status = serve(&fs, &args, &cmd);
 		archive_close(&fs.ar);
 		break;
@@ -176,11 +205,20 @@ int main(int argc, char *argv[])
 		status = EXIT_FORMAT;
 		break;
 	}
+	for (struct view_error *v = fs.errors, *next; v; v = next) {
+		next = v->next;
+		free(v->msg);
+		free(v);
+	}
+	pthread_mutex_destroy(&fs.errors_lock);
+	known_destroy(&fs.known);
+	scratch_destroy(&fs.scratch);
 	mlog_destroy(&fs.log);
 	closelog();
 out:
 	free(cmd.mountpoint);
 	free(opts.game);
+	free(opts.rules);
 	fuse_opt_free_args(&args);
 	return status;
 }

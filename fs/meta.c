@@ -24,7 +24,7 @@ char *meta_info(struct archive *ar, size_t *len)
 		strbuf_printf(&t, "toc_blocks\t%u\n", ar->db.start[0]);
 		strbuf_printf(&t, "blocks\t%u\n", ar->db.start[ar->count]);
 	}
-	strbuf_printf(&t, "mode\tread-only\n");
+	strbuf_printf(&t, "mode\t%s\n", ar->writable ? "read-write" : "read-only");
 	strbuf_printf(&t, "journal\tnone\n");
 	strbuf_printf(&t, "reads\t%llu\n", (unsigned long long)atomic_load(&ar->reads));
 	strbuf_printf(&t, "bytes_read\t%llu\n", (unsigned long long)atomic_load(&ar->bytes_read));

@@ -6,14 +6,30 @@
 #include <fuse_lowlevel.h>
 
 #include "archive.h"
+#include "known.h"
 #include "log.h"
+#include "rules.h"
+#include "scratch.h"
+
+/* The last refused write of each view, for the user.mhfu.error xattr. */
+struct view_error {
+	uint64_t ino;
+	char *msg;
+	struct view_error *next;
+};
 
 struct mhfs {
-	struct archive ar;     /* the backing archive */
-	struct mlog log;       /* .mhfu/log */
-	uid_t uid;             /* owner shown for every node */
+	struct archive ar;           /* the backing archive */
+	struct mlog log;             /* .mhfu/log */
+	struct scratch_table scratch;/* files that are not views */
+	struct known known;          /* inodes the kernel holds */
+	struct fuse_session *se;     /* for cache invalidations */
+	enum rules_mode rules;       /* -o rules= */
+	uid_t uid;                   /* owner shown for every view */
 	gid_t gid;
-	double timeout;        /* attribute and entry cache timeout, seconds */
+	double timeout;              /* attribute and entry cache timeout, seconds */
+	pthread_mutex_t errors_lock; /* protects errors */
+	struct view_error *errors;
 };
 
 extern const struct fuse_lowlevel_ops mhfs_ops;

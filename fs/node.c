@@ -182,7 +182,7 @@ bool node_from_ino(const struct archive *ar, uint64_t ino, struct node *n)
 			n->type = NODE_DIR;
 			return true;
 		}
-		if (ino < NODE_ROOT || ino > NODE_INDEX)
+		if (ino < NODE_ROOT || ino > NODE_REJECTED)
 			return false;
 		if (ino == NODE_INDEX && single_pac(ar))
 			return false;
@@ -382,6 +382,23 @@ static bool lookup_slot(struct model *m, const struct node *dir, const char *nam
 	return !strcmp(name, want);
 }
 
+bool node_slot_named(struct archive *ar, const struct node *dir, const char *name,
+		     struct node *slot)
+{
+	struct node_target t;
+	long long v;
+	const char *end;
+	char want[32];
+	if (dir->type != NODE_STREAM || !node_resolve(ar, dir, &t) || !t.model ||
+	    strncmp(name, "slot", 4) || !leading_number(name + 4, &v, &end) ||
+	    v >= NODE_MAX_SLOTS || v >= t.model->pack.streams[dir->stream].nslots)
+		return false;
+	bool bin = !strcmp(end, ".bin");
+	views_slot_name((uint32_t)v, bin, want, sizeof want);
+	*slot = view_node(dir, bin ? NODE_SLOT_BIN : NODE_SLOT_TXT, dir->stream, (unsigned)v);
+	return !strcmp(name, want);
+}
+
 bool node_lookup(struct archive *ar, const struct node *dir, const char *name,
 		 struct node *child)
 {
@@ -403,6 +420,10 @@ bool node_lookup(struct archive *ar, const struct node *dir, const char *name,
 		}
 		return lookup_root(ar, name, child);
 	case NODE_META:
+		if (!strcmp(name, "rejected")) {
+			*child = (struct node){.type = NODE_REJECTED};
+			return true;
+		}
 		if (strcmp(name, "info") && strcmp(name, "log"))
 			return false;
 		*child = (struct node){.type = name[0] == 'i' ? NODE_INFO : NODE_LOG};
@@ -443,12 +464,16 @@ static bool root_child(struct archive *ar, const struct node *dir, uint64_t p,
 	uint64_t i = (p - POS_FIRST_CHILD) / 2;
 	bool folder = (p - POS_FIRST_CHILD) % 2;
 	if (dir->type == NODE_META) {
-		if (i > 1 || folder) {
-			*more = i < 1;
+		static const struct {
+			enum node_type type;
+			const char *name;
+		} meta[] = {{NODE_INFO, "info"}, {NODE_LOG, "log"}, {NODE_REJECTED, "rejected"}};
+		if (i >= sizeof meta / sizeof *meta || folder) {
+			*more = i + 1 < sizeof meta / sizeof *meta;
 			return false;
 		}
-		*child = (struct node){.type = i == 0 ? NODE_INFO : NODE_LOG};
-		snprintf(name, len, i == 0 ? "info" : "log");
+		*child = (struct node){.type = meta[i].type};
+		snprintf(name, len, "%s", meta[i].name);
 		return true;
 	}
 	if (i >= ar->count) {
@@ -553,6 +578,8 @@ bool node_child_at(struct archive *ar, const struct node *dir, uint64_t *pos,
 		if (p < POS_FIRST_CHILD)
 			continue;
 		bool found;
+		if (dir->type == NODE_REJECTED)
+			return false; /* only scratch files, listed by the caller */
 		if (dir->type == NODE_ROOT || dir->type == NODE_META) {
 			found = root_child(ar, dir, p, child, name, name_len, &more);
 		} else {
@@ -568,4 +595,58 @@ bool node_child_at(struct archive *ar, const struct node *dir, uint64_t *pos,
 		if (!more)
 			return false;
 	}
+}
+
+void node_path(struct archive *ar, const struct node *n, char *buf, size_t len)
+{
+	struct node at = *n;
+	size_t used;
+	switch (n->type) {
+	case NODE_FILE:
+		at.type = NODE_DIR;
+		if (n->depth == 0) {
+			archive_entry_name(ar, n->entry, buf, len);
+			return;
+		}
+		at.depth--;
+		node_path(ar, &at, buf, len);
+		used = strlen(buf);
+		{
+			struct item it;
+			if (item_resolve(ar, n, &it))
+				snprintf(buf + used, len - used, "/%u%s", n->path[n->depth - 1],
+					 kind_ext(it.kind));
+		}
+		return;
+	case NODE_DIR:
+		if (is_pac_root(ar, n)) {
+			buf[0] = '\0';
+			return;
+		}
+		entry_dir_name(n->entry, buf, len);
+		for (unsigned i = 0; i < n->depth; i++) {
+			used = strlen(buf);
+			snprintf(buf + used, len - used, "/%u", n->path[i]);
+		}
+		return;
+	default:
+		break;
+	}
+	/* The text views sit in their item's folder. */
+	at.type = NODE_DIR;
+	at.stream = at.slot = 0;
+	node_path(ar, &at, buf, len);
+	used = strlen(buf);
+	const char *sep = used ? "/" : "";
+	if (n->type == NODE_SKEL_TXT)
+		snprintf(buf + used, len - used, "%sskeleton.txt", sep);
+	else if (n->type == NODE_PACK_TXT)
+		snprintf(buf + used, len - used, "%spack.txt", sep);
+	else if (n->type == NODE_STREAM)
+		snprintf(buf + used, len - used, "%sstream%u", sep, n->stream);
+	else if (n->type == NODE_SLOT_TXT || n->type == NODE_SLOT_BIN)
+		snprintf(buf + used, len - used, "%sstream%u/slot%03u.%s", sep, n->stream,
+			 n->slot, n->type == NODE_SLOT_BIN ? "bin" : "txt");
+	else
+		snprintf(buf + used, len - used, "%s.mhfu", sep);
 }

@@ -34,6 +34,7 @@ enum node_type {
 	NODE_INFO,      /* .mhfu/info */
 	NODE_LOG,       /* .mhfu/log */
 	NODE_INDEX,     /* index.tsv */
+	NODE_REJECTED,  /* .mhfu/rejected/: texts of refused writes (scratch files) */
 	NODE_FILE,      /* raw bytes of an item */
 	NODE_DIR,       /* an item expanded */
 	NODE_SKEL_TXT,  /* DIR/skeleton.txt */
@@ -74,6 +75,14 @@ bool node_from_ino(const struct archive *ar, uint64_t ino, struct node *n);
 /* Resolves a node; false if it does not exist (or, for a text, cannot
  * be printed for want of memory). */
 bool node_resolve(struct archive *ar, const struct node *n, struct node_target *t);
+
+/* The node's path from the mount's root, "file_06185/3/stream2/slot024.txt". */
+void node_path(struct archive *ar, const struct node *n, char *buf, size_t len);
+
+/* The slot file named `name` ("slot007.txt", "slot007.bin") of a stream
+ * folder, whether the slot holds a clip or not; false if no such slot. */
+bool node_slot_named(struct archive *ar, const struct node *dir, const char *name,
+		     struct node *slot);
 
 /* The child named `name` of directory `dir`; false if none. */
 bool node_lookup(struct archive *ar, const struct node *dir, const char *name,

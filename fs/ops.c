@@ -1,205 +1,343 @@
-/* FUSE low-level operations.
+/* FUSE low-level operations: lookups, attributes, reading, listings.
+ * The write side is in write.c.
  *
  * Each operation computes into locals and replies exactly once, at its
- * end; helpers return 0 or an errno.  The archive is immutable while
- * mounted read-only, so operations take no locks of their own: the
- * archive's lazy caches publish with release/acquire (archive.h).
+ * end; helpers return 0 or an errno.  Operations that look at the archive
+ * hold its `io` lock shared (archive.h) and never across a commit.
  *
- * Inode numbers are computed (node.h), so lookup counts need no table:
- * forget has nothing to release. */
+ * Inode numbers of views are computed (node.h); the kernel's references
+ * are counted in fs->known (+1 per entry replied, -n per forget) so a
+ * commit can invalidate what the kernel caches.  Scratch files have
+ * inodes of their own (scratch.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "commit.h"
+#include "handle.h"
 #include "meta.h"
-#include "mhfs.h"
-#include "node.h"
 
-/* An open file: the raw bytes of a node, or a snapshot of generated text. */
-struct handle {
-	uint32_t entry;      /* raw: the entry read from */
-	uint64_t offset;     /* raw: where the node starts in the entry */
-	uint64_t size;       /* raw: the node's size */
-	char *text;          /* generated: owned snapshot, else NULL */
-	const char *shared;  /* generated: text owned by the archive */
-	size_t text_len;
-};
+/* Listing positions past every view's: the directory's scratch files. */
+#define POS_SCRATCH (1ull << 40)
 
-static struct mhfs *fs_of(fuse_req_t req)
+struct mhfs *fs_of(fuse_req_t req)
 {
 	return fuse_req_userdata(req);
 }
 
-/* Generated text of a node: owned (free it) or shared, never both. */
-static int node_text(struct mhfs *fs, const struct node *n, char **owned,
-		     const char **shared, size_t *len)
+static void rdlock(struct mhfs *fs)
 {
-	*owned = NULL;
-	*shared = NULL;
+	pthread_rwlock_rdlock(&fs->ar.io);
+}
+
+static void unlock(struct mhfs *fs)
+{
+	pthread_rwlock_unlock(&fs->ar.io);
+}
+
+/* Generated text of the mount's own files, malloc'ed. */
+static int meta_text(struct mhfs *fs, const struct node *n, uint8_t **data, size_t *len)
+{
+	const char *shared;
+	char *text = NULL;
 	switch (n->type) {
 	case NODE_INFO:
-		*owned = meta_info(&fs->ar, len);
-		return *owned ? 0 : ENOMEM;
+		text = meta_info(&fs->ar, len);
+		break;
 	case NODE_LOG:
-		*owned = mlog_text(&fs->log, len);
-		return *owned ? 0 : ENOMEM;
+		text = mlog_text(&fs->log, len);
+		break;
 	case NODE_INDEX:
-		*shared = meta_index(&fs->ar, len);
-		return *shared ? 0 : ENOMEM;
+		if ((shared = meta_index(&fs->ar, len)))
+			text = strndup(shared, *len);
+		break;
 	default:
 		return EINVAL;
 	}
+	*data = (uint8_t *)text;
+	return text ? 0 : ENOMEM;
+}
+
+int view_contents(struct mhfs *fs, const struct node *n, uint8_t **data, size_t *len)
+{
+	struct node_target t;
+	if (n->type == NODE_INFO || n->type == NODE_LOG || n->type == NODE_INDEX)
+		return meta_text(fs, n, data, len);
+	if (!node_resolve(&fs->ar, n, &t) || t.link[0])
+		return ENOENT;
+	if (t.text) {
+		*data = malloc(t.text->len ? t.text->len : 1);
+		if (!*data)
+			return ENOMEM;
+		memcpy(*data, t.text->text, t.text->len);
+		*len = t.text->len;
+		return 0;
+	}
+	*data = malloc(t.size ? t.size : 1);
+	if (!*data)
+		return ENOMEM;
+	ssize_t n_read = archive_read(&fs->ar, n->entry, t.offset, *data, t.size);
+	if (n_read != (ssize_t)t.size) {
+		free(*data);
+		return n_read < 0 ? (int)-n_read : EIO;
+	}
+	*len = t.size;
+	return 0;
+}
+
+static bool is_dir(enum node_type t)
+{
+	return t == NODE_ROOT || t == NODE_META || t == NODE_REJECTED ||
+	       t == NODE_DIR || t == NODE_STREAM;
 }
 
 static int node_stat(struct mhfs *fs, const struct node *n, struct stat *st)
 {
 	struct node_target t;
+	mode_t writable = fs->ar.writable ? 0200 : 0;
 	memset(st, 0, sizeof *st);
 	st->st_ino = node_ino(&fs->ar, n);
 	st->st_uid = fs->uid;
 	st->st_gid = fs->gid;
 	st->st_atim = st->st_mtim = st->st_ctim = fs->ar.mtime;
 	st->st_blksize = 4096;
+	st->st_nlink = 1;
 
-	switch (n->type) {
-	case NODE_ROOT:
-	case NODE_META:
-		st->st_mode = S_IFDIR | 0555;
+	if (is_dir(n->type)) {
+		if (n->type == NODE_DIR || n->type == NODE_STREAM)
+			if (!node_resolve(&fs->ar, n, &t))
+				return ENOENT;
+		st->st_mode = S_IFDIR | 0555 | writable;
 		st->st_nlink = 2;
 		return 0;
-	case NODE_INFO:
-	case NODE_LOG:
-	case NODE_INDEX: {
-		char *owned;
-		const char *shared;
+	}
+	if (n->type == NODE_INFO || n->type == NODE_LOG || n->type == NODE_INDEX) {
+		uint8_t *text;
 		size_t len;
-		int err = node_text(fs, n, &owned, &shared, &len);
-		free(owned);
+		int err = meta_text(fs, n, &text, &len);
+		free(text);
 		if (err)
 			return err;
 		st->st_mode = S_IFREG | 0444;
-		st->st_nlink = 1;
 		st->st_size = (off_t)len;
-		break;
-	}
-	default:
-		if (!node_resolve(&fs->ar, n, &t))
-			return ENOENT;
-		st->st_nlink = 1;
-		if (t.link[0]) {
-			st->st_mode = S_IFLNK | 0777;
-			st->st_size = (off_t)strlen(t.link);
-		} else if (n->type == NODE_DIR || n->type == NODE_STREAM) {
-			st->st_mode = S_IFDIR | 0555;
-			st->st_nlink = 2;
-		} else {
-			st->st_mode = S_IFREG | 0444;
-			st->st_size = (off_t)(t.text ? t.text->len : t.size);
-		}
-		break;
+	} else if (!node_resolve(&fs->ar, n, &t)) {
+		return ENOENT;
+	} else if (t.link[0]) {
+		st->st_mode = S_IFLNK | 0777;
+		st->st_size = (off_t)strlen(t.link);
+	} else {
+		st->st_mode = S_IFREG | 0444 | writable;
+		st->st_size = (off_t)(t.text ? t.text->len : t.size);
 	}
 	st->st_blocks = (st->st_size + 511) / 512;
 	return 0;
 }
 
-static int get_node(struct mhfs *fs, fuse_ino_t ino, struct node *n)
+int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st)
 {
-	return node_from_ino(&fs->ar, ino, n) ? 0 : ENOENT;
+	int err = 0;
+	if (ino & SCRATCH_INO) {
+		pthread_mutex_lock(&fs->scratch.lock);
+		struct scratch *f = scratch_by_ino(&fs->scratch, ino);
+		if (f)
+			*st = f->st;
+		else
+			err = ENOENT;
+		pthread_mutex_unlock(&fs->scratch.lock);
+		return err;
+	}
+	struct node n;
+	rdlock(fs);
+	err = node_from_ino(&fs->ar, ino, &n) ? node_stat(fs, &n, st) : ENOENT;
+	unlock(fs);
+	return err;
 }
 
-static void fill_entry(struct mhfs *fs, struct fuse_entry_param *e)
+void reply_entry(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino)
 {
-	e->ino = e->attr.st_ino;
-	e->generation = 0;
-	e->attr_timeout = fs->timeout;
-	e->entry_timeout = fs->timeout;
+	struct fuse_entry_param e = {0};
+	int err = ino_stat(fs, ino, &e.attr);
+	if (err) {
+		fuse_reply_err(req, err);
+		return;
+	}
+	e.ino = ino;
+	e.attr_timeout = e.entry_timeout = ino & SCRATCH_INO ? 0 : fs->timeout;
+	if (!(ino & SCRATCH_INO))
+		known_ref(&fs->known, ino);
+	if (fuse_reply_entry(req, &e) && !(ino & SCRATCH_INO))
+		known_forget(&fs->known, ino, 1);
 }
 
 static void mhfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct mhfs *fs = fs_of(req);
-	struct fuse_entry_param e = {0};
 	struct node dir, child;
-	int err = get_node(fs, parent, &dir);
-	if (!err && !node_lookup(&fs->ar, &dir, name, &child))
-		err = ENOENT;
-	if (!err)
-		err = node_stat(fs, &child, &e.attr);
-	if (err == ENOENT) {
-		/* A negative entry, cached as long as a positive one. */
-		e.ino = 0;
-		e.entry_timeout = fs->timeout;
+	uint64_t ino = 0;
+
+	pthread_mutex_lock(&fs->scratch.lock);
+	struct scratch *f = scratch_find(&fs->scratch, parent, name);
+	if (f)
+		ino = f->ino;
+	pthread_mutex_unlock(&fs->scratch.lock);
+	if (!ino) {
+		rdlock(fs);
+		if (node_from_ino(&fs->ar, parent, &dir) &&
+		    node_lookup(&fs->ar, &dir, name, &child))
+			ino = node_ino(&fs->ar, &child);
+		unlock(fs);
+	}
+	if (!ino) {
+		/* Negative entries are not cached: a name can appear with
+		 * any write (a slot filled, a scratch file created). */
+		struct fuse_entry_param e = {0};
 		fuse_reply_entry(req, &e);
 		return;
 	}
-	if (err) {
-		fuse_reply_err(req, err);
-		return;
-	}
-	fill_entry(fs, &e);
-	fuse_reply_entry(req, &e);
+	reply_entry(req, fs, ino);
+}
+
+static void mhfs_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup)
+{
+	known_forget(&fs_of(req)->known, ino, nlookup);
+	fuse_reply_none(req);
+}
+
+static void mhfs_forget_multi(fuse_req_t req, size_t count,
+			      struct fuse_forget_data *forgets)
+{
+	for (size_t i = 0; i < count; i++)
+		known_forget(&fs_of(req)->known, forgets[i].ino, forgets[i].nlookup);
+	fuse_reply_none(req);
 }
 
 static void mhfs_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	(void)fi;
 	struct mhfs *fs = fs_of(req);
-	struct node n;
+	struct handle *h = fi ? (struct handle *)(uintptr_t)fi->fh : NULL;
 	struct stat st;
-	int err = get_node(fs, ino, &n);
-	if (!err)
-		err = node_stat(fs, &n, &st);
+	int err = ino_stat(fs, ino, &st);
+	/* A file being written shows what was written so far. */
+	if (!err && h && h->writable) {
+		st.st_size = (off_t)h->len;
+		st.st_blocks = (st.st_size + 511) / 512;
+	}
 	if (err)
 		fuse_reply_err(req, err);
 	else
-		fuse_reply_attr(req, &st, fs->timeout);
+		fuse_reply_attr(req, &st, ino & SCRATCH_INO ? 0 : fs->timeout);
+}
+
+void handle_put(struct handle *h)
+{
+	if (atomic_fetch_sub(&h->refs, 1) == 1) {
+		free(h->data);
+		free(h);
+	}
+}
+
+int handle_resize(struct handle *h, size_t size)
+{
+	if (size > h->cap) {
+		size_t cap = h->cap ? h->cap : 4096;
+		while (cap < size)
+			cap *= 2;
+		uint8_t *p = realloc(h->data, cap);
+		if (!p)
+			return ENOMEM;
+		h->data = p;
+		h->cap = cap;
+	}
+	if (size > h->len)
+		memset(h->data + h->len, 0, size - h->len);
+	h->len = size;
+	return 0;
+}
+
+static bool writable_view(enum node_type t)
+{
+	return t == NODE_FILE || t == NODE_SKEL_TXT || t == NODE_PACK_TXT ||
+	       t == NODE_SLOT_TXT || t == NODE_SLOT_BIN;
+}
+
+static int open_view(struct mhfs *fs, fuse_ino_t ino, struct fuse_file_info *fi,
+		     struct handle *h)
+{
+	struct node_target t;
+	struct node *n = &h->view;
+	bool write = (fi->flags & O_ACCMODE) != O_RDONLY;
+	if (!node_from_ino(&fs->ar, ino, n))
+		return ENOENT;
+	if (is_dir(n->type))
+		return EISDIR;
+	if (write && !writable_view(n->type))
+		return EACCES;
+	if (write && !fs->ar.writable)
+		return EROFS;
+	if (n->type == NODE_FILE && !write) {
+		if (!node_resolve(&fs->ar, n, &t))
+			return ENOENT;
+		h->entry = n->entry;
+		h->offset = t.offset;
+		h->size = t.size;
+		fi->keep_cache = 1;
+		return 0;
+	}
+	/* Text views, and every view opened for writing: a buffer. */
+	h->buffered = true;
+	h->writable = write;
+	if (write && (fi->flags & O_TRUNC)) {
+		if (!node_resolve(&fs->ar, n, &t) || t.link[0])
+			return ENOENT;
+		h->emptied = true;
+		return 0;
+	}
+	int err = view_contents(fs, n, &h->data, &h->len);
+	h->cap = h->len;
+	/* Info and log change as the mount runs: bypass the page cache. */
+	fi->direct_io = n->type == NODE_INFO || n->type == NODE_LOG;
+	fi->keep_cache = !fi->direct_io && !write;
+	return err;
 }
 
 static void mhfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct mhfs *fs = fs_of(req);
-	struct node n;
-	struct node_target t;
-	struct handle *h = NULL;
-	int err = get_node(fs, ino, &n);
+	struct handle *h = calloc(1, sizeof *h);
+	int err = h ? 0 : ENOMEM;
 
-	if (!err && (fi->flags & O_ACCMODE) != O_RDONLY)
-		err = EROFS;
-	if (!err && (n.type == NODE_ROOT || n.type == NODE_META || n.type == NODE_DIR ||
-		     n.type == NODE_STREAM))
-		err = EISDIR;
-	if (!err && !(h = calloc(1, sizeof *h)))
-		err = ENOMEM;
-	if (err) {
-		/* reply below */
-	} else if (n.type == NODE_INFO || n.type == NODE_LOG || n.type == NODE_INDEX) {
-		err = node_text(fs, &n, &h->text, &h->shared, &h->text_len);
-		/* Info and log change as the mount runs: bypass the page cache. */
-		fi->direct_io = n.type != NODE_INDEX;
-		fi->keep_cache = n.type == NODE_INDEX;
-	} else if (!node_resolve(&fs->ar, &n, &t) || t.link[0]) {
-		err = ENOENT; /* a symlink is opened through its target */
-	} else if (t.text) {
-		h->shared = t.text->text;
-		h->text_len = t.text->len;
-		fi->keep_cache = 1;
-	} else {
-		h->entry = n.entry;
-		h->offset = t.offset;
-		h->size = t.size;
-		fi->keep_cache = 1;
+	if (h)
+		atomic_init(&h->refs, 1);
+	if (!err && (ino & SCRATCH_INO)) {
+		pthread_mutex_lock(&fs->scratch.lock);
+		struct scratch *f = scratch_by_ino(&fs->scratch, ino);
+		if (!f)
+			err = ENOENT;
+		else if (fi->flags & O_TRUNC)
+			err = scratch_truncate(f, 0);
+		pthread_mutex_unlock(&fs->scratch.lock);
+		h->scratch = ino;
+		fi->direct_io = 1;
+	} else if (!err) {
+		rdlock(fs);
+		err = open_view(fs, ino, fi, h);
+		unlock(fs);
 	}
 	if (err) {
 		if (h)
-			free(h->text);
+			free(h->data);
 		free(h);
 		fuse_reply_err(req, err);
 		return;
 	}
 	fi->fh = (uintptr_t)h;
-	fuse_reply_open(req, fi);
+	if (fuse_reply_open(req, fi)) {
+		free(h->data);
+		free(h);
+	}
 }
 
 static void mhfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
@@ -209,11 +347,22 @@ static void mhfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	struct mhfs *fs = fs_of(req);
 	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
 
-	if (h->text || h->shared) {
-		const char *text = h->text ? h->text : h->shared;
-		size_t from = (uint64_t)off < h->text_len ? (size_t)off : h->text_len;
-		size_t n = h->text_len - from < size ? h->text_len - from : size;
-		fuse_reply_buf(req, text + from, n);
+	if (h->scratch) {
+		pthread_mutex_lock(&fs->scratch.lock);
+		struct scratch *f = scratch_by_ino(&fs->scratch, h->scratch);
+		size_t len = f ? (size_t)f->st.st_size : 0;
+		size_t from = (uint64_t)off < len ? (size_t)off : len;
+		size_t n = len - from < size ? len - from : size;
+		fuse_reply_buf(req, n ? (const char *)f->data + from : NULL, n);
+		pthread_mutex_unlock(&fs->scratch.lock);
+		return;
+	}
+	if (h->buffered) {
+		size_t from = (uint64_t)off < h->len ? (size_t)off : h->len;
+		size_t n = h->len - from < size ? h->len - from : size;
+		atomic_fetch_add(&h->refs, 1);
+		fuse_reply_buf(req, (const char *)h->data + from, n);
+		handle_put(h);
 		return;
 	}
 	if ((uint64_t)off >= h->size) {
@@ -227,7 +376,9 @@ static void mhfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
+	rdlock(fs);
 	ssize_t n = archive_read(&fs->ar, h->entry, h->offset + (uint64_t)off, buf, size);
+	unlock(fs);
 	if (n < 0)
 		fuse_reply_err(req, (int)-n);
 	else
@@ -238,85 +389,130 @@ static void mhfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 static void mhfs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	(void)ino;
+	struct mhfs *fs = fs_of(req);
 	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
-	free(h->text);
-	free(h);
+	/* Errors here reach nobody; flush reported them already. */
+	handle_commit(fs, h, true);
+	handle_put(h);
 	fuse_reply_err(req, 0);
 }
 
 static void mhfs_readlink(fuse_req_t req, fuse_ino_t ino)
 {
 	struct mhfs *fs = fs_of(req);
-	struct node n;
-	struct node_target t;
-	int err = get_node(fs, ino, &n);
-	if (!err && (!node_resolve(&fs->ar, &n, &t) || !t.link[0]))
-		err = EINVAL;
+	char target[4096] = "";
+	int err = 0;
+	if (ino & SCRATCH_INO) {
+		pthread_mutex_lock(&fs->scratch.lock);
+		struct scratch *f = scratch_by_ino(&fs->scratch, ino);
+		if (!f || !S_ISLNK(f->st.st_mode))
+			err = EINVAL;
+		else
+			snprintf(target, sizeof target, "%.*s", (int)f->st.st_size,
+				 (const char *)f->data);
+		pthread_mutex_unlock(&fs->scratch.lock);
+	} else {
+		struct node n;
+		struct node_target t;
+		rdlock(fs);
+		if (!node_from_ino(&fs->ar, ino, &n) || !node_resolve(&fs->ar, &n, &t) ||
+		    !t.link[0])
+			err = EINVAL;
+		else
+			snprintf(target, sizeof target, "%s", t.link);
+		unlock(fs);
+	}
 	if (err)
 		fuse_reply_err(req, err);
 	else
-		fuse_reply_readlink(req, t.link);
+		fuse_reply_readlink(req, target);
 }
 
 static void mhfs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct mhfs *fs = fs_of(req);
 	struct node n;
-	int err = get_node(fs, ino, &n);
-	if (!err && n.type != NODE_ROOT && n.type != NODE_META && n.type != NODE_DIR &&
-	    n.type != NODE_STREAM)
-		err = ENOTDIR;
+	struct stat st;
+	int err = ENOENT;
+	rdlock(fs);
+	if (node_from_ino(&fs->ar, ino, &n))
+		err = is_dir(n.type) ? node_stat(fs, &n, &st) : ENOTDIR;
+	unlock(fs);
 	if (err) {
 		fuse_reply_err(req, err);
 		return;
 	}
-	/* Listings come from the archive's structure: cacheable. */
-	fi->cache_readdir = 1;
-	fi->keep_cache = 1;
 	fuse_reply_open(req, fi);
 }
 
-/* Fills one readdir reply from listing position `off`. */
+/* Adds one listing entry; false when the reply is full. */
+static bool add_entry(fuse_req_t req, struct mhfs *fs, char *buf, size_t size,
+		      size_t *used, const char *name, const struct stat *st,
+		      uint64_t next, bool plus)
+{
+	size_t n;
+	bool dot = name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));
+	if (plus) {
+		struct fuse_entry_param e = {.attr = *st};
+		/* "." and ".." go without an inode: no lookup counted. */
+		if (!dot) {
+			e.ino = st->st_ino;
+			e.attr_timeout = e.entry_timeout = st->st_ino & SCRATCH_INO ? 0 : fs->timeout;
+		}
+		n = fuse_add_direntry_plus(req, buf + *used, size - *used, name, &e, (off_t)next);
+		if (n <= size - *used && !dot && !(st->st_ino & SCRATCH_INO))
+			known_ref(&fs->known, st->st_ino);
+	} else {
+		n = fuse_add_direntry(req, buf + *used, size - *used, name, st, (off_t)next);
+	}
+	if (n > size - *used)
+		return false;
+	*used += n;
+	return true;
+}
+
+/* Fills one readdir reply from listing position `off`: the views, then
+ * the directory's scratch files. */
 static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
-		     int plus)
+		     bool plus)
 {
 	struct mhfs *fs = fs_of(req);
 	struct node dir, child;
-	char name[64];
-	int err = get_node(fs, ino, &dir);
-	char *buf = err ? NULL : malloc(size);
+	struct stat st;
+	char name[256];
+	char *buf = malloc(size);
 	size_t used = 0;
+	uint64_t pos = (uint64_t)off;
 
-	if (!err && !buf)
-		err = ENOMEM;
-	for (uint64_t pos = (uint64_t)off; !err;) {
-		if (!node_child_at(&fs->ar, &dir, &pos, &child, name, sizeof name))
-			break;
-		struct fuse_entry_param e = {0};
-		bool dot = name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));
-		if (node_stat(fs, &child, &e.attr))
-			goto next; /* vanished between listing and stat: skip */
-		size_t n;
-		if (plus) {
-			/* "." and ".." go without an inode: no lookup counted. */
-			if (!dot)
-				fill_entry(fs, &e);
-			n = fuse_add_direntry_plus(req, buf + used, size - used, name,
-						   &e, (off_t)pos + 1);
-		} else {
-			n = fuse_add_direntry(req, buf + used, size - used, name,
-					      &e.attr, (off_t)pos + 1);
+	if (!buf) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	rdlock(fs);
+	bool full = !node_from_ino(&fs->ar, ino, &dir);
+	while (!full && pos < POS_SCRATCH &&
+	       node_child_at(&fs->ar, &dir, &pos, &child, name, sizeof name)) {
+		if (!node_stat(fs, &child, &st))
+			full = !add_entry(req, fs, buf, size, &used, name, &st, pos + 1, plus);
+		if (!full)
+			pos++;
+	}
+	unlock(fs);
+	if (!full && pos < POS_SCRATCH)
+		pos = POS_SCRATCH;
+	while (!full) {
+		pthread_mutex_lock(&fs->scratch.lock);
+		struct scratch *f = scratch_nth(&fs->scratch, ino, pos - POS_SCRATCH);
+		if (f) {
+			st = f->st;
+			snprintf(name, sizeof name, "%s", f->name);
 		}
-		if (n > size - used)
+		pthread_mutex_unlock(&fs->scratch.lock);
+		if (!f || !add_entry(req, fs, buf, size, &used, name, &st, pos + 1, plus))
 			break;
-		used += n;
-next:
 		pos++;
 	}
-	if (err)
-		fuse_reply_err(req, err);
-	else
-		fuse_reply_buf(req, buf, used);
+	fuse_reply_buf(req, buf, used);
 	free(buf);
 }
 
@@ -324,14 +520,14 @@ static void mhfs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 			 struct fuse_file_info *fi)
 {
 	(void)fi;
-	list_dir(req, ino, size, off, 0);
+	list_dir(req, ino, size, off, false);
 }
 
 static void mhfs_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size,
 			     off_t off, struct fuse_file_info *fi)
 {
 	(void)fi;
-	list_dir(req, ino, size, off, 1);
+	list_dir(req, ino, size, off, true);
 }
 
 static void mhfs_statfs(fuse_req_t req, fuse_ino_t ino)
@@ -351,8 +547,8 @@ static void mhfs_statfs(fuse_req_t req, fuse_ino_t ino)
 static void mhfs_init(void *userdata, struct fuse_conn_info *conn)
 {
 	(void)userdata;
-	/* Reads are served in large requests; directory listings carry
-	 * attributes so `ls -l` and `find` need no lookups. */
+	/* Directory listings carry attributes so `ls -l` and `find` need no
+	 * lookups. */
 	if (conn->capable & FUSE_CAP_READDIRPLUS)
 		conn->want |= FUSE_CAP_READDIRPLUS;
 	conn->want &= ~(unsigned)FUSE_CAP_READDIRPLUS_AUTO;
@@ -361,13 +557,26 @@ static void mhfs_init(void *userdata, struct fuse_conn_info *conn)
 const struct fuse_lowlevel_ops mhfs_ops = {
 	.init = mhfs_init,
 	.lookup = mhfs_lookup,
+	.forget = mhfs_forget,
+	.forget_multi = mhfs_forget_multi,
 	.getattr = mhfs_getattr,
+	.setattr = mhfs_setattr,
 	.readlink = mhfs_readlink,
+	.mknod = mhfs_mknod,
+	.unlink = mhfs_unlink,
+	.symlink = mhfs_symlink,
+	.rename = mhfs_rename,
 	.open = mhfs_open,
 	.read = mhfs_read,
+	.write = mhfs_write,
+	.flush = mhfs_flush,
 	.release = mhfs_release,
+	.fsync = mhfs_fsync,
 	.opendir = mhfs_opendir,
 	.readdir = mhfs_readdir,
 	.readdirplus = mhfs_readdirplus,
 	.statfs = mhfs_statfs,
+	.getxattr = mhfs_getxattr,
+	.listxattr = mhfs_listxattr,
+	.create = mhfs_create,
 };

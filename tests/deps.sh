@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the build, tests and demo need, when any is
+# Installs the Debian packages the build needs (`deps.sh`), or the build
+# and the programs the write tests drive (`deps.sh test`), when any is
 # missing: as root it installs them, otherwise it prints the command.
 set -euo pipefail
 
 packages=(gcc make pkg-config libfuse3-dev fuse3 libcmocka-dev zlib1g-dev)
+if [ "${1:-}" = test ]; then
+	packages+=(vim nano tmux rsync emacs-nox attr git python3)
+fi
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

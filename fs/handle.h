@@ -1,0 +1,77 @@
+/* Open files, shared by the read and write operations.
+ *
+ * A handle reads either the archive (a raw view opened read-only: its
+ * bytes are read on demand) or its own buffer: a snapshot of a text view,
+ * or the new contents of a view opened for writing, committed at flush,
+ * fsync or release when dirty.  A scratch file's handle names it by inode
+ * and reads and writes the scratch table. */
+#ifndef FS_HANDLE_H
+#define FS_HANDLE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mhfs.h"
+#include "node.h"
+
+struct handle {
+	_Atomic int refs;      /* the open file, and each read replying from it:
+				  the kernel may release the file as soon as a
+				  read's reply is delivered, before it returns */
+	struct node view;      /* the view opened (not a scratch file) */
+	uint64_t scratch;      /* a scratch file's inode, else 0 */
+	uint32_t entry;        /* raw reads: the entry... */
+	uint64_t offset;       /*   where the view starts in it */
+	uint64_t size;         /*   and its size */
+	bool buffered;         /* reads (and writes) use data */
+	uint8_t *data;
+	size_t len, cap;
+	bool writable;         /* opened for writing a view */
+	bool dirty;            /* written since the last commit attempt */
+	bool emptied;          /* opened with O_TRUNC and not written since:
+				  committed (empty) at release only, as shells
+				  flush a redirection's fd before writing */
+};
+
+/* Drops a reference; the last frees the handle. */
+void handle_put(struct handle *h);
+
+/* Grows the buffer to hold size bytes; new bytes are zero.  0 or errno. */
+int handle_resize(struct handle *h, size_t size);
+
+/* Commits a dirty writable handle (at release also an emptied one): 0,
+ * or the commit's errno. */
+int handle_commit(struct mhfs *fs, struct handle *h, bool release);
+
+/* Write-side operations (write.c). */
+void mhfs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
+		off_t off, struct fuse_file_info *fi);
+void mhfs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
+		 mode_t mode, struct fuse_file_info *fi);
+void mhfs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
+		mode_t mode, dev_t rdev);
+void mhfs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to_set,
+		  struct fuse_file_info *fi);
+void mhfs_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
+void mhfs_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,
+		struct fuse_file_info *fi);
+void mhfs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name);
+void mhfs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
+		 fuse_ino_t newparent, const char *newname, unsigned int flags);
+void mhfs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
+		  const char *name);
+void mhfs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name, size_t size);
+void mhfs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size);
+
+/* Shared helpers of the operations (ops.c). */
+struct mhfs *fs_of(fuse_req_t req);
+/* Attributes of a view or scratch inode (takes the archive's read lock). */
+int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st);
+/* Replies an entry for ino, counting the kernel's reference. */
+void reply_entry(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino);
+/* A view's current contents (text or bytes), malloc'ed; 0 or errno. */
+int view_contents(struct mhfs *fs, const struct node *n, uint8_t **data, size_t *len);
+
+#endif

@@ -1,0 +1,152 @@
+#include "scratch.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Scratch files are editor temporaries: a bound keeps a runaway writer
+ * from exhausting memory. */
+#define SCRATCH_MAX_BYTES (256u << 20)
+
+void scratch_init(struct scratch_table *t)
+{
+	memset(t, 0, sizeof *t);
+	pthread_mutex_init(&t->lock, NULL);
+}
+
+void scratch_destroy(struct scratch_table *t)
+{
+	for (struct scratch *f = t->files, *next; f; f = next) {
+		next = f->next;
+		free(f->name);
+		free(f->data);
+		free(f);
+	}
+	pthread_mutex_destroy(&t->lock);
+}
+
+struct scratch *scratch_find(struct scratch_table *t, uint64_t parent, const char *name)
+{
+	for (struct scratch *f = t->files; f; f = f->next)
+		if (f->linked && f->parent == parent && !strcmp(f->name, name))
+			return f;
+	return NULL;
+}
+
+struct scratch *scratch_by_ino(struct scratch_table *t, uint64_t ino)
+{
+	for (struct scratch *f = t->files; f; f = f->next)
+		if (f->ino == ino)
+			return f;
+	return NULL;
+}
+
+static void touch(struct scratch *f)
+{
+	clock_gettime(CLOCK_REALTIME, &f->st.st_mtim);
+	f->st.st_ctim = f->st.st_mtim;
+}
+
+struct scratch *scratch_create(struct scratch_table *t, uint64_t parent,
+			       const char *name, mode_t mode, uid_t uid, gid_t gid)
+{
+	struct scratch *old = scratch_find(t, parent, name);
+	if (old)
+		scratch_unlink(old);
+	struct scratch *f = calloc(1, sizeof *f);
+	if (!f || !(f->name = strdup(name))) {
+		free(f);
+		return NULL;
+	}
+	f->ino = SCRATCH_INO | ++t->serial;
+	f->parent = parent;
+	f->linked = true;
+	f->st.st_ino = f->ino;
+	f->st.st_mode = mode;
+	f->st.st_nlink = 1;
+	f->st.st_uid = uid;
+	f->st.st_gid = gid;
+	f->st.st_blksize = 4096;
+	touch(f);
+	f->st.st_atim = f->st.st_mtim;
+	f->next = t->files;
+	t->files = f;
+	return f;
+}
+
+static int reserve(struct scratch *f, size_t size)
+{
+	if (size > SCRATCH_MAX_BYTES)
+		return EFBIG;
+	if (size <= f->cap)
+		return 0;
+	size_t cap = f->cap ? f->cap : 4096;
+	while (cap < size)
+		cap *= 2;
+	uint8_t *p = realloc(f->data, cap);
+	if (!p)
+		return ENOMEM;
+	memset(p + f->cap, 0, cap - f->cap);
+	f->data = p;
+	f->cap = cap;
+	return 0;
+}
+
+int scratch_set(struct scratch *f, const uint8_t *data, size_t len)
+{
+	int err = reserve(f, len);
+	if (err)
+		return err;
+	memcpy(f->data, data, len);
+	f->st.st_size = (off_t)len;
+	f->st.st_blocks = (blkcnt_t)((len + 511) / 512);
+	touch(f);
+	return 0;
+}
+
+int scratch_write(struct scratch *f, const uint8_t *data, size_t len, uint64_t off)
+{
+	if (off > SCRATCH_MAX_BYTES || len > SCRATCH_MAX_BYTES - off)
+		return EFBIG;
+	int err = reserve(f, (size_t)off + len);
+	if (err)
+		return err;
+	memcpy(f->data + off, data, len);
+	if (off + len > (uint64_t)f->st.st_size)
+		f->st.st_size = (off_t)(off + len);
+	f->st.st_blocks = (f->st.st_size + 511) / 512;
+	touch(f);
+	return 0;
+}
+
+int scratch_truncate(struct scratch *f, uint64_t size)
+{
+	int err = reserve(f, (size_t)size);
+	if (err)
+		return err;
+	if (size < (uint64_t)f->st.st_size)
+		memset(f->data + size, 0, (size_t)((uint64_t)f->st.st_size - size));
+	f->st.st_size = (off_t)size;
+	f->st.st_blocks = (f->st.st_size + 511) / 512;
+	touch(f);
+	return 0;
+}
+
+void scratch_unlink(struct scratch *f)
+{
+	f->linked = false;
+	free(f->data);
+	f->data = NULL;
+	f->cap = 0;
+	f->st.st_size = 0;
+	f->st.st_nlink = 0;
+}
+
+struct scratch *scratch_nth(struct scratch_table *t, uint64_t parent, uint64_t i)
+{
+	for (struct scratch *f = t->files; f; f = f->next)
+		if (f->linked && f->parent == parent && i-- == 0)
+			return f;
+	return NULL;
+}

@@ -1,0 +1,65 @@
+/* Scratch files: any name in the tree that is not a view (editor swap and
+ * backup files, vim's 4913 probe, sed and rsync temporaries).  They are
+ * held in memory by the driver and never enter the archive; renaming one
+ * over a view commits its contents to that view.
+ *
+ * Scratch inodes carry SCRATCH_INO, a bit no view inode has (views use
+ * bits 63..48 for an engine id below 2^15).  The table is protected by
+ * its own mutex; a scratch file lives until unmount (its data is freed
+ * when it is unlinked). */
+#ifndef FS_SCRATCH_H
+#define FS_SCRATCH_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#define SCRATCH_INO (1ull << 63)
+
+struct scratch {
+	uint64_t ino;
+	uint64_t parent;       /* inode of its directory */
+	char *name;
+	struct stat st;        /* mode (S_IFREG or S_IFLNK), owner, times, size */
+	uint8_t *data;         /* contents, or a link's target */
+	size_t cap;
+	bool linked;           /* still has its name */
+	bool pending;          /* a view being created (a new slot file): its
+				  contents are committed to that view */
+	uint64_t view;         /* pending: the view's inode */
+	struct scratch *next;
+};
+
+struct scratch_table {
+	pthread_mutex_t lock;  /* protects everything below and every file */
+	struct scratch *files;
+	uint64_t serial;
+};
+
+void scratch_init(struct scratch_table *t);
+void scratch_destroy(struct scratch_table *t);
+
+/* The file named `name` in directory `parent`, or NULL.  Call with the
+ * lock held, as for every function here that returns a file. */
+struct scratch *scratch_find(struct scratch_table *t, uint64_t parent, const char *name);
+struct scratch *scratch_by_ino(struct scratch_table *t, uint64_t ino);
+
+/* A new empty file (or link), replacing any of that name. */
+struct scratch *scratch_create(struct scratch_table *t, uint64_t parent,
+			       const char *name, mode_t mode, uid_t uid, gid_t gid);
+
+/* Sets the contents; 0 or ENOMEM. */
+int scratch_set(struct scratch *f, const uint8_t *data, size_t len);
+/* Writes at off, growing the file; 0 or ENOMEM/EFBIG. */
+int scratch_write(struct scratch *f, const uint8_t *data, size_t len, uint64_t off);
+int scratch_truncate(struct scratch *f, uint64_t size);
+
+/* Drops the file's name and contents. */
+void scratch_unlink(struct scratch *f);
+
+/* The scratch files of a directory, for listings: the i-th linked one. */
+struct scratch *scratch_nth(struct scratch_table *t, uint64_t parent, uint64_t i);
+
+#endif

@@ -1,0 +1,241 @@
+#!/usr/bin/env bash
+# Write tests: real programs edit a real mount of the encrypted sample,
+# and every outcome is checked on the backing DATA.BIN itself, decoded by
+# mhfudump (codecs only, no FUSE): an accepted edit is in the archive, a
+# refused one leaves it byte-identical.
+#
+#   bash tests/write_test.sh MOUNT_BINARY SAMPLE_DIR MHFUDUMP_BINARY
+set -uo pipefail
+
+mount_bin=$(realpath "$1")
+sample=$(realpath "$2")
+dump=$(realpath "$3")
+work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-write-test.XXXXXX")
+export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
+export UBSAN_OPTIONS="log_path=$work/ubsan:print_stacktrace=1:${UBSAN_OPTIONS:-}"
+export HOME=$work/home TERM=xterm
+mkdir -p "$HOME"
+passed=0 failed=0 skipped=0
+mnt=$work/mnt
+archive=$work/DATA.BIN
+clip=file_06185/3/stream2/slot024.txt   # the Tigrex's head clip, unshared
+cdir=$mnt/file_06185/3/stream2
+
+cleanup() {
+	mountpoint -q "$mnt" && fusermount3 -u -z "$mnt"
+	if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "kept $work"; fi
+}
+trap cleanup EXIT
+
+ok() { passed=$((passed + 1)); echo "ok - $1"; }
+not_ok() { failed=$((failed + 1)); echo "not ok - $1"; }
+skip() { skipped=$((skipped + 1)); echo "ok - $1 # skip $2"; }
+check() {
+	local name=$1
+	shift
+	if "$@" >"$work/out" 2>&1; then ok "$name"; else not_ok "$name"; sed 's/^/    /' "$work/out" | head -30; fi
+}
+have() { command -v "$1" >/dev/null 2>&1; }
+
+# fresh [options]: a pristine copy of the sample, mounted.
+fresh() {
+	mountpoint -q "$mnt" && fusermount3 -u "$mnt"
+	mkdir -p "$mnt"
+	cp "$sample/DATA.BIN" "$archive"
+	"$mount_bin" "$@" "$archive" "$mnt"
+}
+
+# The view as the archive on disk holds it.
+on_disk() { "$dump" "$archive" "$1"; }
+# Line N of the clip as on disk, squeezed.
+disk_line() { on_disk "$clip" | sed -n "$1p" | tr -s ' '; }
+# The first key line of track 0's first rotation channel, to edit.
+key_line() { on_disk "$clip" | grep -n -m1 -A1 '^channel rot_x' | tail -1 | cut -d- -f1; }
+archive_ok() { "$dump" --check "$archive"; }
+unchanged() { cmp "$sample/DATA.BIN" "$archive"; }
+
+# Replaces the value (2nd number) of line N of a text file's key line.
+new_value_line() { awk -v n="$1" -v v="$2" 'NR == n { $2 = v } 1' ; }
+
+lands() { # lands LINE VALUE: the clip's line LINE now has value VALUE on disk
+	local got
+	got=$(disk_line "$1" | awk '{ print $2 }')
+	[ "$got" = "$2" ] || { echo "line $1 value on disk: $got, want $2"; return 1; }
+	archive_ok
+}
+
+refused() { # refused CODE COMMAND...: fails or not, the archive is unchanged and CODE logged
+	local code=$1
+	shift
+	"$@"
+	unchanged || { echo "archive changed"; return 1; }
+	grep -q "$code" "$mnt/.mhfu/log" || { echo "no $code in the log:"; cat "$mnt/.mhfu/log"; return 1; }
+}
+
+# --- editors and tools, each landing one keyframe edit -------------------
+fresh
+L=$(key_line)
+check "sed -i: a keyframe edit lands in DATA.BIN" bash -c "
+	sed -i '${L}s/^\( *[0-9]* *\)-\{0,1\}[0-9]*/\11111/' '$cdir/slot024.txt' && $(declare -f disk_line on_disk lands archive_ok); dump='$dump' archive='$archive' clip='$clip' lands $L 1111"
+check "every other view reads the new bytes at once (raw .bin, .anim, .pac)" bash -c "
+	cmp <('$dump' '$archive' file_06185/3/stream2/slot024.bin) '$cdir/slot024.bin' &&
+	cmp <('$dump' '$archive' file_06185/3.anim) '$mnt/file_06185/3.anim' &&
+	cmp <('$dump' '$archive' file_06185.pac) '$mnt/file_06185.pac'"
+
+ed_with() { # ed_with VALUE COMMAND...: run an editor, then check the value landed
+	local v=$1
+	shift
+	"$@" || return 1
+	lands "$L" "$v"
+}
+check "vim -es (default options)" ed_with 2222 vim -es -c "${L}s/^\\( *[0-9]* *\\)-\\=[0-9]*/\\12222/" -c wq "$cdir/slot024.txt"
+check "vim -es (backupcopy=yes)" ed_with 3333 vim -es -c 'set backupcopy=yes' -c "${L}s/^\\( *[0-9]* *\\)-\\=[0-9]*/\\13333/" -c wq "$cdir/slot024.txt"
+check "awk to a temporary, then mv over" ed_with 4444 bash -c "awk -v n=$L 'NR == n { \$2 = 4444 } 1' '$cdir/slot024.txt' >'$cdir/.slot024.tmp' && mv '$cdir/.slot024.tmp' '$cdir/slot024.txt'"
+on_disk "$clip" | new_value_line "$L" 5555 >"$work/edited.txt"
+check "cp over the view" ed_with 5555 cp "$work/edited.txt" "$cdir/slot024.txt"
+on_disk "$clip" | new_value_line "$L" 5556 >"$work/edited.txt"
+check "cp -p over the view" ed_with 5556 cp -p "$work/edited.txt" "$cdir/slot024.txt"
+on_disk "$clip" | new_value_line "$L" 5557 >"$work/edited.txt"
+check "shell > redirection" ed_with 5557 bash -c "cat '$work/edited.txt' >'$cdir/slot024.txt'"
+check "shell >> appends a comment: the clip is unchanged, still valid" ed_with 5557 bash -c "echo '# a note' >>'$cdir/slot024.txt'"
+check "python open('w')" ed_with 6666 python3 -c "
+import sys
+p = sys.argv[1]; n = int(sys.argv[2])
+lines = open(p).read().split('\n')
+f = lines[n - 1].split(); f[1] = '6666'; lines[n - 1] = ' '.join(f)
+open(p, 'w').write('\n'.join(lines))" "$cdir/slot024.txt" "$L"
+if have rsync; then
+	on_disk "$clip" | new_value_line "$L" 7777 >"$work/slot024.txt"
+	check "rsync (temporary + rename)" ed_with 7777 rsync "$work/slot024.txt" "$cdir/slot024.txt"
+	on_disk "$clip" | new_value_line "$L" 7778 >"$work/slot024.txt"
+	check "rsync --inplace" ed_with 7778 rsync --inplace -I "$work/slot024.txt" "$cdir/slot024.txt"
+else
+	skip "rsync" "not installed"
+fi
+if have emacs; then
+	check "emacs --batch (default: rename to backup)" ed_with 8888 emacs --batch "$cdir/slot024.txt" \
+		--eval "(progn (goto-char (point-min)) (forward-line $((L - 1))) (re-search-forward \"^ *[0-9]+ +\\\\(-?[0-9]+\\\\)\") (replace-match \"8888\" t t nil 1) (save-buffer))"
+else
+	skip "emacs" "not installed"
+fi
+if have nano && have tmux; then
+	nano_edit() {
+		local v=$1 s
+		tmux kill-server 2>/dev/null
+		tmux new-session -d -x 200 -y 50 "nano -I $cdir/slot024.txt"
+		sleep 0.5
+		# Go to the line, select the value with a search, replace it.
+		tmux send-keys C-_ "$L" Enter
+		tmux send-keys C-\\ ; sleep 0.2
+		s=$(disk_line "$L" | awk '{ print $2 }')
+		tmux send-keys " $s " Enter; sleep 0.2
+		tmux send-keys " $v " Enter; sleep 0.2
+		tmux send-keys y; sleep 0.2
+		tmux send-keys C-o; sleep 0.2
+		tmux send-keys Enter; sleep 0.3
+		tmux send-keys C-x; sleep 0.3
+		tmux kill-server 2>/dev/null
+		lands "$L" "$v"
+	}
+	check "nano through tmux" nano_edit 9999
+else
+	skip "nano" "not installed"
+fi
+bin=file_06185/3/stream2/slot024.bin
+check "dd conv=notrunc into the clip's bytes" bash -c "
+	off=\$(( \$(stat -c %s '$mnt/$bin') - 8 ))
+	printf '\\x05\\x00' | dd of='$mnt/$bin' bs=1 seek=\$off conv=notrunc status=none &&
+	'$dump' '$archive' '$bin' | tail -c 8 | head -c 2 | od -An -tx1 | grep -q '05 00' && '$dump' --check '$archive'"
+
+# --- tree edits --------------------------------------------------------------
+fresh
+check "ln -s shares a clip into an empty slot" bash -c "
+	ln -s slot000.txt '$cdir/slot099.txt' && test \"\$(readlink '$cdir/slot099.txt')\" = slot000.txt &&
+	cmp <('$dump' '$archive' file_06185/3/stream2/slot099.bin) <('$dump' '$archive' file_06185/3/stream2/slot000.bin)"
+check "rm empties a slot" bash -c "rm '$cdir/slot099.txt' && ! test -e '$cdir/slot099.txt' && ! '$dump' '$archive' file_06185/3/stream2/slot099.txt >/dev/null"
+check "a new slot file fills an empty slot" bash -c "
+	'$dump' '$archive' file_06185/3/stream2/slot001.txt >'$work/new.txt' && cp '$work/new.txt' '$cdir/slot098.txt' &&
+	cmp <('$dump' '$archive' file_06185/3/stream2/slot098.bin) <('$dump' '$archive' file_06185/3/stream2/slot001.bin)"
+check "sed -i on a shared slot's link gives it a clip of its own" bash -c "
+	test -L '$cdir/slot002.txt' && sed -i '${L}s/^\( *[0-9]* *\)-\{0,1\}[0-9]*/\1123/' '$cdir/slot002.txt' && ! test -L '$cdir/slot002.txt' &&
+	! cmp -s <('$dump' '$archive' file_06185/3/stream2/slot002.bin) <('$dump' '$archive' file_06185/3/stream2/slot000.bin)"
+check "scratch files never reach the archive" bash -c "
+	before=\$(md5sum <'$archive'); echo x >'$cdir/.slot024.txt.swp' && echo y >'$cdir/4913' && rm '$cdir/4913' &&
+	test -f '$cdir/.slot024.txt.swp' && test \"\$(md5sum <'$archive')\" = \"\$before\""
+check "git: the clip folder as a work tree; diff, then checkout -- restores" bash -c "
+	g='git --git-dir=$work/git --work-tree=$cdir'
+	\$g init -q && \$g add slot024.txt && \$g -c user.name=t -c user.email=t@t commit -qm base &&
+	sed -i '${L}s/^\( *[0-9]* *\)-\{0,1\}[0-9]*/\1321/' '$cdir/slot024.txt' &&
+	\$g diff --stat | grep -q slot024.txt && \$g checkout -- slot024.txt && \$g diff --quiet &&
+	cmp <('$dump' '$archive' '$clip') <(\$g show HEAD:slot024.txt)"
+check "growing a clip past its entry's blocks moves the later entries" bash -c "
+	size=\$(stat -c %s '$archive')
+	{ cat '$cdir/slot024.txt'; for i in \$(seq 400); do echo \"track \$((i + 8))\"; done; } >/dev/null
+	awk '/^channel rot_x/ && !done { print; print \"#  frame value ease_in ease_out\"; for (f = 0; f < 3000; f++) print f, f % 100, 0, 0; done = 1; skip = 1; next }
+	     skip && /^ *[0-9-]/ { next } { skip = 0; print }' '$cdir/slot024.txt' >'$work/big.txt' &&
+	cp '$work/big.txt' '$cdir/slot024.txt' && test \$(stat -c %s '$archive') -gt \$size &&
+	'$dump' --check '$archive' && diff -r --no-dereference '$sample/src/file_05250' '$mnt/file_05250' &&
+	for f in \$(awk -F'\t' 'NR > 1 && \$2 > 6186 && \$2 % 97 == 0 { print \$1 }' '$sample/src/index.tsv'); do
+		cmp '$sample/src/'\$f '$mnt/'\$f && cmp <('$dump' '$archive' \$f) '$sample/src/'\$f || exit 1
+	done"
+check "cp of a PAC over an entry (port in), then out again" bash -c "
+	cp '$mnt/file_06130.pac' '$work/port.pac' && cp '$work/port.pac' '$mnt/file_06121.pac' 2>/dev/null; 
+	grep -q TEMPLATE '$mnt/.mhfu/log'"
+check "truncate a raw entry" bash -c "
+	truncate -s 2048 '$mnt/file_00010.bin' && test \$(stat -c %s '$mnt/file_00010.bin') = 2048 &&
+	test \$('$dump' '$archive' file_00010.bin | wc -c) = 2048 && '$dump' --check '$archive'"
+
+# --- every rule, broken through a real program: refused, archive unchanged ---
+fresh
+skel=$mnt/file_06185/0/skeleton.txt
+bone_line() { grep -n -E "^ +$1 " "$skel" | head -1 | cut -d: -f1; }
+breaks() { # breaks CODE FILE AWK-PROGRAM: edit with awk+cp; refused with CODE
+	local code=$1 file=$2 prog=$3
+	awk "$prog" "$file" >"$work/broken.txt" || return 1
+	refused "$code" cp "$work/broken.txt" "$file"
+	local rc=$?
+	[ $rc -eq 0 ] || return $rc
+	if command -v getfattr >/dev/null; then
+		getfattr --only-values -n user.mhfu.error "$file" 2>/dev/null | grep -q "${file#$mnt/}" ||
+			{ echo "no user.mhfu.error naming the file"; return 1; }
+	fi
+	ls "$mnt/.mhfu/rejected/" | grep -q . || { echo "nothing kept under .mhfu/rejected"; return 1; }
+}
+check "cp reports a refused write as an error" bash -c "echo 'track x' >'$work/bad.txt'; ! cp '$work/bad.txt' '$cdir/slot024.txt' 2>/dev/null && cmp '$sample/DATA.BIN' '$archive'"
+check "PARENT_ORDER refused" breaks PARENT_ORDER "$skel" '$1 == "5" && NF > 10 { $3 = 7 } 1'
+check "ANIMATED_COUNT refused" breaks ANIMATED_COUNT "$skel" '$1 == "params" { $3 = 99 } 1'
+check "PART_RUNS refused" breaks PART_RUNS "$skel" '$1 == "3" && NF > 10 { $16 = 2 } 1'
+check "TEMPLATE refused (bone count)" breaks TEMPLATE "$skel" '$1 == "47" && NF > 10 { next } 1'
+check "PART_TRACKS refused" breaks PART_TRACKS "$cdir/slot024.txt" '/^track 8/ { exit } 1'
+check "CLIP_NO_TRACKS refused" breaks CLIP_NO_TRACKS "$cdir/slot024.txt" '/^track/ { exit } 1'
+check "TRACK_EMPTY refused" breaks TRACK_EMPTY "$cdir/slot024.txt" '/^track 1/ { print; skip = 1; next } /^track 2/ { skip = 0 } !skip'
+check "SCALE_CHANNEL refused" breaks SCALE_CHANNEL "$cdir/slot024.txt" '/^track 1/ { print; print "channel scl_x"; print "0 256 0 0"; next } 1'
+check "CHANNEL_TWICE refused" breaks CHANNEL_TWICE "$cdir/slot024.txt" '/^track 1/ { print; print "channel rot_x"; print "0 0 0 0"; print "channel rot_x"; print "0 0 0 0"; next } 1'
+check "TRACK_MASK refused" breaks TRACK_MASK "$cdir/slot024.txt" '/^track 1/ { print "track 1 mask 0x1000"; next } 1'
+check "KEY_FRAME refused" breaks KEY_FRAME "$cdir/slot024.txt" '/^channel rot_x/ && !d { print; print "5 0 0 0"; print "-1 0 0 0"; d = 1; next } 1'
+check "VALUE_RANGE refused" breaks VALUE_RANGE "$cdir/slot024.txt" "NR == $L { \$2 = 40000 } 1"
+check "a syntax error is refused with line:col" bash -c "
+	printf 'track 0\nchannel rot_q\n' >'$work/bad.txt'; cp '$work/bad.txt' '$cdir/slot024.txt' 2>/dev/null
+	cmp '$sample/DATA.BIN' '$archive' && grep -q 'slot024.txt:2:9: SYNTAX' '$mnt/.mhfu/log'"
+
+# --- rule modes and pre-existing violations ---------------------------------
+fresh -o rules=warn
+check "-o rules=warn: a TEMPLATE break commits, with a warning" bash -c "
+	awk '\$1 == \"47\" && NF > 10 { next } 1' '$skel' >'$work/s.txt' && cp '$work/s.txt' '$skel' &&
+	! cmp -s '$sample/DATA.BIN' '$archive' && grep -q 'TEMPLATE.*warning' '$mnt/.mhfu/log' && '$dump' --check '$archive'"
+fresh -o rules=off
+awk '/^track 1/ { print "track 1 mask 0x1000"; next } 1' "$cdir/slot024.txt" >"$work/m.txt"
+cp "$work/m.txt" "$cdir/slot024.txt"
+fusermount3 -u "$mnt"
+cp "$archive" "$work/flawed.BIN"
+"$mount_bin" "$archive" "$mnt"
+check "a violation already there is only a warning: an unrelated edit commits" bash -c "
+	sed -i '${L}s/^\( *[0-9]* *\)-\{0,1\}[0-9]*/\1777/' '$cdir/slot024.txt' &&
+	! cmp -s '$work/flawed.BIN' '$archive' && grep -q 'TRACK_MASK.*warning' '$mnt/.mhfu/log'"
+fresh -o ro
+check "-o ro: writes fail with EROFS" bash -c "! bash -c \"echo x >>'$cdir/slot024.txt'\" 2>'$work/e' && grep -q 'Read-only' '$work/e' && cmp '$sample/DATA.BIN' '$archive'"
+
+mountpoint -q "$mnt" && fusermount3 -u "$mnt"
+check "no sanitizer reports from the daemons" bash -c "! ls '$work'/asan.* '$work'/ubsan.* 2>/dev/null | grep -q ."
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
