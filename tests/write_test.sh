@@ -75,6 +75,8 @@ refused() { # refused CODE COMMAND...: fails or not, the archive is unchanged an
 # --- editors and tools, each landing one keyframe edit -------------------
 fresh
 L=$(key_line)
+# Read every view of the entry first, so the kernel caches them.
+cat "$cdir/slot024.bin" "$mnt/file_06185/3.anim" "$mnt/file_06185.pac" >/dev/null
 check "sed -i: a keyframe edit lands in DATA.BIN" bash -c "
 	sed -i '${L}s/^\( *[0-9]* *\)-\{0,1\}[0-9]*/\11111/' '$cdir/slot024.txt' && $(declare -f disk_line on_disk lands archive_ok); dump='$dump' archive='$archive' clip='$clip' lands $L 1111"
 check "every other view reads the new bytes at once (raw .bin, .anim, .pac)" bash -c "
@@ -146,6 +148,18 @@ check "dd conv=notrunc into the clip's bytes" bash -c "
 	off=\$(( \$(stat -c %s '$mnt/$bin') - 8 ))
 	printf '\\x05\\x00' | dd of='$mnt/$bin' bs=1 seek=\$off conv=notrunc status=none &&
 	'$dump' '$archive' '$bin' | tail -c 8 | head -c 2 | od -An -tx1 | grep -q '05 00' && '$dump' --check '$archive'"
+
+# --- other views ----------------------------------------------------------------
+fresh
+check "pack.txt: a stream's slot count changes" bash -c "
+	sed -i 's/^stream 1 slots 105\$/stream 1 slots 107/' '$mnt/file_06185/3/pack.txt' &&
+	'$dump' '$archive' file_06185/3/pack.txt | grep -q '^stream 1 slots 107\$' && '$dump' --check '$archive'"
+check "a raw member (1.pmo) replaced with cp" bash -c "
+	{ printf 'pmo\0'; head -c 3000 /dev/urandom; } >'$work/new.pmo' && cp '$work/new.pmo' '$mnt/file_06185/1.pmo' &&
+	cmp <('$dump' '$archive' file_06185/1.pmo) '$work/new.pmo' && cmp '$mnt/file_06185/1.pmo' '$work/new.pmo' && '$dump' --check '$archive'"
+check "a raw entry of another kind replaced, growing by blocks" bash -c "
+	{ printf 'HITS'; head -c 9000 /dev/urandom; } >'$work/new.hit' && cp '$work/new.hit' '$mnt/file_00100.bin' &&
+	'$dump' '$archive' file_00100.hit | head -c 9004 | cmp - '$work/new.hit' && '$dump' --check '$archive'"
 
 # --- tree edits --------------------------------------------------------------
 fresh
