@@ -5,6 +5,8 @@ CC      ?= cc
 BUILD   ?= build
 SAN     ?=
 SAMPLE_SEED ?= 1
+CRASH_ROUNDS ?= 200
+STRESS_ROUNDS ?= 2000
 
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -MMD -MP
@@ -35,7 +37,7 @@ SAMPLE    ?= $(BUILD)/sample
 # The sanitized pass reuses the plain pass's sample and generator.
 SAMPLE_GEN ?= $(MKARCHIVE)
 
-.PHONY: all check check-plain check-san units mount-tests demo bench fuzz deps test-deps clean sample
+.PHONY: all check check-plain check-san units mount-tests demo bench fuzz stress deps test-deps clean sample
 
 all: $(MOUNT) $(MKARCHIVE) $(VIEWCHECK) $(MHFUDUMP) $(UNITS) $(FUZZERS)
 
@@ -56,7 +58,7 @@ $(LIBCODECS): $(CODEC_OBJ)
 	ar rcs $@ $^
 
 $(MOUNT): $(FS_OBJ) $(LIBCODECS)
-	$(CC) $(LDFLAGS) -o $@ $(FS_OBJ) $(LIBCODECS) $(FUSE_LIBS) -lpthread
+	$(CC) $(LDFLAGS) -o $@ $(FS_OBJ) $(LIBCODECS) $(FUSE_LIBS) -lz -lpthread
 
 $(MKARCHIVE): $(BUILD)/tests/mkarchive.o $(BUILD)/tests/mkmodels.o $(LIBCODECS)
 	$(CC) $(LDFLAGS) -o $@ $^
@@ -97,11 +99,12 @@ units: $(UNITS) $(FUZZERS) $(SAMPLE)/.done
 mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(SAMPLE)/.done
 	bash tests/mount_test.sh $(MOUNT) $(SAMPLE) $(VIEWCHECK)
 	bash tests/write_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
+	bash tests/crash_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(CRASH_ROUNDS)
 
 check-plain: units mount-tests
 
 check-san:
-	$(MAKE) BUILD=$(BUILD)/san SAN=1 SAMPLE=$(SAMPLE) SAMPLE_GEN=$(MKARCHIVE) check-plain
+	$(MAKE) BUILD=$(BUILD)/san SAN=1 SAMPLE=$(SAMPLE) SAMPLE_GEN=$(MKARCHIVE) CRASH_ROUNDS=100 check-plain
 
 check: test-deps
 	$(MAKE) check-plain
@@ -117,6 +120,12 @@ bench: deps
 
 fuzz:
 	bash tests/fuzz.sh $(BUILD)/fuzz
+
+# Long runs: thousands of kill -9 rounds, long fuzz replays.
+stress: test-deps
+	$(MAKE) $(MOUNT) $(MHFUDUMP) $(FUZZERS) $(SAMPLE)/.done
+	bash tests/crash_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(STRESS_ROUNDS)
+	@set -e; for f in $(FUZZERS); do $$f --runs 200000; done
 
 clean:
 	-fusermount3 -u mnt 2>/dev/null

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cipher.h"
+#include "journal.h"
 #include "pac.h"
 
 /* Entries larger than this are shown raw only: expanding one means
@@ -106,6 +107,21 @@ enum archive_error archive_open(struct archive *ar, const char *path,
 	}
 	/* Absolute: the daemon leaves the working directory behind. */
 	ar->path = realpath(path, NULL);
+	if (ar->path) {
+		char done[512];
+		enum journal_recovery r = journal_recover(ar->writable ? ar->fd : -1,
+							  ar->path, done, sizeof done);
+		if (r == JOURNAL_FAILED) {
+			snprintf(msg, msg_len, "%s", done);
+			free(ar->path);
+			close(ar->fd);
+			return AR_EIO;
+		}
+		if (r != JOURNAL_NONE) {
+			mlog_printf(log, "%s: %s", ar->path, done);
+			fstat(ar->fd, &st);
+		}
+	}
 	ar->size = (uint64_t)st.st_size;
 	ar->mtime = st.st_mtim;
 	pthread_mutex_init(&ar->lock, NULL);
@@ -375,31 +391,34 @@ static int write_databin_entry(struct archive *ar, uint32_t id, const uint8_t *b
 		return EFBIG;
 	}
 	if (blocks == old_blocks) {
-		uint8_t *buf = stored_blocks(ar, id, ar->db.start[id], bytes, len, blocks);
+		/* In place, through the journal: the entry's blocks, and the
+		 * TOC when its size record changes. */
+		struct journal_write w[2];
+		size_t n = 0;
+		uint8_t *toc = NULL, *buf = stored_blocks(ar, id, ar->db.start[id], bytes, len, blocks);
 		if (!buf)
 			return ENOMEM;
-		int failed = pwrite_full(ar->fd, buf, (size_t)blocks * DATABIN_BLOCK,
-					 databin_entry_offset(&ar->db, id));
-		free(buf);
-		if (!failed && rec >= 0 && ar->db.sizes[rec].size != len) {
-			uint8_t *toc;
+		w[n++] = (struct journal_write){databin_entry_offset(&ar->db, id), buf,
+						(size_t)blocks * DATABIN_BLOCK};
+		uint32_t old = rec >= 0 ? ar->db.sizes[rec].size : 0;
+		if (rec >= 0 && old != len) {
 			size_t toc_len;
 			struct mh_diag d;
-			uint32_t old = ar->db.sizes[rec].size;
 			ar->db.sizes[rec].size = (uint32_t)len;
 			if (databin_encode(&ar->db, &toc, &toc_len, &d)) {
 				ar->db.sizes[rec].size = old;
+				free(buf);
 				snprintf(why, why_len, "the TOC would not read back: %s", d.msg);
-				return EINVAL; /* unreachable: the size stays in its last block */
+				return EINVAL;
 			}
-			failed = pwrite_full(ar->fd, toc, toc_len, 0);
-			free(toc);
+			w[n++] = (struct journal_write){0, toc, toc_len};
 		}
-		if (failed || fdatasync(ar->fd)) {
-			snprintf(why, why_len, "writing the archive: %s", strerror(errno));
-			return EIO;
-		}
-		return 0;
+		int err = journal_commit(ar->fd, ar->path, w, n, why, why_len);
+		if (err && rec >= 0)
+			ar->db.sizes[rec].size = old;
+		free(buf);
+		free(toc);
+		return err;
 	}
 
 	/* The entry changes size in blocks: every later entry moves. */
@@ -453,12 +472,48 @@ static int write_pac_file(struct archive *ar, const uint8_t *bytes, size_t len,
 	return 0;
 }
 
+/* -o backup: the archive as it was before the first commit, once. */
+static int keep_original(struct archive *ar, char *why, size_t why_len)
+{
+	char orig[4096];
+	snprintf(orig, sizeof orig, "%s.orig", ar->path);
+	if (ar->backed_up || access(orig, F_OK) == 0) {
+		ar->backed_up = true;
+		return 0;
+	}
+	int out = open(orig, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	uint8_t *buf = malloc(1 << 20);
+	uint64_t off = 0;
+	int err = out < 0 || !buf;
+	while (!err && off < ar->size) {
+		size_t n = ar->size - off < (1 << 20) ? (size_t)(ar->size - off) : 1 << 20;
+		err = pread_full(ar->fd, buf, n, off) || pwrite_full(out, buf, n, off);
+		off += n;
+	}
+	err = err || fsync(out);
+	free(buf);
+	if (out >= 0)
+		close(out);
+	if (err) {
+		snprintf(why, why_len, "keeping %s: %s", orig, strerror(errno));
+		unlink(orig);
+		return EIO;
+	}
+	ar->backed_up = true;
+	return 0;
+}
+
 int archive_write_entry(struct archive *ar, uint32_t id, const uint8_t *bytes,
 			size_t len, char *why, size_t why_len)
 {
 	if (!ar->writable) {
 		snprintf(why, why_len, "the archive is read-only");
 		return EROFS;
+	}
+	if (ar->backup) {
+		int err = keep_original(ar, why, why_len);
+		if (err)
+			return err;
 	}
 	int err = ar->format == FORMAT_PAC
 			  ? write_pac_file(ar, bytes, len, why, why_len)

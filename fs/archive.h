@@ -50,6 +50,8 @@ struct archive {
 	pthread_rwlock_t io;           /* readers shared, commits exclusive */
 	pthread_mutex_t lock;          /* serialises lazy builders */
 	bool writable;                 /* opened read-write */
+	bool backup;                   /* -o backup: keep ARCHIVE.orig */
+	bool backed_up;                /* ARCHIVE.orig exists */
 	_Atomic uint64_t reads, bytes_read; /* statistics for .mhfu/info */
 	struct mlog *log;              /* where damaged entries are reported */
 };

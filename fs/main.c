@@ -26,6 +26,7 @@ struct options {
 	char *game;          /* -o game= */
 	char *rules;         /* -o rules= */
 	int read_only;       /* -o ro, also passed on to the kernel */
+	int backup;          /* -o backup */
 };
 
 enum { KEY_RO };
@@ -33,6 +34,7 @@ enum { KEY_RO };
 static const struct fuse_opt option_spec[] = {
 	{"game=%s", offsetof(struct options, game), 0},
 	{"rules=%s", offsetof(struct options, rules), 0},
+	{"backup", offsetof(struct options, backup), 1},
 	FUSE_OPT_KEY("ro", KEY_RO),
 	FUSE_OPT_END,
 };
@@ -69,6 +71,8 @@ static void usage(FILE *out, const char *prog)
 		"                           rule is refused; warn: it is committed and\n"
 		"                           logged; off: rules are not checked\n"
 		"    -o ro                  mount read-only (writes fail with EROFS)\n"
+		"    -o backup              before the first commit, copy the archive\n"
+		"                           to ARCHIVE.orig (once: an existing one is kept)\n"
 		"    -h, --help             print this help\n"
 		"    -V, --version          print the version\n"
 		"\n"
@@ -188,6 +192,7 @@ int main(int argc, char *argv[])
 	switch (archive_open(&fs.ar, opts.archive, &fs.log, game, opts.read_only,
 			     msg, sizeof msg)) {
 	case AR_OK:
+		fs.ar.backup = opts.backup;
 		add_mount_option(&args, "fsname", opts.archive);
 		fuse_opt_add_arg(&args, "-osubtype=mhfu");
 		/* A backing file we cannot write makes a read-only mount. */

@@ -1,0 +1,192 @@
+#include "journal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "bytes.h"
+
+/* The journal: "MHFUJNL1", u32 count, then per write u64 offset, u32
+ * length and the bytes, then a u32 CRC-32 of everything before it. */
+#define MAGIC "MHFUJNL1"
+#define MAGIC_LEN 8
+#define JOURNAL_MAX (1ull << 32)
+
+static void journal_path(char *buf, size_t len, const char *archive)
+{
+	snprintf(buf, len, "%s.mhfu-journal", archive);
+}
+
+static int write_full(int fd, const void *buf, size_t len, uint64_t off)
+{
+	const uint8_t *p = buf;
+	while (len) {
+		ssize_t n = pwrite(fd, p, len, (off_t)off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+static int sync_parent(const char *path)
+{
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	int fd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int err = fd < 0 || fsync(fd) ? -1 : 0;
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
+/* The journal's bytes for the writes; malloc'ed. */
+static uint8_t *serialize(const struct journal_write *w, size_t n, size_t *len)
+{
+	size_t total = MAGIC_LEN + 4 + 4;
+	for (size_t i = 0; i < n; i++)
+		total += 12 + w[i].len;
+	if (total > JOURNAL_MAX)
+		return NULL;
+	uint8_t *buf = malloc(total), *p = buf;
+	if (!buf)
+		return NULL;
+	memcpy(p, MAGIC, MAGIC_LEN);
+	put_le32(p + MAGIC_LEN, (uint32_t)n);
+	p += MAGIC_LEN + 4;
+	for (size_t i = 0; i < n; i++) {
+		put_le32(p, (uint32_t)w[i].offset);
+		put_le32(p + 4, (uint32_t)(w[i].offset >> 32));
+		put_le32(p + 8, (uint32_t)w[i].len);
+		memcpy(p + 12, w[i].data, w[i].len);
+		p += 12 + w[i].len;
+	}
+	put_le32(p, (uint32_t)crc32(0, buf, (uInt)(p - buf)));
+	*len = total;
+	return buf;
+}
+
+static int apply(int fd, const struct journal_write *w, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (write_full(fd, w[i].data, w[i].len, w[i].offset))
+			return -1;
+	return fdatasync(fd);
+}
+
+int journal_commit(int fd, const char *path, const struct journal_write *w,
+		   size_t n, char *why, size_t why_len)
+{
+	char jpath[4096];
+	size_t len;
+	uint8_t *bytes = serialize(w, n, &len);
+	if (!bytes) {
+		snprintf(why, why_len, "the journal of this commit is too large");
+		return ENOMEM;
+	}
+	journal_path(jpath, sizeof jpath, path);
+	int jfd = open(jpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (jfd < 0 || write_full(jfd, bytes, len, 0) || fsync(jfd) || sync_parent(jpath)) {
+		int err = errno == ENOSPC || errno == EDQUOT ? errno : EIO;
+		snprintf(why, why_len, "writing %s: %s", jpath, strerror(errno));
+		if (jfd >= 0)
+			close(jfd);
+		unlink(jpath);
+		free(bytes);
+		return err;
+	}
+	close(jfd);
+	free(bytes);
+	/* From here the commit will happen: now, or by replay at the next
+	 * mount if we die or the disk refuses. */
+	if (apply(fd, w, n)) {
+		snprintf(why, why_len, "writing the archive: %s (the journal %s "
+			 "will complete it at the next mount)", strerror(errno), jpath);
+		return EIO;
+	}
+	unlink(jpath);
+	return 0;
+}
+
+enum journal_recovery journal_recover(int fd, const char *path, char *msg,
+				      size_t msg_len)
+{
+	char jpath[4096], npath[4096];
+	snprintf(npath, sizeof npath, "%s.mhfu-new", path);
+	if (unlink(npath) == 0)
+		sync_parent(npath); /* an unfinished rewrite: the archive is whole */
+	journal_path(jpath, sizeof jpath, path);
+	int jfd = open(jpath, O_RDONLY | O_CLOEXEC);
+	if (jfd < 0) {
+		msg[0] = '\0';
+		return JOURNAL_NONE;
+	}
+	struct stat st;
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	if (!fstat(jfd, &st) && (uint64_t)st.st_size <= JOURNAL_MAX &&
+	    (buf = malloc((size_t)st.st_size + 1))) {
+		len = (size_t)st.st_size;
+		if (pread(jfd, buf, len, 0) != (ssize_t)len)
+			len = 0;
+	}
+	close(jfd);
+
+	/* Complete: magic, records that fit, and the checksum. */
+	struct journal_write *w = NULL;
+	size_t n = 0;
+	bool complete = len >= MAGIC_LEN + 8 && !memcmp(buf, MAGIC, MAGIC_LEN) &&
+			le32(buf + len - 4) == (uint32_t)crc32(0, buf, (uInt)(len - 4));
+	if (complete) {
+		n = le32(buf + MAGIC_LEN);
+		w = calloc(n ? n : 1, sizeof *w);
+		size_t pos = MAGIC_LEN + 4;
+		for (size_t i = 0; w && i < n && complete; i++) {
+			if (pos + 12 > len - 4) {
+				complete = false;
+				break;
+			}
+			w[i].offset = le32(buf + pos) | (uint64_t)le32(buf + pos + 4) << 32;
+			w[i].len = le32(buf + pos + 8);
+			w[i].data = buf + pos + 12;
+			if (w[i].len > len - 4 - pos - 12)
+				complete = false;
+			pos += 12 + w[i].len;
+		}
+		complete = complete && w && pos == len - 4;
+	}
+	enum journal_recovery r;
+	if (!complete) {
+		unlink(jpath);
+		sync_parent(jpath);
+		snprintf(msg, msg_len, "discarded an incomplete journal (a commit "
+			 "that had not returned; the archive was not touched)");
+		r = JOURNAL_DISCARDED;
+	} else if (fd < 0 || apply(fd, w, n)) {
+		snprintf(msg, msg_len, "%s: a committed change awaits replay but the "
+			 "archive cannot be written%s%s", jpath, fd < 0 ? "" : ": ",
+			 fd < 0 ? "" : strerror(errno));
+		r = JOURNAL_FAILED;
+	} else {
+		unlink(jpath);
+		sync_parent(jpath);
+		snprintf(msg, msg_len, "replayed the journal of a commit (%zu writes)", n);
+		r = JOURNAL_REPLAYED;
+	}
+	free(w);
+	free(buf);
+	return r;
+}

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Crash tests: commits killed with SIGKILL at random moments, torn
+# journals, a full disk, a read-only filesystem.  After every crash the
+# archive is remounted (replaying the journal) and checked on disk with
+# mhfudump against a model of the commits that were acknowledged: each
+# one present, nothing partial, every entry decodable.
+#
+#   bash tests/crash_test.sh MOUNT_BINARY SAMPLE_DIR MHFUDUMP_BINARY [ROUNDS]
+#
+# Prints a table; the summary line is "N passed, N failed".
+set -uo pipefail
+
+mount_bin=$(realpath "$1")
+sample=$(realpath "$2")
+dump=$(realpath "$3")
+rounds=${4:-200}
+work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-crash-test.XXXXXX")
+export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
+export UBSAN_OPTIONS="log_path=$work/ubsan:print_stacktrace=1:${UBSAN_OPTIONS:-}"
+mnt=$work/mnt
+archive=$work/DATA.BIN
+small=file_06185/3/stream2/slot024.txt  # same-size value edits
+grow=file_06185/3/stream2/slot025.txt   # toggled between two sizes: moves entries
+passed=0 failed=0
+tmpfs=
+
+cleanup() {
+	mountpoint -q "$mnt" && fusermount3 -u -z "$mnt"
+	[ -n "$tmpfs" ] && mountpoint -q "$tmpfs" && umount -l "$tmpfs"
+	if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "kept $work"; fi
+}
+trap cleanup EXIT
+ok() { passed=$((passed + 1)); echo "ok - $1"; }
+not_ok() { failed=$((failed + 1)); echo "not ok - $1"; }
+
+mkdir -p "$mnt"
+cp "$sample/DATA.BIN" "$archive"
+
+value_of() { "$dump" "$archive" "$small" | sed -n "${L}p" | awk '{ print $2 }'; }
+keys_of() { "$dump" "$archive" "$grow" | grep -c '^ *[0-9]'; }
+
+# The edits: a value on line L of the small clip; the grow clip either as
+# shipped or with 2000 more keys in its first channel.
+"$dump" "$archive" "$small" >"$work/small.txt"
+L=$(grep -n -m1 -A1 '^channel rot_x' "$work/small.txt" | tail -1 | cut -d- -f1)
+"$dump" "$archive" "$grow" >"$work/grow0.txt"
+awk '/^channel/ && !d { print; print "#  frame value ease_in ease_out";
+	for (f = 0; f < 2000; f++) print f, f % 100, 0, 0; d = 1; s = 1; next }
+	s && /^ *(#|[0-9-])/ { next } { s = 0; print }' "$work/grow0.txt" >"$work/grow1.txt"
+keys0=$(grep -c '^ *[0-9]' "$work/grow0.txt")
+keys1=$(grep -c '^ *[0-9]' "$work/grow1.txt")
+
+lost=0 torn=0 acked_n=0 value=$(value_of) keys=$keys0
+for round in $(seq "$rounds"); do
+	"$mount_bin" -o rules=off "$archive" "$mnt" || { not_ok "round $round: remount"; break; }
+	pid=$(awk -F'\t' '$1 == "pid" { print $2 }' "$mnt/.mhfu/info")
+	rm -f "$work/acked"
+	if [ $((RANDOM % 4)) -eq 0 ]; then
+		want_keys=$([ "$keys" = "$keys0" ] && echo "$keys1" || echo "$keys0")
+		src=$([ "$want_keys" = "$keys1" ] && echo grow1 || echo grow0)
+		(cp "$work/$src.txt" "$mnt/$grow" 2>/dev/null && touch "$work/acked") &
+		kind=grow
+	else
+		want=$((RANDOM % 30000))
+		(sed -i "${L}s/^\\( *[0-9]* *\\)-\\{0,1\\}[0-9]*/\\1$want/" "$mnt/$small" 2>/dev/null &&
+			touch "$work/acked") &
+		kind=value
+	fi
+	op=$!
+	sleep "0.0$((RANDOM % 60))"
+	kill -9 "$pid" 2>/dev/null
+	wait "$op"
+	fusermount3 -u -z "$mnt" 2>/dev/null
+	# Remount: recovery runs; then the archive as on disk.
+	"$mount_bin" "$archive" "$mnt" 2>/dev/null && fusermount3 -u "$mnt"
+	if ! "$dump" --check "$archive" >"$work/check" 2>&1; then
+		torn=$((torn + 1))
+		not_ok "round $round: the archive does not decode"; cat "$work/check"
+		break
+	fi
+	now_value=$(value_of) now_keys=$(keys_of)
+	[ -f "$work/acked" ] && acked_n=$((acked_n + 1))
+	if [ "$kind" = value ]; then
+		if [ -f "$work/acked" ] && [ "$now_value" != "$want" ]; then
+			lost=$((lost + 1)); not_ok "round $round: acknowledged value $want lost ($now_value)"
+		elif [ "$now_value" != "$want" ] && [ "$now_value" != "$value" ]; then
+			torn=$((torn + 1)); not_ok "round $round: value $now_value is neither old nor new"
+		fi
+	else
+		if [ -f "$work/acked" ] && [ "$now_keys" != "$want_keys" ]; then
+			lost=$((lost + 1)); not_ok "round $round: acknowledged growth lost"
+		elif [ "$now_keys" != "$want_keys" ] && [ "$now_keys" != "$keys" ]; then
+			torn=$((torn + 1)); not_ok "round $round: clip neither old nor new"
+		fi
+	fi
+	value=$now_value keys=$now_keys
+	[ -e "$archive.mhfu-journal" ] || [ -e "$archive.mhfu-new" ] && {
+		torn=$((torn + 1)); not_ok "round $round: a sidecar file was left after recovery"; }
+done
+[ "$lost" -eq 0 ] && [ "$torn" -eq 0 ] &&
+	ok "$rounds kill -9 rounds: $acked_n acknowledged commits, none lost, no partial entry"
+
+# A torn journal: discarded, the archive untouched.
+cp "$sample/DATA.BIN" "$archive"
+printf 'MHFUJNL1\001\000\000\000garbage' >"$archive.mhfu-journal"
+if "$mount_bin" "$archive" "$mnt" && grep -q 'discarded an incomplete journal' "$mnt/.mhfu/log" &&
+	fusermount3 -u "$mnt" && cmp "$sample/DATA.BIN" "$archive" && [ ! -e "$archive.mhfu-journal" ]; then
+	ok "a torn journal is discarded and the archive left as it was"
+else
+	not_ok "a torn journal is discarded and the archive left as it was"
+fi
+# A leftover rewrite: removed.
+echo partial >"$archive.mhfu-new"
+if "$mount_bin" "$archive" "$mnt" && fusermount3 -u "$mnt" && [ ! -e "$archive.mhfu-new" ] &&
+	cmp "$sample/DATA.BIN" "$archive"; then
+	ok "an unfinished rewrite is removed at mount"
+else
+	not_ok "an unfinished rewrite is removed at mount"
+fi
+
+# A full disk and a read-only filesystem (needs root for tmpfs).
+tmpfs=$work/small
+mkdir -p "$tmpfs"
+if mount -t tmpfs -o size=24m tmpfs "$tmpfs" 2>/dev/null; then
+	cp "$sample/DATA.BIN" "$tmpfs/DATA.BIN"
+	head -c $((24 * 1048576 - $(stat -c %s "$tmpfs/DATA.BIN") - 65536)) /dev/zero >"$tmpfs/filler" 2>/dev/null
+	"$mount_bin" "$tmpfs/DATA.BIN" "$mnt"
+	before=$(md5sum <"$tmpfs/DATA.BIN")
+	if ! cp "$work/grow1.txt" "$mnt/$grow" 2>/dev/null && [ "$(md5sum <"$tmpfs/DATA.BIN")" = "$before" ] &&
+		[ ! -e "$tmpfs/DATA.BIN.mhfu-new" ] && grep -q 'No space left' "$mnt/.mhfu/log"; then
+		ok "a full disk refuses a growing commit, archive unchanged, no sidecar left"
+	else
+		not_ok "a full disk refuses a growing commit, archive unchanged, no sidecar left"; cat "$mnt/.mhfu/log"
+	fi
+	fusermount3 -u "$mnt"
+	rm -f "$tmpfs/filler"
+	mount -o remount,ro "$tmpfs"
+	if "$mount_bin" "$tmpfs/DATA.BIN" "$mnt" && grep -q 'read-only' "$mnt/.mhfu/info" &&
+		! bash -c "echo '# x' >>'$mnt/$small'" 2>/dev/null; then
+		ok "a read-only backing file gives a read-only mount (EROFS)"
+	else
+		not_ok "a read-only backing file gives a read-only mount (EROFS)"
+	fi
+	fusermount3 -u "$mnt"
+	umount "$tmpfs"
+else
+	echo "ok - full disk and read-only filesystem # skip cannot mount tmpfs"
+fi
+
+reports=$(ls "$work"/asan.* "$work"/ubsan.* 2>/dev/null)
+[ -z "$reports" ] && ok "no sanitizer reports" || { not_ok "sanitizer reports"; cat $reports | head -40; }
+
+printf '\n| crash figure | value |\n|---|---|\n'
+printf '| kill -9 rounds | %s |\n| acknowledged commits | %s |\n| acknowledged commits lost | %s |\n| torn entries | %s |\n' \
+	"$rounds" "$acked_n" "$lost" "$torn"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
