@@ -7,12 +7,17 @@ SAN     ?=
 SAMPLE_SEED ?= 1
 CRASH_ROUNDS ?= 200
 STRESS_ROUNDS ?= 2000
+STORM_SECONDS ?= 8
 
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -MMD -MP
 ifeq ($(SAN),1)
 CFLAGS  += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=address,undefined
+endif
+ifeq ($(SAN),thread)
+CFLAGS  += -fsanitize=thread
+LDFLAGS += -fsanitize=thread
 endif
 
 FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null)
@@ -37,7 +42,7 @@ SAMPLE    ?= $(BUILD)/sample
 # The sanitized pass reuses the plain pass's sample and generator.
 SAMPLE_GEN ?= $(MKARCHIVE)
 
-.PHONY: all check check-plain check-san units mount-tests demo bench fuzz stress deps test-deps clean sample
+.PHONY: all check check-plain check-san check-tsan units mount-tests demo bench fuzz stress deps test-deps clean sample
 
 all: $(MOUNT) $(MKARCHIVE) $(VIEWCHECK) $(MHFUDUMP) $(UNITS) $(FUZZERS)
 
@@ -100,15 +105,22 @@ mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(SAMPLE)/.done
 	bash tests/mount_test.sh $(MOUNT) $(SAMPLE) $(VIEWCHECK)
 	bash tests/write_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/crash_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(CRASH_ROUNDS)
+	bash tests/concurrency_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(STORM_SECONDS)
 
 check-plain: units mount-tests
 
 check-san:
 	$(MAKE) BUILD=$(BUILD)/san SAN=1 SAMPLE=$(SAMPLE) SAMPLE_GEN=$(MKARCHIVE) CRASH_ROUNDS=100 check-plain
 
+# ThreadSanitizer on the driver, under the concurrency storm.
+check-tsan:
+	$(MAKE) BUILD=$(BUILD)/tsan SAN=thread $(BUILD)/tsan/mount.mhfu $(MHFUDUMP)
+	bash tests/concurrency_test.sh $(BUILD)/tsan/mount.mhfu $(SAMPLE) $(MHFUDUMP) $(STORM_SECONDS)
+
 check: test-deps
 	$(MAKE) check-plain
 	$(MAKE) check-san
+	$(MAKE) check-tsan
 
 demo: deps
 	$(MAKE) $(MOUNT) $(SAMPLE)/.done
@@ -125,6 +137,8 @@ fuzz:
 stress: test-deps
 	$(MAKE) $(MOUNT) $(MHFUDUMP) $(FUZZERS) $(SAMPLE)/.done
 	bash tests/crash_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(STRESS_ROUNDS)
+	bash tests/concurrency_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) 120
+	$(MAKE) check-tsan STORM_SECONDS=120
 	@set -e; for f in $(FUZZERS); do $$f --runs 200000; done
 
 clean:

@@ -9,32 +9,13 @@
 #include <unistd.h>
 
 #include "cipher.h"
+#include "fileio.h"
 #include "journal.h"
 #include "pac.h"
 
 /* Entries larger than this are shown raw only: expanding one means
  * holding it whole in memory. */
 #define TREE_MAX_BYTES (256u << 20)
-
-/* pread until done; -1 on error or if the file ends first. */
-static int pread_full(int fd, void *buf, size_t len, uint64_t off)
-{
-	uint8_t *p = buf;
-	while (len) {
-		ssize_t n = pread(fd, p, len, (off_t)off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n == 0)
-				errno = EIO;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
-}
 
 static int read_backing(void *ctx, uint64_t off, void *buf, size_t len)
 {
@@ -267,22 +248,6 @@ static void forget_entry(struct archive *ar, uint32_t id)
 	free(atomic_exchange(&ar->index_tsv, NULL));
 }
 
-static int pwrite_full(int fd, const void *buf, size_t len, uint64_t off)
-{
-	const uint8_t *p = buf;
-	while (len) {
-		ssize_t n = pwrite(fd, p, len, (off_t)off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
-}
-
 /* The entry as stored: padded with zeros to whole blocks, encrypted under
  * `start` unless it is stored plain.  malloc'ed. */
 static uint8_t *stored_blocks(const struct archive *ar, uint32_t id, uint32_t start,
@@ -296,21 +261,6 @@ static uint8_t *stored_blocks(const struct archive *ar, uint32_t id, uint32_t st
 	if (!archive_entry_plain(ar, id))
 		cipher_encrypt(start, 0, buf, span);
 	return buf;
-}
-
-static int sync_dir_of(const char *path)
-{
-	char *dir = strdup(path), *slash = dir ? strrchr(dir, '/') : NULL;
-	int fd = -1, err = 0;
-	if (slash)
-		*slash = '\0';
-	if (!dir || (fd = open(slash ? (dir[0] ? dir : "/") : ".", O_RDONLY | O_DIRECTORY)) < 0 ||
-	    fsync(fd))
-		err = -1;
-	if (fd >= 0)
-		close(fd);
-	free(dir);
-	return err;
 }
 
 /* Writes a whole new archive beside the old one and renames it over:
@@ -354,7 +304,7 @@ static int rewrite_archive(struct archive *ar, const struct databin *db, uint32_
 		if (pwrite_full(fd, buf, span, (uint64_t)db->start[j] * DATABIN_BLOCK))
 			goto io;
 	}
-	if (fsync(fd) || rename(tmp, ar->path) || sync_dir_of(ar->path))
+	if (fsync(fd) || rename(tmp, ar->path) || sync_parent(ar->path))
 		goto io;
 	close(ar->fd);
 	ar->fd = fd;
@@ -458,7 +408,7 @@ static int write_pac_file(struct archive *ar, const uint8_t *bytes, size_t len,
 	snprintf(tmp, sizeof tmp, "%s.mhfu-new", ar->path);
 	int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0 || pwrite_full(fd, bytes, len, 0) || fsync(fd) ||
-	    rename(tmp, ar->path) || sync_dir_of(ar->path)) {
+	    rename(tmp, ar->path) || sync_parent(ar->path)) {
 		snprintf(why, why_len, "writing %s: %s", tmp, strerror(errno));
 		if (fd >= 0) {
 			close(fd);

@@ -11,6 +11,7 @@
 #include <zlib.h>
 
 #include "bytes.h"
+#include "fileio.h"
 
 /* The journal: "MHFUJNL1", u32 count, then per write u64 offset, u32
  * length and the bytes, then a u32 CRC-32 of everything before it. */
@@ -21,36 +22,6 @@
 static void journal_path(char *buf, size_t len, const char *archive)
 {
 	snprintf(buf, len, "%s.mhfu-journal", archive);
-}
-
-static int write_full(int fd, const void *buf, size_t len, uint64_t off)
-{
-	const uint8_t *p = buf;
-	while (len) {
-		ssize_t n = pwrite(fd, p, len, (off_t)off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
-}
-
-static int sync_parent(const char *path)
-{
-	char dir[4096];
-	snprintf(dir, sizeof dir, "%s", path);
-	char *slash = strrchr(dir, '/');
-	if (slash)
-		*(slash == dir ? slash + 1 : slash) = '\0';
-	int fd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int err = fd < 0 || fsync(fd) ? -1 : 0;
-	if (fd >= 0)
-		close(fd);
-	return err;
 }
 
 /* The journal's bytes for the writes; malloc'ed. */
@@ -82,7 +53,7 @@ static uint8_t *serialize(const struct journal_write *w, size_t n, size_t *len)
 static int apply(int fd, const struct journal_write *w, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (write_full(fd, w[i].data, w[i].len, w[i].offset))
+		if (pwrite_full(fd, w[i].data, w[i].len, w[i].offset))
 			return -1;
 	return fdatasync(fd);
 }
@@ -99,7 +70,7 @@ int journal_commit(int fd, const char *path, const struct journal_write *w,
 	}
 	journal_path(jpath, sizeof jpath, path);
 	int jfd = open(jpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (jfd < 0 || write_full(jfd, bytes, len, 0) || fsync(jfd) || sync_parent(jpath)) {
+	if (jfd < 0 || pwrite_full(jfd, bytes, len, 0) || fsync(jfd) || sync_parent(jpath)) {
 		int err = errno == ENOSPC || errno == EDQUOT ? errno : EIO;
 		snprintf(why, why_len, "writing %s: %s", jpath, strerror(errno));
 		if (jfd >= 0)

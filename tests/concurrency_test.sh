@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Concurrency: readers of text and raw views run while writers commit to
+# the same entry (two slots) and to another one, some commits moving every
+# later entry.  Readers must only see whole states: a clip text is one of
+# the values written, never a mix; an entry the writers do not touch reads
+# the same bytes throughout, wherever it moves.  Nothing may deadlock.
+#
+#   bash tests/concurrency_test.sh MOUNT_BINARY SAMPLE_DIR MHFUDUMP_BINARY [SECONDS]
+set -uo pipefail
+
+mount_bin=$(realpath "$1")
+sample=$(realpath "$2")
+dump=$(realpath "$3")
+seconds=${4:-10}
+work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-concurrency-test.XXXXXX")
+export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
+export TSAN_OPTIONS="log_path=$work/tsan:${TSAN_OPTIONS:-}"
+mnt=$work/mnt
+archive=$work/DATA.BIN
+passed=0 failed=0
+cleanup() {
+	mountpoint -q "$mnt" && fusermount3 -u -z "$mnt"
+	if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "kept $work"; fi
+}
+trap cleanup EXIT
+ok() { passed=$((passed + 1)); echo "ok - $1"; }
+not_ok() { failed=$((failed + 1)); echo "not ok - $1"; }
+
+mkdir -p "$mnt" "$work/r"
+cp "$sample/DATA.BIN" "$archive"
+"$mount_bin" "$archive" "$mnt" || exit 1
+dir=$mnt/file_06185/3/stream2
+other=$mnt/file_06121/3/stream0/slot000.txt
+first_key() { awk '/^channel rot_x/ { f = 1; next } f && /^ *[0-9-]/ { print NR; exit }' "$1"; }
+L=$(first_key "$dir/slot024.txt")
+M=$(first_key "$other")
+# A later entry the writers never touch, and its bytes.
+still=$(awk -F'\t' 'NR > 1 && $2 > 6300 && $6 == "pac" { print $1; exit }' "$sample/src/index.tsv")
+awk '/^channel/ && !d { print; for (f = 0; f < 1500; f++) print f, f % 90, 0, 0; d = 1; s = 1; next }
+	s && /^ *(#|[0-9-])/ { next } { s = 0; print }' "$dir/slot025.txt" >"$work/big.txt"
+cp "$dir/slot025.txt" "$work/small.txt"
+
+set_value() { sed -i "$2s/^\\( *[0-9]* *\\)-\\{0,1\\}[0-9]*/\\1$3/" "$1"; }
+end=$((SECONDS + seconds))
+writer() { # writer FILE LINE A B: toggles a value until the end
+	local i=0
+	while [ $SECONDS -lt $end ]; do
+		set_value "$1" "$2" $(( i % 2 ? $3 : $4 )) 2>>"$work/writer.err" && echo ok >>"$work/commits.$5"
+		i=$((i + 1))
+	done
+}
+grower() {
+	local i=0
+	while [ $SECONDS -lt $end ]; do
+		cp "$work/$([ $((i % 2)) = 0 ] && echo big || echo small).txt" "$dir/slot025.txt" &&
+			echo ok >>"$work/commits.grow"
+		i=$((i + 1))
+	done
+}
+reader() { # reader N: reads and checks until the end
+	local n=$1 v reads=0 bad=0
+	while [ $SECONDS -lt $end ]; do
+		v=$(sed -n "${L}p" "$dir/slot024.txt" | awk '{ print $2 }')
+		case "$v" in 1111|2222) ;; *) echo "slot024 value '$v'" >>"$work/anomalies"; bad=$((bad + 1)) ;; esac
+		v=$(sed -n "${M}p" "$other" | awk '{ print $2 }')
+		case "$v" in 3333|4444) ;; *) echo "other value '$v'" >>"$work/anomalies"; bad=$((bad + 1)) ;; esac
+		cmp -s "$mnt/$still" "$sample/src/$still" || { echo "$still changed" >>"$work/anomalies"; bad=$((bad + 1)); }
+		ls "$dir" >/dev/null
+		reads=$((reads + 3))
+	done
+	echo "$reads" >"$work/r/$n"
+}
+# Settle both values first, so readers know the states.
+set_value "$dir/slot024.txt" "$L" 1111 && set_value "$other" "$M" 3333
+for n in $(seq 6); do reader "$n" & done
+writer "$dir/slot024.txt" "$L" 1111 2222 a &
+writer "$dir/slot026.txt" "$L" 5 -5 b &
+writer "$other" "$M" 3333 4444 c &
+grower &
+if timeout $((seconds + 60)) bash -c 'wait' 2>/dev/null; wait; then :; fi
+ops=$(cat "$work"/r/* 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
+commits=$(cat "$work"/commits.* 2>/dev/null | wc -l)
+anomalies=$( [ -f "$work/anomalies" ] && wc -l <"$work/anomalies" || echo 0)
+if mountpoint -q "$mnt" && [ "$anomalies" -eq 0 ] && [ "$commits" -gt 10 ]; then
+	ok "$ops reads beside $commits commits (same entry, other entry, moving entries): no anomaly, no deadlock"
+else
+	not_ok "concurrent readers and writers: $anomalies anomalies, $commits commits"
+	head -20 "$work/anomalies" 2>/dev/null; head "$work/writer.err" 2>/dev/null
+	grep -v committed "$mnt/.mhfu/log" | head
+fi
+cp "$mnt/.mhfu/log" "$work/mount.log"
+fusermount3 -u "$mnt"
+if "$dump" --check "$archive" >"$work/check"; then ok "the archive decodes after the storm"; else not_ok "the archive decodes after the storm"; cat "$work/check"; fi
+reports=$(ls "$work"/asan.* "$work"/tsan.* 2>/dev/null)
+[ -z "$reports" ] && ok "no sanitizer reports" || { not_ok "sanitizer reports"; head -60 $reports; }
+printf '\n| concurrency figure | value |\n|---|---|\n| reads | %s |\n| commits | %s |\n| anomalies | %s |\n' "$ops" "$commits" "$anomalies"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
