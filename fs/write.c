@@ -21,8 +21,10 @@
 #include "handle.h"
 
 #define ERROR_XATTR "user.mhfu.error"
-/* A view's new contents are held in memory until committed. */
-#define WRITE_MAX_BYTES (512ull << 20)
+/* A view's new contents are held in memory until committed: a bound
+ * keeps a runaway writer from exhausting it (retail entries are a few
+ * MB; the archive's largest, tens). */
+#define WRITE_MAX_BYTES (64ull << 20)
 
 /* What a name in a directory is. */
 enum name_kind { NAME_SCRATCH, NAME_VIEW, NAME_NEW_SLOT, NAME_NONE };

@@ -232,6 +232,40 @@ check "a syntax error is refused with line:col" bash -c "
 	printf 'track 0\nchannel rot_q\n' >'$work/bad.txt'; cp '$work/bad.txt' '$cdir/slot024.txt' 2>/dev/null
 	cmp '$sample/DATA.BIN' '$archive' && grep -q 'slot024.txt:2:9: SYNTAX' '$mnt/.mhfu/log'"
 
+# --- hostile input -------------------------------------------------------------
+fresh
+hostile() { # hostile NAME: the last write was refused, the archive unchanged, the mount alive
+	unchanged && test -f "$mnt/.mhfu/info" && cat "$cdir/slot024.txt" >/dev/null
+}
+check "a 100 MB write fails (EFBIG), memory bounded, archive unchanged" bash -c "
+	! head -c 100000000 /dev/zero 2>/dev/null | tr '\\0' 1 >'$cdir/slot024.txt' 2>'$work/e'; grep -q 'too large' '$work/e'
+	$(declare -f hostile unchanged); mnt='$mnt' cdir='$cdir' sample='$sample' archive='$archive' hostile"
+check "NUL bytes are refused" bash -c "
+	printf 'loop 0\\n\\0track 0\\n' >'$work/nul.txt'; ! cp '$work/nul.txt' '$cdir/slot024.txt' 2>/dev/null
+	grep -q 'NUL' '$mnt/.mhfu/log' && cmp '$sample/DATA.BIN' '$archive'"
+check "invalid UTF-8 is refused" bash -c "
+	printf 'loop 0\\ntrack 0\\nchannel rot_\\xff\\xfe\\n' >'$work/utf.txt'; ! cp '$work/utf.txt' '$cdir/slot024.txt' 2>/dev/null
+	cmp '$sample/DATA.BIN' '$archive'"
+check "a million lines of nonsense are refused quickly" bash -c "
+	yes 'track track track' | head -1000000 >'$work/many.txt'; ! timeout 20 cp '$work/many.txt' '$cdir/slot024.txt' 2>/dev/null
+	cmp '$sample/DATA.BIN' '$archive' && test -f '$mnt/.mhfu/info'"
+check "huge numbers are refused (VALUE_RANGE)" bash -c "
+	awk 'NR == $L { \$1 = 99999999999999999999 } 1' '$cdir/slot024.txt' >'$work/huge.txt'; ! cp '$work/huge.txt' '$cdir/slot024.txt' 2>/dev/null
+	cmp '$sample/DATA.BIN' '$archive'"
+# A pack damaged inside the archive: shown raw only, the reason logged.
+fusermount3 -u "$mnt"
+cp "$sample/DATA.plain.BIN" "$archive"
+start=$(awk -F'\t' '$1 == "file_06185.pac" { print $3 }' "$sample/src/index.tsv")
+pack=$(od -An -tu4 -j $((start * 2048 + 4 + 3 * 8)) -N4 "$archive" | tr -d ' ')
+u32() { od -An -tu4 -j "$1" -N4 "$archive" | tr -d ' '; }
+data=$(u32 $((start * 2048 + pack + 6 * 8 + 4)))          # where the clips start
+second=$((start * 2048 + pack + data + $(u32 $((start * 2048 + pack + data + 8)))))
+printf '\xef\xbe\xad\xde' | dd of="$archive" bs=1 seek="$second" conv=notrunc status=none  # its tag
+"$mount_bin" "$archive" "$mnt"
+check "a damaged pack inside a PAC is shown raw only, the reason logged" bash -c "
+	test -f '$mnt/file_06185/3.anim' && test -z \"\$(ls '$mnt/file_06185/3')\" &&
+	grep -q 'file_06185/3.anim: shown raw only' '$mnt/.mhfu/log' && cat '$mnt/file_06185/0/skeleton.txt' >/dev/null"
+
 # --- rule modes and pre-existing violations ---------------------------------
 fresh -o rules=warn
 check "-o rules=warn: a TEMPLATE break commits, with a warning" bash -c "
