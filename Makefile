@@ -133,13 +133,12 @@ bench: deps
 fuzz:
 	bash tests/fuzz.sh $(BUILD)/fuzz
 
-# Long runs: thousands of kill -9 rounds, long fuzz replays.
+# Long runs: thousands of kill -9 rounds, a long storm (plain and under
+# ThreadSanitizer), long fuzz replays, then one table.
 stress: test-deps
 	$(MAKE) $(MOUNT) $(MHFUDUMP) $(FUZZERS) $(SAMPLE)/.done
-	bash tests/crash_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(STRESS_ROUNDS)
-	bash tests/concurrency_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) 120
-	$(MAKE) check-tsan STORM_SECONDS=120
-	@set -e; for f in $(FUZZERS); do $$f --runs 200000; done
+	$(MAKE) BUILD=$(BUILD)/tsan SAN=thread $(BUILD)/tsan/mount.mhfu
+	bash tests/stress.sh $(BUILD) $(SAMPLE) $(STRESS_ROUNDS) 120 200000
 
 clean:
 	-fusermount3 -u mnt 2>/dev/null
