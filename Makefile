@@ -8,6 +8,7 @@ SAMPLE_SEED ?= 1
 CRASH_ROUNDS ?= 200
 STRESS_ROUNDS ?= 2000
 STORM_SECONDS ?= 8
+FLIP_ARCHIVES ?= 20
 
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -MMD -MP
@@ -106,11 +107,12 @@ mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(SAMPLE)/.done
 	bash tests/write_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/crash_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(CRASH_ROUNDS)
 	bash tests/concurrency_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(STORM_SECONDS)
+	bash tests/flip_test.sh $(MOUNT) $(SAMPLE) $(FLIP_ARCHIVES)
 
 check-plain: units mount-tests
 
 check-san:
-	$(MAKE) BUILD=$(BUILD)/san SAN=1 SAMPLE=$(SAMPLE) SAMPLE_GEN=$(MKARCHIVE) CRASH_ROUNDS=100 check-plain
+	$(MAKE) BUILD=$(BUILD)/san SAN=1 SAMPLE=$(SAMPLE) SAMPLE_GEN=$(MKARCHIVE) CRASH_ROUNDS=100 FLIP_ARCHIVES=8 check-plain
 
 # ThreadSanitizer on the driver, under the concurrency storm.
 check-tsan:

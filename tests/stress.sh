@@ -23,6 +23,7 @@ for f in "$build"/tests/fuzz_*; do
 	case "$f" in *.o|*.d|*fuzz_driver*) continue ;; esac
 	"$f" --runs "$fuzz_runs" | tee -a "$log/fuzz" || status=1
 done
+bash tests/flip_test.sh "$build/mount.mhfu" "$sample" 300 | tee "$log/flip" || status=1
 bad=$(bash tests/write_test.sh "$build/mount.mhfu" "$sample" "$build/mhfudump" | tee "$log/write" |
 	grep -cE '^ok - .*(refused|hostile|100 MB|NUL|UTF-8|million|damaged|huge)')
 
@@ -35,6 +36,7 @@ while read -r name runs _ crashes _; do
 	printf '| fuzz executions: %s | %s (%s crashes) |\n' "${name%:}" "$runs" "$crashes"
 done <"$log/fuzz"
 printf '| bad inputs tried (each refused cleanly) | %s |\n' "$bad"
+printf '| damaged archives walked | %s |\n' "$(sed -n 's/^ok - \([0-9]*\) damaged archives: \(.*\), no crash/\1: \2/p' "$log/flip")"
 printf '| concurrent reads / commits | %s / %s |\n' "$(field "$log/storm" 'reads')" "$(field "$log/storm" 'commits')"
 printf '| concurrency anomalies | %s |\n' "$(field "$log/storm" 'anomalies')"
 [ -f "$log/tsan" ] && printf '| ThreadSanitizer storm | %s |\n' "$(grep -q '^not ok' "$log/tsan" && echo reports || echo clean)"
