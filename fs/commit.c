@@ -403,9 +403,6 @@ static int refuse(struct mhfs *fs, const struct edit *e, const char *path,
 	set_view_error(fs, node_ino(&fs->ar, &e->view), first);
 	if (e->kind == EDIT_WRITE && e->view.type != NODE_FILE)
 		keep_rejected(fs, path, e);
-	/* The kernel cached what was written: the view shows the archive. */
-	if (fs->se)
-		fuse_lowlevel_notify_inval_inode(fs->se, node_ino(&fs->ar, &e->view), 0, 0);
 	return EINVAL;
 }
 
@@ -555,6 +552,9 @@ out:
 	pthread_rwlock_unlock(&ar->io);
 	if (!err)
 		invalidate(fs, item.entry, names), names = NULL;
+	else if (err == EINVAL && fs->se)
+		/* The kernel cached what was written: the view shows the archive. */
+		fuse_lowlevel_notify_inval_inode(fs->se, node_ino(ar, &e->view), 0, 0);
 	if (names)
 		free(names->names);
 	free(names);
