@@ -53,6 +53,7 @@ struct archive {
 	bool backup;                   /* -o backup: keep ARCHIVE.orig */
 	bool backed_up;                /* ARCHIVE.orig exists */
 	_Atomic uint64_t reads, bytes_read; /* statistics for .mhfu/info */
+	_Atomic uint64_t commits, refusals;
 	struct mlog *log;              /* where damaged entries are reported */
 };
 

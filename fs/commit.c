@@ -403,6 +403,7 @@ static int refuse(struct mhfs *fs, const struct edit *e, const char *path,
 	set_view_error(fs, node_ino(&fs->ar, &e->view), first);
 	if (e->kind == EDIT_WRITE && e->view.type != NODE_FILE)
 		keep_rejected(fs, path, e);
+	atomic_fetch_add(&fs->ar.refusals, 1);
 	return EINVAL;
 }
 
@@ -545,6 +546,7 @@ int commit_edit(struct mhfs *fs, const struct edit *e)
 		goto out;
 	}
 	set_view_error(fs, node_ino(ar, &e->view), NULL);
+	atomic_fetch_add(&ar->commits, 1);
 	mlog_printf(&fs->log, "%s: committed (%zu bytes, entry %u now %zu bytes)", path,
 		    e->len, item.entry, entry_len);
 	collect_names(fs, item.entry, names);

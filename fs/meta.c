@@ -25,7 +25,10 @@ char *meta_info(struct archive *ar, size_t *len)
 		strbuf_printf(&t, "blocks\t%u\n", ar->db.start[ar->count]);
 	}
 	strbuf_printf(&t, "mode\t%s\n", ar->writable ? "read-write" : "read-only");
-	strbuf_printf(&t, "journal\tnone\n");
+	/* A commit's journal is removed before the commit returns. */
+	strbuf_printf(&t, "journal\tclean\n");
+	strbuf_printf(&t, "commits\t%llu\n", (unsigned long long)atomic_load(&ar->commits));
+	strbuf_printf(&t, "refused\t%llu\n", (unsigned long long)atomic_load(&ar->refusals));
 	strbuf_printf(&t, "reads\t%llu\n", (unsigned long long)atomic_load(&ar->reads));
 	strbuf_printf(&t, "bytes_read\t%llu\n", (unsigned long long)atomic_load(&ar->bytes_read));
 	strbuf_printf(&t, "pid\t%ld\n", (long)getpid());
