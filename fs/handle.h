@@ -69,6 +69,8 @@ void mhfs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size);
 struct mhfs *fs_of(fuse_req_t req);
 /* Attributes of a view or scratch inode (takes the archive's read lock). */
 int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st);
+/* Replies ino's attributes; a writer's handle gives the size so far. */
+void reply_attr(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, const struct handle *h);
 /* Replies an entry for ino, counting the kernel's reference. */
 void reply_entry(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino);
 /* A view's current contents (text or bytes), malloc'ed; 0 or errno. */

@@ -217,7 +217,11 @@ static void mhfs_forget_multi(fuse_req_t req, size_t count,
 static void mhfs_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct mhfs *fs = fs_of(req);
-	struct handle *h = fi ? (struct handle *)(uintptr_t)fi->fh : NULL;
+	reply_attr(req, fs, ino, fi ? (struct handle *)(uintptr_t)fi->fh : NULL);
+}
+
+void reply_attr(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, const struct handle *h)
+{
 	struct stat st;
 	int err = ino_stat(fs, ino, &st);
 	/* A file being written shows what was written so far. */

@@ -45,6 +45,17 @@ static enum name_kind classify(struct mhfs *fs, fuse_ino_t parent, const char *n
 	return k;
 }
 
+/* A name about to be created: a new slot file or a scratch name; ENOENT
+ * or EEXIST otherwise, EROFS on a read-only archive. */
+static int new_name(struct mhfs *fs, fuse_ino_t parent, const char *name,
+		    struct node *view, enum name_kind *k)
+{
+	if (!fs->ar.writable)
+		return EROFS;
+	*k = classify(fs, parent, name, view);
+	return *k == NAME_NONE ? ENOENT : *k == NAME_VIEW ? EEXIST : 0;
+}
+
 static int commit_write(struct mhfs *fs, const struct node *view, const uint8_t *data,
 			size_t len)
 {
@@ -206,11 +217,9 @@ void mhfs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct mhfs *fs = fs_of(req);
 	struct node view;
 	uint64_t ino = 0;
-	int err = fs->ar.writable ? 0 : EROFS;
-	enum name_kind k = err ? NAME_NONE : classify(fs, parent, name, &view);
+	enum name_kind k = NAME_NONE;
+	int err = new_name(fs, parent, name, &view, &k);
 
-	if (!err && (k == NAME_NONE || k == NAME_VIEW))
-		err = k == NAME_NONE ? ENOENT : EEXIST;
 	if (!err)
 		err = new_scratch(fs, req, parent, name, S_IFREG | (mode & 07777),
 				  k == NAME_NEW_SLOT ? &view : NULL, &ino);
@@ -319,17 +328,10 @@ void mhfs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to_set,
 			err = truncate_view(fs, ino, (uint64_t)attr->st_size);
 		}
 	}
-	struct stat st;
-	if (!err)
-		err = ino_stat(fs, ino, &st);
-	if (!err && h && h->writable) {
-		st.st_size = (off_t)h->len;
-		st.st_blocks = (st.st_size + 511) / 512;
-	}
 	if (err)
 		fuse_reply_err(req, err);
 	else
-		fuse_reply_attr(req, &st, ino & SCRATCH_INO ? 0 : fs->timeout);
+		reply_attr(req, fs, ino, h);
 }
 
 void mhfs_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
@@ -479,10 +481,8 @@ void mhfs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 	struct mhfs *fs = fs_of(req);
 	struct node view;
 	uint64_t ino = 0;
-	int err = fs->ar.writable ? 0 : EROFS;
-	enum name_kind k = err ? NAME_NONE : classify(fs, parent, name, &view);
-	if (!err && (k == NAME_NONE || k == NAME_VIEW))
-		err = k == NAME_NONE ? ENOENT : EEXIST;
+	enum name_kind k = NAME_NONE;
+	int err = new_name(fs, parent, name, &view, &k);
 	if (!err && k == NAME_NEW_SLOT) {
 		/* ln -s slot000.txt slot007.txt: slot 7 plays slot 0's clip. */
 		if (!(err = share_slot(fs, &view, link)))
