@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cipher.h"
+#include "rng.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -33,25 +34,6 @@ extern void __sanitizer_set_death_callback(void (*callback)(void))
 
 #define BLOCK 2048u
 #define INPUT_MAX (64u * BLOCK)
-
-/* ---- deterministic PRNG (splitmix64) ---------------------------------- */
-
-struct rng {
-	uint64_t s;
-};
-
-static uint64_t rng_next(struct rng *r)
-{
-	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static uint32_t rng_below(struct rng *r, uint32_t n)
-{
-	return (uint32_t)(rng_next(r) % n);
-}
 
 /* ---- the input under test, for the crash handlers ---------------------- */
 

@@ -33,9 +33,10 @@ static inline uint32_t rng_range(struct rng *r, uint32_t lo, uint32_t hi)
 	return lo + (uint32_t)(rng_next(r) % ((uint64_t)hi - lo + 1));
 }
 
-static inline uint32_t rng_below(struct rng *r, uint32_t n)
+/* Uniform-ish in [0, n); n > 0. */
+static inline uint64_t rng_below(struct rng *r, uint64_t n)
 {
-	return rng_range(r, 0, n - 1);
+	return rng_next(r) % n;
 }
 
 /* Little-endian, so the bytes do not depend on the host. */

@@ -17,32 +17,7 @@
 #include <cmocka.h>
 
 #include "cipher.h"
-
-/* ---- deterministic PRNG (splitmix64) ---------------------------------- */
-
-struct rng {
-	uint64_t s;
-};
-
-static uint64_t rng_next(struct rng *r)
-{
-	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* Uniform-ish in [0, n); n > 0. */
-static uint64_t rng_below(struct rng *r, uint64_t n)
-{
-	return rng_next(r) % n;
-}
-
-static void rng_fill(struct rng *r, uint8_t *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		p[i] = (uint8_t)rng_next(r);
-}
+#include "rng.h"
 
 /* ---- the spec, naively ------------------------------------------------ */
 
@@ -356,7 +331,7 @@ static void test_ranges_decrypt_like_whole_run_from_start(void **state)
 	assert_non_null(whole);
 	for (int s = 0; s < 8; s++) {
 		uint32_t seed = s < 4 ? EDGE_SEEDS[s * 5] : (uint32_t)rng_next(&r);
-		rng_fill(&r, raw, W);
+		rng_bytes(&r, raw, W);
 		memcpy(whole, raw, W);
 		spec_run(seed, whole, W / 4, 1);
 		check_ranges(&r, seed, 0, raw, whole, W, 400, 1);
@@ -382,7 +357,7 @@ static void test_ranges_encrypt_like_whole_run_from_start(void **state)
 	assert_non_null(whole);
 	for (int s = 0; s < 8; s++) {
 		uint32_t seed = s < 4 ? EDGE_SEEDS[s * 5 + 1] : (uint32_t)rng_next(&r);
-		rng_fill(&r, raw, W);
+		rng_bytes(&r, raw, W);
 		memcpy(whole, raw, W);
 		spec_run(seed, whole, W / 4, 0);
 		check_ranges(&r, seed, 0, raw, whole, W, 400, 0);
@@ -412,7 +387,7 @@ static void check_far_windows(uint64_t rng_seed, int decrypt)
 				      : EDGE_SEEDS[rng_below(&r, NSEEDS)];
 		uint64_t base = i < 8 ? MARKS[i] : rng_below(&r, (1ull << 33) + 1);
 		base &= ~3ull;
-		rng_fill(&r, raw, W);
+		rng_bytes(&r, raw, W);
 		memcpy(whole, raw, W);
 		seek_run(seed, base / 4, whole, W / 4, decrypt);
 		check_ranges(&r, seed, base, raw, whole, W, 150, decrypt);
@@ -445,7 +420,7 @@ static void test_chunked_decrypt_equals_one_call(void **state)
 	for (int i = 0; i < 30; i++) {
 		uint32_t seed = (uint32_t)rng_next(&r);
 		uint64_t base = rng_below(&r, 1ull << 33);
-		rng_fill(&r, raw, W);
+		rng_bytes(&r, raw, W);
 		memcpy(one, raw, W);
 		memcpy(chunked, raw, W);
 		cipher_decrypt(seed, base, one, W);
@@ -476,7 +451,7 @@ static void test_encrypt_decrypt_roundtrip_is_identity(void **state)
 		uint64_t off = rng_below(&r, 4) ? rng_below(&r, 1ull << 34)
 						: rng_below(&r, 64);
 		size_t len = (size_t)rng_below(&r, W + 1);
-		rng_fill(&r, raw, len);
+		rng_bytes(&r, raw, len);
 		memcpy(buf, raw, len);
 		cipher_encrypt(seed, off, buf, len);
 		cipher_decrypt(seed, off, buf, len);
@@ -511,7 +486,7 @@ static void test_range_touches_only_its_bytes(void **state)
 	struct rng r = {0x70C4};
 	uint8_t buf[64], keep[64];
 	for (int i = 0; i < 500; i++) {
-		rng_fill(&r, buf, sizeof buf);
+		rng_bytes(&r, buf, sizeof buf);
 		memcpy(keep, buf, sizeof buf);
 		size_t off = 8 + (size_t)rng_below(&r, 40);
 		size_t len = (size_t)rng_below(&r, 9);

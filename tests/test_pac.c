@@ -18,31 +18,7 @@
 #include "faults.h"
 #include "kind.h"
 #include "pac.h"
-
-/* ---- deterministic PRNG (splitmix64) ---------------------------------- */
-
-struct rng {
-	uint64_t s;
-};
-
-static uint64_t rng_next(struct rng *r)
-{
-	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static uint64_t rng_below(struct rng *r, uint64_t n)
-{
-	return rng_next(r) % n;
-}
-
-static void rng_fill(struct rng *r, uint8_t *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		p[i] = (uint8_t)rng_next(r);
-}
+#include "rng.h"
 
 /* ---- little-endian helpers -------------------------------------------- */
 
@@ -592,7 +568,7 @@ static void test_sniff_accepts_valid_pacs_from_their_head(void **state)
 	struct pac_blob b[256];
 	uint8_t *data = malloc(5000);
 	assert_non_null(data);
-	rng_fill(&r, data, 5000);
+	rng_bytes(&r, data, 5000);
 	for (int iter = 0; iter < 500; iter++) {
 		uint32_t count = 1 + (uint32_t)rng_below(&r, iter % 5 ? 16 : 256);
 		bool any = false;
@@ -637,7 +613,7 @@ static void test_sniff_rejects_200000_random_buffers(void **state)
 	unsigned hits = 0;
 	for (int i = 0; i < 200000; i++) {
 		size_t n = (size_t)rng_below(&r, i % 4 ? 64 : MAX);
-		rng_fill(&r, buf, n);
+		rng_bytes(&r, buf, n);
 		/* A quarter get a plausible count, so the table checks run. */
 		if (n >= 4 && i % 4 == 1)
 			put32(buf, 1 + (uint32_t)rng_below(&r, 256));
@@ -711,7 +687,7 @@ static void test_2000_random_pacs_roundtrip_byte_exactly(void **state)
 	assert_non_null(pool);
 	assert_non_null(zeros);
 	assert_non_null(b);
-	rng_fill(&r, pool, POOL);
+	rng_bytes(&r, pool, POOL);
 	unsigned by_align[17] = {0};
 	for (int iter = 0; iter < 2000; iter++) {
 		uint32_t count;

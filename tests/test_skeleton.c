@@ -19,25 +19,7 @@
 
 #include "faults.h"
 #include "skeleton.h"
-
-/* ---- deterministic PRNG (splitmix64) ---------------------------------- */
-
-struct rng {
-	uint64_t s;
-};
-
-static uint64_t rng_next(struct rng *r)
-{
-	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static uint32_t rng_below(struct rng *r, uint32_t n)
-{
-	return (uint32_t)(rng_next(r) % n);
-}
+#include "rng.h"
 
 /* ---- little-endian helpers (local, so the tests do not lean on bytes.h) */
 
