@@ -240,6 +240,7 @@ void archive_entry_name(struct archive *ar, uint32_t id, char *buf, size_t len)
 static void forget_entry(struct archive *ar, uint32_t id)
 {
 	struct archive_entry *e = &ar->entries[id];
+	atomic_fetch_add(&e->generation, 1);
 	atomic_store(&e->kind, -1);
 	pactree_free(atomic_exchange(&e->tree, NULL));
 	atomic_store(&e->tree_failed, false);

@@ -35,6 +35,7 @@ struct archive_entry {
 	_Atomic(struct pactree *) tree;      /* NULL until built */
 	_Atomic bool tree_failed;            /* built and not a valid PAC */
 	struct model_cache cache;            /* a skeleton or pack entry's model */
+	_Atomic uint64_t generation;         /* commits to this entry so far */
 };
 
 struct archive {

@@ -25,6 +25,9 @@ struct handle {
 	uint32_t entry;        /* raw reads: the entry... */
 	uint64_t offset;       /*   where the view starts in it */
 	uint64_t size;         /*   and its size */
+	uint64_t generation;   /*   the entry's generation at open: a read
+				  after a commit replaced it fails with ESTALE
+				  rather than mix old and new bytes */
 	bool buffered;         /* reads (and writes) use data */
 	uint8_t *data;
 	size_t len, cap;

@@ -287,6 +287,7 @@ static int open_view(struct mhfs *fs, fuse_ino_t ino, struct fuse_file_info *fi,
 		h->entry = n->entry;
 		h->offset = t.offset;
 		h->size = t.size;
+		h->generation = atomic_load(&fs->ar.entries[n->entry].generation);
 		fi->keep_cache = 1;
 		return 0;
 	}
@@ -381,7 +382,9 @@ static void mhfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		return;
 	}
 	rdlock(fs);
-	ssize_t n = archive_read(&fs->ar, h->entry, h->offset + (uint64_t)off, buf, size);
+	ssize_t n = atomic_load(&fs->ar.entries[h->entry].generation) != h->generation
+			    ? -ESTALE
+			    : archive_read(&fs->ar, h->entry, h->offset + (uint64_t)off, buf, size);
 	unlock(fs);
 	if (n < 0)
 		fuse_reply_err(req, (int)-n);

@@ -2,8 +2,11 @@
 # Concurrency: readers of text and raw views run while writers commit to
 # the same entry (two slots) and to another one, some commits moving every
 # later entry.  Readers must only see whole states: a clip text is one of
-# the values written, never a mix; an entry the writers do not touch reads
-# the same bytes throughout, wherever it moves.  Nothing may deadlock.
+# the values written, never a mix; the changing entry's raw bytes are a
+# whole PAC in one written state, or the read fails with ESTALE (a commit
+# replaced the file under an open handle); an entry the writers do not
+# touch reads the same bytes throughout, wherever it moves.  Nothing may
+# deadlock.
 #
 #   bash tests/concurrency_test.sh MOUNT_BINARY SAMPLE_DIR MHFUDUMP_BINARY [SECONDS]
 set -uo pipefail
@@ -65,8 +68,18 @@ reader() { # reader N: reads and checks until the end
 		v=$(sed -n "${M}p" "$other" | awk '{ print $2 }')
 		case "$v" in 3333|4444) ;; *) echo "other value '$v'" >>"$work/anomalies"; bad=$((bad + 1)) ;; esac
 		cmp -s "$mnt/$still" "$sample/src/$still" || { echo "$still changed" >>"$work/anomalies"; bad=$((bad + 1)); }
+		# The changing entry's raw bytes: a whole PAC in one written
+		# state, or a read refused as stale (a commit replaced it).
+		if cat "$mnt/file_06185.pac" >"$work/r/pac.$n" 2>"$work/r/err.$n"; then
+			v=$("$dump" "$work/r/pac.$n" 3/stream2/slot024.txt | sed -n "${L}p" | awk '{ print $2 }')
+			case "$v" in 1111|2222) ;; *) echo "raw pac: slot024 value '$v'" >>"$work/anomalies"; bad=$((bad + 1)) ;; esac
+		elif grep -q 'Stale file handle' "$work/r/err.$n"; then
+			echo stale >>"$work/stale"
+		else
+			echo "raw pac: $(cat "$work/r/err.$n")" >>"$work/anomalies"; bad=$((bad + 1))
+		fi
 		ls "$dir" >/dev/null
-		reads=$((reads + 3))
+		reads=$((reads + 4))
 	done
 	echo "$reads" >"$work/r/$n"
 }
@@ -93,6 +106,7 @@ fusermount3 -u "$mnt"
 if "$dump" --check "$archive" >"$work/check"; then ok "the archive decodes after the storm"; else not_ok "the archive decodes after the storm"; cat "$work/check"; fi
 reports=$(ls "$work"/asan.* "$work"/tsan.* 2>/dev/null)
 [ -z "$reports" ] && ok "no sanitizer reports" || { not_ok "sanitizer reports"; head -60 $reports; }
-printf '\n| concurrency figure | value |\n|---|---|\n| reads | %s |\n| commits | %s |\n| anomalies | %s |\n' "$ops" "$commits" "$anomalies"
+stale=$( [ -f "$work/stale" ] && wc -l <"$work/stale" || echo 0)
+printf '\n| concurrency figure | value |\n|---|---|\n| reads | %s |\n| commits | %s |\n| anomalies | %s |\n| raw reads refused as stale | %s |\n' "$ops" "$commits" "$anomalies" "$stale"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
