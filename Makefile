@@ -9,6 +9,11 @@ CRASH_ROUNDS ?= 200
 STRESS_ROUNDS ?= 2000
 STORM_SECONDS ?= 8
 FLIP_ARCHIVES ?= 20
+# Real structures the fuzz replays start from: the sample's model PAC,
+# its members, a pack's clips.
+FUZZ_SEEDS = $(SAMPLE)/src/file_06185.pac $(SAMPLE)/src/file_06185/0.skeleton \
+	$(SAMPLE)/src/file_06185/3.anim $(SAMPLE)/src/file_06185/3/pack.txt \
+	$(SAMPLE)/src/file_06185/0/skeleton.txt $(SAMPLE)/src/file_06185/3/stream2
 
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -MMD -MP
@@ -100,7 +105,7 @@ test-deps:
 
 units: $(UNITS) $(FUZZERS) $(SAMPLE)/.done
 	@set -e; for t in $(UNITS); do MHFU_SAMPLE=$(SAMPLE) $$t; done
-	@set -e; for f in $(FUZZERS); do $$f --runs 3000; done
+	@set -e; for f in $(FUZZERS); do $$f --runs 3000 $(FUZZ_SEEDS); done
 
 mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(SAMPLE)/.done
 	bash tests/mount_test.sh $(MOUNT) $(SAMPLE) $(VIEWCHECK)

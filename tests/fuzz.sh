@@ -92,6 +92,16 @@ seed_corpus() {
 		printf '\x00\x00\x00\x00\x64\x00\x00\x00'
 		head -c $((3 * 2048 - 24)) /dev/zero
 	} >"$dir/seed-databin"
+	# Real structures from the sample archive, when it was generated: its
+	# PACs, skeletons, packs, clips and texts.
+	local src=$root/build/sample/src
+	if [[ -d $src ]]; then
+		find "$src" -maxdepth 3 \( -name '*.pac' -o -name '*.skeleton' -o -name '*.anim' \
+			-o -name 'skeleton.txt' -o -name 'pack.txt' \) -size -1M | head -60 |
+			while read -r f; do cp "$f" "$dir/sample-$(echo "$f" | md5sum | cut -c1-12)"; done
+		find "$src" -path '*stream*' \( -name 'slot00*.bin' -o -name 'slot00*.txt' \) -type f | head -40 |
+			while read -r f; do cp "$f" "$dir/sample-$(echo "$f" | md5sum | cut -c1-12)"; done
+	fi
 }
 
 targets=()
