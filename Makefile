@@ -44,6 +44,7 @@ MOUNT     := $(BUILD)/mount.mhfu
 MKARCHIVE := $(BUILD)/mkarchive
 VIEWCHECK := $(BUILD)/viewcheck
 MHFUDUMP  := $(BUILD)/mhfudump
+FAULTIO   := $(BUILD)/faultio.so
 SAMPLE    ?= $(BUILD)/sample
 # The sanitized pass reuses the plain pass's sample and generator.
 SAMPLE_GEN ?= $(MKARCHIVE)
@@ -80,6 +81,11 @@ $(VIEWCHECK): $(BUILD)/tests/viewcheck.o $(LIBCODECS)
 $(MHFUDUMP): $(BUILD)/tests/mhfudump.o $(LIBCODECS)
 	$(CC) $(LDFLAGS) -o $@ $^
 
+# An LD_PRELOAD shim failing the driver's I/O calls one at a time.
+$(FAULTIO): tests/faultio.c
+	@mkdir -p $(@D)
+	$(CC) -shared -fPIC -O2 -std=c11 -Wall -Wextra -Werror -o $@ $< -ldl
+
 $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(LIBCODECS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS)
 
@@ -113,6 +119,10 @@ mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(SAMPLE)/.done
 	bash tests/crash_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(CRASH_ROUNDS)
 	bash tests/concurrency_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(STORM_SECONDS)
 	bash tests/flip_test.sh $(MOUNT) $(SAMPLE) $(FLIP_ARCHIVES)
+ifeq ($(SAN),)
+	$(MAKE) $(FAULTIO)
+	bash tests/fault_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(FAULTIO)
+endif
 
 check-plain: units mount-tests
 

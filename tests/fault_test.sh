@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Fault injection: every write, sync and rename a commit makes is failed
+# in turn (the 1st, the 2nd, ... until no fault fires), for an in-place
+# commit and for one that moves entries.  Each time the commit either
+# lands whole or is refused; after a remount (recovery) the archive holds
+# the old or the new clip, a refused commit never the new one... unless its
+# journal was complete, and always decodes.
+#
+#   bash tests/fault_test.sh MOUNT_BINARY SAMPLE_DIR MHFUDUMP_BINARY FAULTIO_SO
+set -uo pipefail
+
+mount_bin=$(realpath "$1")
+sample=$(realpath "$2")
+dump=$(realpath "$3")
+shim=$(realpath "$4")
+work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-fault-test.XXXXXX")
+mnt=$work/mnt
+archive=$work/DATA.BIN
+clip=file_06185/3/stream2/slot024.txt
+passed=0 failed=0
+cleanup() {
+	mountpoint -q "$mnt" && fusermount3 -u -z "$mnt"
+	if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "kept $work"; fi
+}
+trap cleanup EXIT
+mkdir -p "$mnt"
+"$dump" "$sample/DATA.BIN" "$clip" >"$work/old.txt"   # as the archive holds it
+L=$(awk '/^channel rot_x/ { f = 1; next } f && /^ *[0-9-]/ { print NR; exit }' "$work/old.txt")
+awk -v n="$L" 'NR == n { $2 = 1234 } 1' "$work/old.txt" >"$work/same.txt"
+awk '/^channel/ && !d { print; for (f = 0; f < 1500; f++) print f, f % 90, 0, 0; d = 1; s = 1; next }
+	s && /^ *(#|[0-9-])/ { next } { s = 0; print }' "$work/old.txt" >"$work/grow.txt"
+
+# One commit under the shim: fail call $2 (0: none) of edit $1; sets rc.
+attempt() {
+	cp "$sample/DATA.BIN" "$archive"
+	rm -f "$work/fired" "$work/count"
+	LD_PRELOAD=$shim MHFU_FAIL_AT=$2 MHFU_FAULT_MARK=$work/fired MHFU_COUNT_TO=$work/count \
+		"$mount_bin" "$archive" "$mnt" 2>/dev/null
+	cp "$work/$1.txt" "$mnt/$clip" 2>/dev/null
+	rc=$?
+	fusermount3 -u "$mnt" 2>/dev/null || fusermount3 -u -z "$mnt"
+	for _ in $(seq 100); do [ -e "$work/count" ] && break; sleep 0.05; done
+}
+
+for edit in same grow; do
+	attempt "$edit" 0
+	total=$(cat "$work/count" 2>/dev/null || echo 0)
+	# Every call of a short commit; of a long one (a rewrite), the first
+	# calls, a spread through the middle and the last ones.
+	if [ "$total" -le 40 ]; then
+		calls=$(seq "$total")
+	else
+		calls="$(seq 12) $((total / 4)) $((total / 2)) $((3 * total / 4)) $(seq $((total - 6)) "$total")"
+	fi
+	faults=0 bad=0
+	for n in $calls; do
+		attempt "$edit" "$n"
+		[ -e "$work/fired" ] || continue
+		faults=$((faults + 1))
+		# Remount without faults: recovery, then the clip as on disk.
+		"$mount_bin" "$archive" "$mnt" 2>/dev/null && fusermount3 -u "$mnt"
+		"$dump" "$archive" "$clip" >"$work/got" 2>/dev/null
+		"$dump" --check "$archive" >/dev/null ||
+			{ echo "  $edit, fault at call $n of $total: the archive does not decode"; bad=$((bad + 1)); }
+		is_new=0
+		[ "$edit" = same ] && [ "$(awk -v n="$L" 'NR == n { print $2 }' "$work/got")" = 1234 ] && is_new=1
+		[ "$edit" = grow ] && [ "$(wc -l <"$work/got")" -gt $(( $(wc -l <"$work/old.txt") + 1000 )) ] && is_new=1
+		if [ $rc -eq 0 ] && [ $is_new = 0 ]; then
+			echo "  $edit, fault at call $n of $total: cp succeeded but the edit is not on disk"; bad=$((bad + 1))
+		fi
+		if [ $is_new = 0 ] && ! cmp -s "$work/got" "$work/old.txt"; then
+			echo "  $edit, fault at call $n of $total: the clip is neither old nor new"; bad=$((bad + 1))
+		fi
+	done
+	if [ $bad -eq 0 ] && [ $faults -gt 0 ]; then
+		passed=$((passed + 1)); echo "ok - $edit-size commit: $faults of its $total I/O calls failed in turn, each whole or refused, archive always decodes"
+	else
+		failed=$((failed + 1)); echo "not ok - $edit-size commit under faults ($faults faults of $total calls, $bad bad)"
+	fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,93 @@
+/* faultio.so: an LD_PRELOAD shim that fails one I/O call of the driver,
+ * the MHFU_FAIL_AT-th among pwrite, fsync, fdatasync and rename (counted
+ * from 1), with EIO; it creates the file MHFU_FAULT_MARK when it fires.
+ * With MHFU_COUNT_TO it writes the number of calls made to that file when
+ * the process exits, so a test can aim at every part of a commit. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+static _Atomic long calls;
+
+static int fault_now(void)
+{
+	const char *at = getenv("MHFU_FAIL_AT");
+	if (!at || atomic_fetch_add(&calls, 1) + 1 != atol(at))
+		return 0;
+	const char *mark = getenv("MHFU_FAULT_MARK");
+	if (mark) {
+		int (*real_open)(const char *, int, ...) = dlsym(RTLD_NEXT, "open");
+		int fd = real_open(mark, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			close(fd);
+	}
+	errno = EIO;
+	return 1;
+}
+
+__attribute__((destructor)) static void report_count(void)
+{
+	const char *to = getenv("MHFU_COUNT_TO");
+	if (!to)
+		return;
+	int (*real_open)(const char *, int, ...) = dlsym(RTLD_NEXT, "open");
+	int fd = real_open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	char buf[32];
+	int n = 0;
+	long v = atomic_load(&calls);
+	char digits[24];
+	do
+		digits[n++] = (char)('0' + v % 10);
+	while ((v /= 10) > 0);
+	for (int i = 0; i < n; i++)
+		buf[i] = digits[n - 1 - i];
+	buf[n] = '\n';
+	ssize_t (*real_write)(int, const void *, size_t) = dlsym(RTLD_NEXT, "write");
+	if (real_write(fd, buf, (size_t)n + 1) < 0)
+		n = 0;
+	close(fd);
+}
+
+ssize_t pwrite64(int fd, const void *buf, size_t n, off_t off)
+{
+	static ssize_t (*real)(int, const void *, size_t, off_t);
+	if (!real)
+		real = (ssize_t (*)(int, const void *, size_t, off_t))dlsym(RTLD_NEXT, "pwrite64");
+	return fault_now() ? -1 : real(fd, buf, n, off);
+}
+
+ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
+{
+	return pwrite64(fd, buf, n, off);
+}
+
+int fsync(int fd)
+{
+	static int (*real)(int);
+	if (!real)
+		real = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
+	return fault_now() ? -1 : real(fd);
+}
+
+int fdatasync(int fd)
+{
+	static int (*real)(int);
+	if (!real)
+		real = (int (*)(int))dlsym(RTLD_NEXT, "fdatasync");
+	return fault_now() ? -1 : real(fd);
+}
+
+int rename(const char *from, const char *to)
+{
+	static int (*real)(const char *, const char *);
+	if (!real)
+		real = (int (*)(const char *, const char *))dlsym(RTLD_NEXT, "rename");
+	return fault_now() ? -1 : real(from, to);
+}
