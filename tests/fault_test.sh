@@ -78,5 +78,25 @@ for edit in same grow; do
 		failed=$((failed + 1)); echo "not ok - $edit-size commit under faults ($faults faults of $total calls, $bad bad)"
 	fi
 done
+# A real journal torn mid-record: the archive write after the journal's
+# sync fails (call 4: journal write, journal sync, directory sync, archive
+# write), the journal stays; cut in half, it must be discarded at mount.
+attempt same 4
+jn=$archive.mhfu-journal
+if [ -s "$jn" ]; then
+	truncate -s $(( $(stat -c %s "$jn") / 2 )) "$jn"
+	"$mount_bin" "$archive" "$mnt" 2>/dev/null
+	grep -q 'discarded an incomplete journal' "$mnt/.mhfu/log"; discarded=$?
+	fusermount3 -u "$mnt"
+	"$dump" "$archive" "$clip" >"$work/got"
+	if [ $discarded -eq 0 ] && [ ! -e "$jn" ] && cmp -s "$work/got" "$work/old.txt" &&
+		"$dump" --check "$archive" >/dev/null; then
+		passed=$((passed + 1)); echo "ok - a real journal torn mid-record is discarded, the clip old"
+	else
+		failed=$((failed + 1)); echo "not ok - a real journal torn mid-record is discarded, the clip old"
+	fi
+else
+	failed=$((failed + 1)); echo "not ok - no journal left by a failed archive write"
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
