@@ -143,8 +143,12 @@ demo: deps
 	$(MAKE) $(MOUNT) $(SAMPLE)/.done
 	bash tests/demo.sh $(MOUNT) $(SAMPLE)
 
+$(BUILD)/cipher_bench: $(BUILD)/tests/cipher_bench.o $(LIBCODECS)
+	$(CC) $(LDFLAGS) -o $@ $^
+
 bench: deps
-	$(MAKE) $(MOUNT) $(MKARCHIVE)
+	@bash tests/deps.sh bench
+	$(MAKE) $(MOUNT) $(MKARCHIVE) $(BUILD)/cipher_bench
 	bash tests/bench.sh $(BUILD)
 
 fuzz:

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the build needs (`deps.sh`), or the build
-# and the programs the write tests drive (`deps.sh test`), when any is
-# missing: as root it installs them, otherwise it prints the command.
+# Installs the Debian packages the build needs (`deps.sh`), with the
+# programs the write tests drive (`deps.sh test`) or the peers the bench
+# measures against (`deps.sh bench`), when any is missing: as root it
+# installs them, otherwise it prints the command.
 set -euo pipefail
 
 packages=(gcc make pkg-config libfuse3-dev fuse3 libcmocka-dev zlib1g-dev)
-if [ "${1:-}" = test ]; then
-	packages+=(vim nano tmux rsync emacs-nox attr git python3)
-fi
+case "${1:-}" in
+test) packages+=(vim nano tmux rsync emacs-nox attr git python3) ;;
+bench) packages+=(squashfuse squashfs-tools fuse-zip zip) ;;
+esac
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
