@@ -409,79 +409,20 @@ static int refuse(struct mhfs *fs, const struct edit *e, const char *path,
 
 /* ---- cache invalidation ------------------------------------------------- */
 
-struct name_list {
-	struct fuse_session *se;
-	size_t n;
-	struct {
-		uint64_t parent;
-		char name[64];
-	} *names;
-};
-
-/* Dentries are invalidated on a thread of their own: the operation that
- * committed may hold the lock of the directory they are in. */
-static void *inval_names(void *arg)
-{
-	struct name_list *l = arg;
-	for (size_t i = 0; i < l->n; i++)
-		fuse_lowlevel_notify_inval_entry(l->se, l->names[i].parent,
-						 l->names[i].name, strlen(l->names[i].name));
-	free(l->names);
-	free(l);
-	return NULL;
-}
-
-/* Adds the names under every known directory of the entry (and its names
- * at the root) to the list: called before and after the commit. */
-static void collect_names(struct mhfs *fs, uint32_t entry, struct name_list *l)
+/* Drops what the kernel caches of the entry's inodes: pages and
+ * attributes.  Names are not invalidated: the kernel would take the
+ * directory's lock, which the operation that committed (a rename) may
+ * hold while it waits for us; if the driver died then, the connection
+ * could never be aborted.  View names expire after fs->entry_timeout. */
+static void invalidate(struct mhfs *fs, uint32_t entry)
 {
 	size_t n;
 	uint64_t *inos = known_with_top(&fs->known, (uint64_t)entry + 1, &n);
-	struct node root = {.type = fs->ar.format == FORMAT_PAC ? NODE_DIR : NODE_ROOT};
-	for (size_t i = 0; i <= n; i++) {
-		struct node dir, child;
-		char name[64];
-		uint64_t parent = i < n ? inos[i] : 1, pos;
-		if (i < n) {
-			if (!node_from_ino(&fs->ar, inos[i], &dir) ||
-			    (dir.type != NODE_DIR && dir.type != NODE_STREAM))
-				continue;
-			pos = 2;
-		} else {
-			dir = root;
-			pos = 4 + 2 * (uint64_t)entry; /* the entry's two names */
-		}
-		for (; node_child_at(&fs->ar, &dir, &pos, &child, name, sizeof name); pos++) {
-			if (i == n && child.entry != entry)
-				break;
-			void *p = realloc(l->names, (l->n + 1) * sizeof *l->names);
-			if (!p)
-				break;
-			l->names = p;
-			l->names[l->n].parent = parent;
-			snprintf(l->names[l->n].name, sizeof l->names[l->n].name, "%s", name);
-			l->n++;
-		}
-	}
-	free(inos);
-}
-
-static void invalidate(struct mhfs *fs, uint32_t entry, struct name_list *names)
-{
-	size_t n;
-	uint64_t *inos = known_with_top(&fs->known, (uint64_t)entry + 1, &n);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; fs->se && i < n; i++)
 		fuse_lowlevel_notify_inval_inode(fs->se, inos[i], 0, 0);
 	free(inos);
-	fuse_lowlevel_notify_inval_inode(fs->se, 1, 0, 0);
-	pthread_t t;
-	names->se = fs->se;
-	if (!fs->se || pthread_create(&t, NULL, inval_names, names)) {
-		free(names->names);
-		free(names);
-		return;
-	}
-	pthread_detach(t);
+	if (fs->se)
+		fuse_lowlevel_notify_inval_inode(fs->se, 1, 0, 0);
 }
 
 /* ---- the commit -------------------------------------------------------- */
@@ -498,16 +439,18 @@ int commit_edit(struct mhfs *fs, const struct edit *e)
 	size_t item_len = 0, entry_len = 0;
 	char path[512], why[512] = "";
 	int err = 0;
-	struct name_list *names = calloc(1, sizeof *names);
 
 	item.type = NODE_FILE;
 	item.stream = item.slot = 0;
 	pthread_rwlock_wrlock(&ar->io);
 	node_path(ar, &e->view, path, sizeof path);
 	uint64_t size = archive_entry_size(ar, item.entry);
-	if (!names || !node_resolve(ar, &item, &t) ||
-	    !(entry = malloc(size ? size : 1))) {
-		err = names ? ENOENT : ENOMEM;
+	if (!node_resolve(ar, &item, &t)) {
+		err = ENOENT;
+		goto out;
+	}
+	if (!(entry = malloc(size ? size : 1))) {
+		err = ENOMEM;
 		goto out;
 	}
 	if (archive_read(ar, item.entry, 0, entry, size) != (ssize_t)size) {
@@ -540,7 +483,6 @@ int commit_edit(struct mhfs *fs, const struct edit *e)
 	if ((err = splice_member(entry, size, item.path, item.depth, item_new, item_len,
 			  &entry_new, &entry_len)))
 		goto out;
-	collect_names(fs, item.entry, names);
 	if ((err = archive_write_entry(ar, item.entry, entry_new, entry_len, why, sizeof why))) {
 		mlog_printf(&fs->log, "%s: not committed: %s", path, why);
 		goto out;
@@ -549,17 +491,13 @@ int commit_edit(struct mhfs *fs, const struct edit *e)
 	atomic_fetch_add(&ar->commits, 1);
 	mlog_printf(&fs->log, "%s: committed (%zu bytes, entry %u now %zu bytes)", path,
 		    e->len, item.entry, entry_len);
-	collect_names(fs, item.entry, names);
 out:
 	pthread_rwlock_unlock(&ar->io);
 	if (!err)
-		invalidate(fs, item.entry, names), names = NULL;
+		invalidate(fs, item.entry);
 	else if (err == EINVAL && fs->se)
 		/* The kernel cached what was written: the view shows the archive. */
 		fuse_lowlevel_notify_inval_inode(fs->se, node_ino(ar, &e->view), 0, 0);
-	if (names)
-		free(names->names);
-	free(names);
 	rules_report_free(&after);
 	rules_report_free(&before);
 	free(entry);

@@ -20,6 +20,7 @@ enum {
 };
 
 #define DEFAULT_TIMEOUT 3600.0
+#define ENTRY_TIMEOUT 1.0
 
 struct options {
 	const char *archive; /* first non-option argument */
@@ -188,6 +189,7 @@ int main(int argc, char *argv[])
 	fs.uid = getuid();
 	fs.gid = getgid();
 	fs.timeout = DEFAULT_TIMEOUT;
+	fs.entry_timeout = ENTRY_TIMEOUT;
 	fs.rules = rules;
 	switch (archive_open(&fs.ar, opts.archive, &fs.log, game, opts.read_only,
 			     msg, sizeof msg)) {

@@ -27,7 +27,10 @@ struct mhfs {
 	enum rules_mode rules;       /* -o rules= */
 	uid_t uid;                   /* owner shown for every view */
 	gid_t gid;
-	double timeout;              /* attribute and entry cache timeout, seconds */
+	double timeout;              /* attribute cache timeout, seconds (commits
+					invalidate attributes explicitly) */
+	double entry_timeout;        /* name cache timeout of views: a commit can
+					change names (slots, kinds) */
 	pthread_mutex_t errors_lock; /* protects errors */
 	struct view_error *errors;
 };

@@ -165,7 +165,8 @@ void reply_entry(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino)
 		return;
 	}
 	e.ino = ino;
-	e.attr_timeout = e.entry_timeout = ino & SCRATCH_INO ? 0 : fs->timeout;
+	e.attr_timeout = ino & SCRATCH_INO ? 0 : fs->timeout;
+	e.entry_timeout = ino & SCRATCH_INO ? 0 : fs->entry_timeout;
 	if (!(ino & SCRATCH_INO))
 		known_ref(&fs->known, ino);
 	if (fuse_reply_entry(req, &e) && !(ino & SCRATCH_INO))
@@ -464,7 +465,8 @@ static bool add_entry(fuse_req_t req, struct mhfs *fs, char *buf, size_t size,
 		/* "." and ".." go without an inode: no lookup counted. */
 		if (!dot) {
 			e.ino = st->st_ino;
-			e.attr_timeout = e.entry_timeout = st->st_ino & SCRATCH_INO ? 0 : fs->timeout;
+			e.attr_timeout = st->st_ino & SCRATCH_INO ? 0 : fs->timeout;
+			e.entry_timeout = st->st_ino & SCRATCH_INO ? 0 : fs->entry_timeout;
 		}
 		n = fuse_add_direntry_plus(req, buf + *used, size - *used, name, &e, (off_t)next);
 		if (n <= size - *used && !dot && !(st->st_ino & SCRATCH_INO))

@@ -31,6 +31,15 @@ cleanup() {
 }
 trap cleanup EXIT
 ok() { passed=$((passed + 1)); echo "ok - $1"; }
+
+# Aborts the FUSE connection of a mount (fusectl), so nothing waits on a
+# dead driver forever.
+abort_mount() {
+	mountpoint -q /sys/fs/fuse/connections || mount -t fusectl none /sys/fs/fuse/connections 2>/dev/null
+	local conn
+	conn=$(awk -v m="$1" '$5 == m { split($3, d, ":"); print d[2] }' /proc/self/mountinfo | tail -1)
+	[ -n "$conn" ] && echo 1 >"/sys/fs/fuse/connections/$conn/abort" 2>/dev/null
+}
 not_ok() { failed=$((failed + 1)); echo "not ok - $1"; }
 
 mkdir -p "$mnt"
@@ -50,7 +59,7 @@ awk '/^channel/ && !d { print; print "#  frame value ease_in ease_out";
 keys0=$(grep -c '^ *[0-9]' "$work/grow0.txt")
 keys1=$(grep -c '^ *[0-9]' "$work/grow1.txt")
 
-lost=0 torn=0 acked_n=0 value=$(value_of) keys=$keys0
+lost=0 torn=0 hung=0 acked_n=0 value=$(value_of) keys=$keys0
 for round in $(seq "$rounds"); do
 	"$mount_bin" -o rules=off "$archive" "$mnt" || { not_ok "round $round: remount"; break; }
 	pid=$(awk -F'\t' '$1 == "pid" { print $2 }' "$mnt/.mhfu/info")
@@ -69,6 +78,12 @@ for round in $(seq "$rounds"); do
 	op=$!
 	sleep "0.0$((RANDOM % 60))"
 	kill -9 "$pid" 2>/dev/null
+	# The operation must end (with an error) once the driver is gone.
+	for _ in $(seq 100); do kill -0 "$op" 2>/dev/null || break; sleep 0.1; done
+	if kill -0 "$op" 2>/dev/null; then
+		hung=$((hung + 1)); not_ok "round $round: an operation hung after the driver died"
+		abort_mount "$mnt"
+	fi
 	wait "$op"
 	fusermount3 -u -z "$mnt" 2>/dev/null
 	# Remount: recovery runs; then the archive as on disk.
@@ -97,7 +112,7 @@ for round in $(seq "$rounds"); do
 	[ -e "$archive.mhfu-journal" ] || [ -e "$archive.mhfu-new" ] && {
 		torn=$((torn + 1)); not_ok "round $round: a sidecar file was left after recovery"; }
 done
-[ "$lost" -eq 0 ] && [ "$torn" -eq 0 ] &&
+[ "$lost" -eq 0 ] && [ "$torn" -eq 0 ] && [ "$hung" -eq 0 ] &&
 	ok "$rounds kill -9 rounds: $acked_n acknowledged commits, none lost, no partial entry"
 
 # A torn journal: discarded, the archive untouched.
@@ -151,7 +166,7 @@ reports=$(ls "$work"/asan.* "$work"/ubsan.* 2>/dev/null)
 [ -z "$reports" ] && ok "no sanitizer reports" || { not_ok "sanitizer reports"; cat $reports | head -40; }
 
 printf '\n| crash figure | value |\n|---|---|\n'
-printf '| kill -9 rounds | %s |\n| acknowledged commits | %s |\n| acknowledged commits lost | %s |\n| torn entries | %s |\n' \
-	"$rounds" "$acked_n" "$lost" "$torn"
+printf '| kill -9 rounds | %s |\n| acknowledged commits | %s |\n| acknowledged commits lost | %s |\n| torn entries | %s |\n| operations hung | %s |\n' \
+	"$rounds" "$acked_n" "$lost" "$torn" "$hung"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
