@@ -141,7 +141,7 @@ check "skeleton.txt of the Tigrex lists 48 bones" \
 	test "$(grep -cE '^ *[0-9]+ ' "$enc/file_06185/0/skeleton.txt")" = 48
 check "statfs: 2048-byte blocks, the archive's block count" \
 	test "$(stat -f -c '%S %b' "$enc")" = "2048 $(($(stat -c %s "$sample/DATA.BIN") / 2048))"
-check "writes are refused (read-only)" bash -c "! echo x >'$enc/index.tsv'"
+check "index.tsv and .mhfu/info cannot be written" bash -c "! echo x >'$enc/index.tsv' && ! echo x >'$enc/.mhfu/info'"
 ino1=$(stat -c %i "$enc/file_00100.bin" "$enc"/file_*/0.* 2>/dev/null | md5sum)
 check "unmount the encrypted sample" unmount "$enc"
 
@@ -155,6 +155,15 @@ check "sizes and st_blocks (plain)" sizes_and_blocks "$plain"
 check "inode numbers are stable across mounts" \
 	test "$(stat -c %i "$plain/file_00100.bin" "$plain"/file_*/0.* 2>/dev/null | md5sum)" = "$ino1"
 check "unmount the decrypted sample" unmount "$plain"
+
+# --- options ---
+opt=$work/opt
+mkdir -p "$opt"
+check "-o game= sets the plain-entry list" bash -c "
+	'$mount_bin' -o game=mhp2g '$sample/DATA.BIN' '$opt' && trap \"fusermount3 -u '$opt'\" EXIT &&
+	grep -q \$'^game\tMHP2G' '$opt/.mhfu/info'"
+check "-o game= refuses an unknown game (exit 1)" bash -c "
+	'$mount_bin' -o game=mhp4 '$sample/DATA.BIN' '$opt' 2>'$work/err'; test \$? = 1 && grep -q 'expected mhfu' '$work/err'"
 
 # --- a single PAC ---
 pac=$(cd "$src" && ls -d file_*.pac | head -1)

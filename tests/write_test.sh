@@ -192,9 +192,15 @@ check "growing a clip past its entry's blocks moves the later entries" bash -c "
 	for f in \$(awk -F'\t' 'NR > 1 && \$2 > 6186 && \$2 % 97 == 0 { print \$1 }' '$sample/src/index.tsv'); do
 		cmp '$sample/src/'\$f '$mnt/'\$f && cmp <('$dump' '$archive' \$f) '$sample/src/'\$f || exit 1
 	done"
-check "cp of a PAC over an entry (port in), then out again" bash -c "
-	cp '$mnt/file_06130.pac' '$work/port.pac' && cp '$work/port.pac' '$mnt/file_06121.pac' 2>/dev/null; 
-	grep -q TEMPLATE '$mnt/.mhfu/log'"
+check "a PAC copied out, changed and copied back in lands byte for byte" bash -c "
+	cp '$mnt/file_06185.pac' '$work/port.pac' &&
+	m1=\$(od -An -tu4 -j 12 -N4 '$work/port.pac' | tr -d ' ') &&
+	printf 'PORT' | dd of='$work/port.pac' bs=1 seek=\$((m1 + 16)) conv=notrunc status=none &&
+	cp '$work/port.pac' '$mnt/file_06185.pac' &&
+	cmp <('$dump' '$archive' file_06185.pac) '$work/port.pac' && cmp '$mnt/file_06185.pac' '$work/port.pac'"
+check "a PAC with another species' skeleton is refused (TEMPLATE), archive unchanged" bash -c "
+	before=\$(md5sum <'$archive'); ! cp '$mnt/file_06130.pac' '$mnt/file_06121.pac' 2>/dev/null &&
+	test \"\$(md5sum <'$archive')\" = \"\$before\" && grep -q 'file_06121.pac: TEMPLATE' '$mnt/.mhfu/log'"
 check "truncate a raw entry" bash -c "
 	truncate -s 2048 '$mnt/file_00010.bin' && test \$(stat -c %s '$mnt/file_00010.bin') = 2048 &&
 	test \$('$dump' '$archive' file_00010.bin | wc -c) = 2048 && '$dump' --check '$archive'"
@@ -280,6 +286,22 @@ cp "$archive" "$work/flawed.BIN"
 check "a violation already there is only a warning: an unrelated edit commits" bash -c "
 	sed -i '${L}s/^\( *[0-9]* *\)-\{0,1\}[0-9]*/\1777/' '$cdir/slot024.txt' &&
 	! cmp -s '$work/flawed.BIN' '$archive' && grep -q 'TRACK_MASK.*warning' '$mnt/.mhfu/log'"
+fresh -o backup
+check "-o backup keeps the archive as it was before the first commit, once" bash -c "
+	sed -i '${L}s/^\( *[0-9]* *\)-\{0,1\}[0-9]*/\1501/' '$cdir/slot024.txt' &&
+	sed -i '${L}s/^\( *[0-9]* *\)-\{0,1\}[0-9]*/\1502/' '$cdir/slot024.txt' &&
+	cmp '$sample/DATA.BIN' '$archive.orig' && ! cmp -s '$archive' '$archive.orig'"
+rm -f "$archive.orig"
+
+# --- a single PAC mounted and edited: the file is rewritten and renamed ---
+fusermount3 -u "$mnt"
+cp "$sample/src/file_06185.pac" "$work/single.pac"
+"$mount_bin" "$work/single.pac" "$mnt"
+check "a single-PAC mount commits into the PAC file" bash -c "
+	sed -i '${L}s/^\( *[0-9]* *\)-\{0,1\}[0-9]*/\1909/' '$mnt/3/stream2/slot024.txt' &&
+	'$dump' '$work/single.pac' 3/stream2/slot024.txt | sed -n '${L}p' | awk '{ exit \$2 != 909 }' &&
+	'$dump' --check '$work/single.pac' && ! test -e '$work/single.pac.mhfu-new'"
+
 fresh -o ro
 check "-o ro: writes fail with EROFS" bash -c "! bash -c \"echo x >>'$cdir/slot024.txt'\" 2>'$work/e' && grep -q 'Read-only' '$work/e' && cmp '$sample/DATA.BIN' '$archive'"
 
