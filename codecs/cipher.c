@@ -94,11 +94,62 @@ static void encrypt_bytes(uint8_t *p, unsigned first, unsigned last, uint32_t ke
 		p[i - first] = ENC[p[i - first] ^ (uint8_t)(key >> (8 * i))];
 }
 
+/* Keys are made KEY_RUN at a time: word j of a run of words starting
+ * with state k has key halves k.k0 * BASE0^(j+1) and k.k1 * BASE1^(j+1),
+ * independent products the compiler can vectorise, instead of a chain of
+ * dependent multiplications a word. */
+#define KEY_RUN 64
+
+struct key_powers {
+	uint32_t p0[KEY_RUN], p1[KEY_RUN]; /* BASE^(j+1) mod MOD, each half */
+};
+
+static void key_powers_init(struct key_powers *kp)
+{
+	kp->p0[0] = BASE0;
+	kp->p1[0] = BASE1;
+	for (unsigned j = 1; j < KEY_RUN; j++) {
+		kp->p0[j] = kp->p0[j - 1] * BASE0 % MOD0;
+		kp->p1[j] = kp->p1[j - 1] * BASE1 % MOD1;
+	}
+}
+
+/* The keys of the next KEY_RUN words; advances k past them. */
+static void key_run(const struct key_powers *kp, struct cipher_key *k,
+		    uint32_t keys[KEY_RUN])
+{
+	uint32_t k0 = k->k0, k1 = k->k1;
+	for (unsigned j = 0; j < KEY_RUN; j++)
+		keys[j] = (k0 * kp->p0[j] % MOD0) << 16 | (k1 * kp->p1[j] % MOD1);
+	k->k0 = k0 * kp->p0[KEY_RUN - 1] % MOD0;
+	k->k1 = k1 * kp->p1[KEY_RUN - 1] % MOD1;
+}
+
+static void decrypt_words(uint8_t *p, const uint32_t *keys, size_t words)
+{
+	for (size_t j = 0; j < words; j++, p += 4) {
+		uint32_t w = (uint32_t)DEC[p[0]] | (uint32_t)DEC[p[1]] << 8 |
+			     (uint32_t)DEC[p[2]] << 16 | (uint32_t)DEC[p[3]] << 24;
+		put_le32(p, w ^ keys[j]);
+	}
+}
+
+static void encrypt_words(uint8_t *p, const uint32_t *keys, size_t words)
+{
+	for (size_t j = 0; j < words; j++, p += 4) {
+		uint32_t w = le32(p) ^ keys[j];
+		p[0] = ENC[w & 0xff];
+		p[1] = ENC[w >> 8 & 0xff];
+		p[2] = ENC[w >> 16 & 0xff];
+		p[3] = ENC[w >> 24];
+	}
+}
+
 /* One routine walks the range for both directions: a partial first word,
- * whole words, a partial last word. */
+ * runs of whole words, a partial last word. */
 static void run(uint32_t seed, uint64_t offset, uint8_t *p, size_t len,
 		void (*bytes)(uint8_t *, unsigned, unsigned, uint32_t),
-		int decrypt)
+		void (*words)(uint8_t *, const uint32_t *, size_t))
 {
 	struct cipher_key k = cipher_seek(seed, offset / 4);
 	unsigned lead = offset % 4;
@@ -111,20 +162,18 @@ static void run(uint32_t seed, uint64_t offset, uint8_t *p, size_t len,
 		p += last - lead;
 		len -= last - lead;
 	}
-	if (decrypt) {
-		for (; len >= 4; p += 4, len -= 4) {
-			uint32_t w = (uint32_t)DEC[p[0]] | (uint32_t)DEC[p[1]] << 8 |
-				     (uint32_t)DEC[p[2]] << 16 | (uint32_t)DEC[p[3]] << 24;
-			put_le32(p, w ^ cipher_next(&k));
+	if (len >= 4 * KEY_RUN) {
+		struct key_powers kp;
+		uint32_t keys[KEY_RUN];
+		key_powers_init(&kp);
+		for (; len >= 4 * KEY_RUN; p += 4 * KEY_RUN, len -= 4 * KEY_RUN) {
+			key_run(&kp, &k, keys);
+			words(p, keys, KEY_RUN);
 		}
-	} else {
-		for (; len >= 4; p += 4, len -= 4) {
-			uint32_t w = le32(p) ^ cipher_next(&k);
-			p[0] = ENC[w & 0xff];
-			p[1] = ENC[w >> 8 & 0xff];
-			p[2] = ENC[w >> 16 & 0xff];
-			p[3] = ENC[w >> 24];
-		}
+	}
+	for (; len >= 4; p += 4, len -= 4) {
+		uint32_t key = cipher_next(&k);
+		words(p, &key, 1);
 	}
 	if (len)
 		bytes(p, 0, (unsigned)len, cipher_next(&k));
@@ -132,10 +181,10 @@ static void run(uint32_t seed, uint64_t offset, uint8_t *p, size_t len,
 
 void cipher_decrypt(uint32_t seed, uint64_t offset, void *buf, size_t len)
 {
-	run(seed, offset, buf, len, decrypt_bytes, 1);
+	run(seed, offset, buf, len, decrypt_bytes, decrypt_words);
 }
 
 void cipher_encrypt(uint32_t seed, uint64_t offset, void *buf, size_t len)
 {
-	run(seed, offset, buf, len, encrypt_bytes, 0);
+	run(seed, offset, buf, len, encrypt_bytes, encrypt_words);
 }
