@@ -160,6 +160,17 @@ static struct model *item_model(struct archive *ar, const struct node *n,
 
 /* ---- inode numbers ---------------------------------------------------- */
 
+/* The kernel finds inodes in a hash table keyed by the low bits of their
+ * numbers (fs/inode.c): numbers that differ only in the entry field would
+ * all share one bucket, and listing the root would walk thousands of
+ * inodes per name.  So a hash of the entry field is XOR-ed into the bits
+ * below it; applying the same XOR again undoes it. */
+static uint64_t ino_scramble(uint64_t ino)
+{
+	uint64_t entry = ino >> ENTRY_SHIFT & 0x7fff;
+	return ino ^ (entry * 0x9e3779b97f4a7c15ull >> (64 - ENTRY_SHIFT));
+}
+
 uint64_t node_ino(const struct archive *ar, const struct node *n)
 {
 	if (n->type < NODE_FILE)
@@ -169,13 +180,14 @@ uint64_t node_ino(const struct archive *ar, const struct node *n)
 	uint64_t ino = ((uint64_t)n->entry + 1) << ENTRY_SHIFT;
 	for (unsigned i = 0; i < n->depth; i++)
 		ino |= ((uint64_t)n->path[i] + 1) << (PATH_SHIFT + PATH_BITS * i);
-	return ino | (uint64_t)n->slot << SLOT_SHIFT |
-	       (uint64_t)n->stream << STREAM_SHIFT | VIEW_OF(n->type);
+	return ino_scramble(ino | (uint64_t)n->slot << SLOT_SHIFT |
+			    (uint64_t)n->stream << STREAM_SHIFT | VIEW_OF(n->type));
 }
 
 bool node_from_ino(const struct archive *ar, uint64_t ino, struct node *n)
 {
 	memset(n, 0, sizeof *n);
+	ino = ino_scramble(ino);
 	uint64_t entry = ino >> ENTRY_SHIFT;
 	if (entry == 0) {
 		if (ino == NODE_ROOT && single_pac(ar)) {
@@ -581,6 +593,8 @@ bool node_child_at(struct archive *ar, const struct node *dir, uint64_t *pos,
 		if (dir->type == NODE_REJECTED)
 			return false; /* only scratch files, listed by the caller */
 		if (dir->type == NODE_ROOT || dir->type == NODE_META) {
+			if (dir->type == NODE_ROOT)
+				archive_sniff_all(ar);
 			found = root_child(ar, dir, p, child, name, name_len, &more);
 		} else {
 			if (!resolved && !(resolved = node_resolve(ar, dir, &t)))
