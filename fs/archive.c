@@ -189,6 +189,21 @@ enum kind archive_entry_kind(struct archive *ar, uint32_t id)
 	return (enum kind)k;
 }
 
+void archive_sniff_all(struct archive *ar)
+{
+	if (atomic_load_explicit(&ar->all_sniffed, memory_order_acquire))
+		return;
+	/* Ask for every head at once: a cold listing then waits for one
+	 * batch of disk reads instead of one read per entry in turn. */
+	for (uint32_t id = 0; ar->format == FORMAT_DATABIN && id < ar->count; id++)
+		if (atomic_load_explicit(&ar->entries[id].kind, memory_order_relaxed) < 0)
+			posix_fadvise(ar->fd, (off_t)databin_entry_offset(&ar->db, id),
+				      KIND_HEAD_MAX, POSIX_FADV_WILLNEED);
+	for (uint32_t id = 0; id < ar->count; id++)
+		archive_entry_kind(ar, id);
+	atomic_store_explicit(&ar->all_sniffed, true, memory_order_release);
+}
+
 const struct pactree *archive_entry_tree(struct archive *ar, uint32_t id)
 {
 	struct archive_entry *e = &ar->entries[id];
@@ -242,6 +257,7 @@ static void forget_entry(struct archive *ar, uint32_t id)
 	struct archive_entry *e = &ar->entries[id];
 	atomic_fetch_add(&e->generation, 1);
 	atomic_store(&e->kind, -1);
+	atomic_store(&ar->all_sniffed, false);
 	pactree_free(atomic_exchange(&e->tree, NULL));
 	atomic_store(&e->tree_failed, false);
 	model_free(atomic_exchange(&e->cache.model, NULL));

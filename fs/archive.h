@@ -48,6 +48,7 @@ struct archive {
 	uint32_t count;                /* entries */
 	struct archive_entry *entries; /* count of them */
 	_Atomic(char *) index_tsv;     /* built on first use */
+	_Atomic bool all_sniffed;      /* every entry's kind is known */
 	pthread_rwlock_t io;           /* readers shared, commits exclusive */
 	pthread_mutex_t lock;          /* serialises lazy builders */
 	bool writable;                 /* opened read-write */
@@ -76,6 +77,9 @@ ssize_t archive_read(struct archive *ar, uint32_t id, uint64_t off, void *buf,
 
 /* The entry's kind, sniffed from its head on first use. */
 enum kind archive_entry_kind(struct archive *ar, uint32_t id);
+
+/* Learns every entry's kind, as listing the root needs. */
+void archive_sniff_all(struct archive *ar);
 
 /* The entry's container tree, NULL if it is not a PAC that decodes (the
  * reason then goes to the mount log once). */

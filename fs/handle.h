@@ -70,6 +70,8 @@ void mhfs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size);
 
 /* Shared helpers of the operations (ops.c). */
 struct mhfs *fs_of(fuse_req_t req);
+/* How long the kernel may cache ino's attributes, seconds. */
+double attr_timeout(const struct mhfs *fs, fuse_ino_t ino);
 /* Attributes of a view or scratch inode (takes the archive's read lock). */
 int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st);
 /* Replies ino's attributes; a writer's handle gives the size so far. */

@@ -111,6 +111,9 @@ static int serve(struct mhfs *fs, struct fuse_args *args,
 	fs->log.to_stderr = cmd->foreground;
 
 	int ret;
+	/* Workers' read buffers are freed as they exit; a single-threaded
+	 * loop's below. */
+	pthread_key_create(&fs->read_buffers, free);
 	if (cmd->singlethread) {
 		ret = fuse_session_loop(se);
 	} else {
@@ -125,6 +128,8 @@ static int serve(struct mhfs *fs, struct fuse_args *args,
 		ret = fuse_session_loop_mt(se, cfg);
 		fuse_loop_cfg_destroy(cfg);
 	}
+	free(pthread_getspecific(fs->read_buffers));
+	pthread_key_delete(fs->read_buffers);
 	status = ret == 0 ? EXIT_SUCCESS : EXIT_MOUNT;
 	fuse_session_unmount(se);
 out_signals:
@@ -195,6 +200,10 @@ int main(int argc, char *argv[])
 			     msg, sizeof msg)) {
 	case AR_OK:
 		fs.ar.backup = opts.backup;
+		/* Nothing renames anything in a read-only mount: names may be
+		 * cached as long as attributes. */
+		if (!fs.ar.writable)
+			fs.entry_timeout = fs.timeout;
 		add_mount_option(&args, "fsname", opts.archive);
 		fuse_opt_add_arg(&args, "-osubtype=mhfu");
 		/* A backing file we cannot write makes a read-only mount. */

@@ -31,6 +31,7 @@ struct mhfs {
 					invalidate attributes explicitly) */
 	double entry_timeout;        /* name cache timeout of views: a commit can
 					change names (slots, kinds) */
+	pthread_key_t read_buffers;  /* each worker thread's read buffer */
 	pthread_mutex_t errors_lock; /* protects errors */
 	struct view_error *errors;
 };

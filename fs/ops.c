@@ -22,6 +22,7 @@
 
 /* Listing positions past every view's: the directory's scratch files. */
 #define POS_SCRATCH (1ull << 40)
+#define MAX_REQUEST (1u << 20)
 
 struct mhfs *fs_of(fuse_req_t req)
 {
@@ -123,6 +124,8 @@ static int node_stat(struct mhfs *fs, const struct node *n, struct stat *st)
 			return err;
 		st->st_mode = S_IFREG | 0444;
 		st->st_size = (off_t)len;
+		if (n->type != NODE_INDEX)
+			clock_gettime(CLOCK_REALTIME, &st->st_mtim);
 	} else if (!node_resolve(&fs->ar, n, &t)) {
 		return ENOENT;
 	} else if (t.link[0]) {
@@ -134,6 +137,16 @@ static int node_stat(struct mhfs *fs, const struct node *n, struct stat *st)
 	}
 	st->st_blocks = (st->st_size + 511) / 512;
 	return 0;
+}
+
+double attr_timeout(const struct mhfs *fs, fuse_ino_t ino)
+{
+	/* Scratch files change with every write; info and log as the mount
+	 * runs (and a read-only mount's kernel caches their pages: a fresh
+	 * size and mtime at each stat drop the stale ones). */
+	if ((ino & SCRATCH_INO) || ino == NODE_INFO || ino == NODE_LOG)
+		return 0;
+	return fs->timeout;
 }
 
 int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st)
@@ -165,7 +178,7 @@ void reply_entry(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino)
 		return;
 	}
 	e.ino = ino;
-	e.attr_timeout = ino & SCRATCH_INO ? 0 : fs->timeout;
+	e.attr_timeout = attr_timeout(fs, ino);
 	e.entry_timeout = ino & SCRATCH_INO ? 0 : fs->entry_timeout;
 	if (!(ino & SCRATCH_INO))
 		known_ref(&fs->known, ino);
@@ -233,7 +246,7 @@ void reply_attr(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, const struct ha
 	if (err)
 		fuse_reply_err(req, err);
 	else
-		fuse_reply_attr(req, &st, ino & SCRATCH_INO ? 0 : fs->timeout);
+		fuse_reply_attr(req, &st, attr_timeout(fs, ino));
 }
 
 void handle_put(struct handle *h)
@@ -290,6 +303,8 @@ static int open_view(struct mhfs *fs, fuse_ino_t ino, struct fuse_file_info *fi,
 		h->size = t.size;
 		h->generation = atomic_load(&fs->ar.entries[n->entry].generation);
 		fi->keep_cache = 1;
+		/* Nothing to commit at close: spare the reader a round trip. */
+		fi->noflush = 1;
 		return 0;
 	}
 	/* Text views, and every view opened for writing: a buffer. */
@@ -306,12 +321,21 @@ static int open_view(struct mhfs *fs, fuse_ino_t ino, struct fuse_file_info *fi,
 	/* Info and log change as the mount runs: bypass the page cache. */
 	fi->direct_io = n->type == NODE_INFO || n->type == NODE_LOG;
 	fi->keep_cache = !fi->direct_io && !write;
+	fi->noflush = !write;
 	return err;
 }
 
 static void mhfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct mhfs *fs = fs_of(req);
+	/* A read-only mount has nothing to do at open or close.  Declining
+	 * opens makes the kernel open files by itself, with no open, flush
+	 * or release requests, keeping their pages cached: reading a file
+	 * costs its reads only (read_unopened serves them). */
+	if (!fs->ar.writable) {
+		fuse_reply_err(req, ENOSYS);
+		return;
+	}
 	struct handle *h = calloc(1, sizeof *h);
 	int err = h ? 0 : ENOMEM;
 
@@ -346,38 +370,37 @@ static void mhfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	}
 }
 
-static void mhfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
-		      struct fuse_file_info *fi)
+/* The calling thread's buffer for decrypted bytes, at least size long:
+ * reads allocate nothing once their thread has served one. */
+static uint8_t *thread_buffer(struct mhfs *fs, size_t size)
 {
-	(void)ino;
-	struct mhfs *fs = fs_of(req);
-	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
+	struct read_buffer {
+		size_t cap;
+		uint8_t data[];
+	} *b = pthread_getspecific(fs->read_buffers);
+	if (!b || b->cap < size) {
+		size_t cap = size > MAX_REQUEST ? size : MAX_REQUEST;
+		free(b);
+		b = malloc(sizeof *b + cap);
+		pthread_setspecific(fs->read_buffers, b);
+		if (!b)
+			return NULL;
+		b->cap = cap;
+	}
+	return b->data;
+}
 
-	if (h->scratch) {
-		pthread_mutex_lock(&fs->scratch.lock);
-		struct scratch *f = scratch_by_ino(&fs->scratch, h->scratch);
-		size_t len = f ? (size_t)f->st.st_size : 0;
-		size_t from = (uint64_t)off < len ? (size_t)off : len;
-		size_t n = len - from < size ? len - from : size;
-		fuse_reply_buf(req, n ? (const char *)f->data + from : NULL, n);
-		pthread_mutex_unlock(&fs->scratch.lock);
-		return;
-	}
-	if (h->buffered) {
-		size_t from = (uint64_t)off < h->len ? (size_t)off : h->len;
-		size_t n = h->len - from < size ? h->len - from : size;
-		atomic_fetch_add(&h->refs, 1);
-		fuse_reply_buf(req, (const char *)h->data + from, n);
-		handle_put(h);
-		return;
-	}
+/* Replies size bytes at off of a raw view: h names its entry and span. */
+static void reply_raw(fuse_req_t req, struct mhfs *fs, const struct handle *h,
+		      size_t size, off_t off)
+{
 	if ((uint64_t)off >= h->size) {
 		fuse_reply_buf(req, NULL, 0);
 		return;
 	}
 	if (size > h->size - (uint64_t)off)
 		size = (size_t)(h->size - (uint64_t)off);
-	void *buf = malloc(size ? size : 1);
+	uint8_t *buf = thread_buffer(fs, size);
 	if (!buf) {
 		fuse_reply_err(req, ENOMEM);
 		return;
@@ -390,8 +413,73 @@ static void mhfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	if (n < 0)
 		fuse_reply_err(req, (int)-n);
 	else
-		fuse_reply_buf(req, buf, (size_t)n);
-	free(buf);
+		fuse_reply_buf(req, (const char *)buf, (size_t)n);
+}
+
+/* Replies a slice of a buffer. */
+static void reply_slice(fuse_req_t req, const uint8_t *data, size_t len, size_t size,
+			off_t off)
+{
+	size_t from = (uint64_t)off < len ? (size_t)off : len;
+	size_t n = len - from < size ? len - from : size;
+	fuse_reply_buf(req, n ? (const char *)data + from : NULL, n);
+}
+
+/* A read in a read-only mount, which declines opens (mhfs_open): the
+ * request names the inode only. */
+static void read_unopened(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, size_t size,
+			  off_t off)
+{
+	struct handle h = {0};
+	struct node_target t;
+	uint8_t *data = NULL;
+	size_t len = 0;
+	int err = 0;
+	rdlock(fs);
+	if (!node_from_ino(&fs->ar, ino, &h.view) || is_dir(h.view.type)) {
+		err = ENOENT;
+	} else if (h.view.type == NODE_FILE) {
+		if (node_resolve(&fs->ar, &h.view, &t) && !t.link[0]) {
+			h.entry = h.view.entry;
+			h.offset = t.offset;
+			h.size = t.size;
+			h.generation = atomic_load(&fs->ar.entries[h.entry].generation);
+		} else {
+			err = ENOENT;
+		}
+	} else {
+		err = view_contents(fs, &h.view, &data, &len);
+	}
+	unlock(fs);
+	if (err)
+		fuse_reply_err(req, err);
+	else if (h.view.type == NODE_FILE)
+		reply_raw(req, fs, &h, size, off);
+	else
+		reply_slice(req, data, len, size, off);
+	free(data);
+}
+
+static void mhfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		      struct fuse_file_info *fi)
+{
+	struct mhfs *fs = fs_of(req);
+	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
+
+	if (!h) {
+		read_unopened(req, fs, ino, size, off);
+	} else if (h->scratch) {
+		pthread_mutex_lock(&fs->scratch.lock);
+		struct scratch *f = scratch_by_ino(&fs->scratch, h->scratch);
+		reply_slice(req, f ? f->data : NULL, f ? (size_t)f->st.st_size : 0, size, off);
+		pthread_mutex_unlock(&fs->scratch.lock);
+	} else if (h->buffered) {
+		atomic_fetch_add(&h->refs, 1);
+		reply_slice(req, h->data, h->len, size, off);
+		handle_put(h);
+	} else {
+		reply_raw(req, fs, h, size, off);
+	}
 }
 
 static void mhfs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
@@ -465,7 +553,7 @@ static bool add_entry(fuse_req_t req, struct mhfs *fs, char *buf, size_t size,
 		/* "." and ".." go without an inode: no lookup counted. */
 		if (!dot) {
 			e.ino = st->st_ino;
-			e.attr_timeout = st->st_ino & SCRATCH_INO ? 0 : fs->timeout;
+			e.attr_timeout = attr_timeout(fs, st->st_ino);
 			e.entry_timeout = st->st_ino & SCRATCH_INO ? 0 : fs->entry_timeout;
 		}
 		n = fuse_add_direntry_plus(req, buf + *used, size - *used, name, &e, (off_t)next);
@@ -556,6 +644,11 @@ static void mhfs_statfs(fuse_req_t req, fuse_ino_t ino)
 static void mhfs_init(void *userdata, struct fuse_conn_info *conn)
 {
 	(void)userdata;
+	/* Requests of up to 1 MiB (the kernel's limit is 256 pages): a
+	 * model PAC or a whole clip travels in one round trip, and the
+	 * kernel reads ahead that far. */
+	conn->max_write = MAX_REQUEST;
+	conn->max_readahead = MAX_REQUEST;
 	/* Directory listings carry attributes so `ls -l` and `find` need no
 	 * lookups. */
 	if (conn->capable & FUSE_CAP_READDIRPLUS)

@@ -337,6 +337,12 @@ void mhfs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to_set,
 void mhfs_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	(void)ino;
+	/* No handle: a read-only mount, which has nothing to flush ever
+	 * (ENOSYS tells the kernel to stop asking). */
+	if (!fi->fh) {
+		fuse_reply_err(req, ENOSYS);
+		return;
+	}
 	fuse_reply_err(req, handle_commit(fs_of(req), (struct handle *)(uintptr_t)fi->fh, false));
 }
 
@@ -345,6 +351,10 @@ void mhfs_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,
 {
 	(void)ino;
 	(void)datasync;
+	if (!fi->fh) {
+		fuse_reply_err(req, 0);
+		return;
+	}
 	fuse_reply_err(req, handle_commit(fs_of(req), (struct handle *)(uintptr_t)fi->fh, false));
 }
 
