@@ -280,14 +280,48 @@ static uint8_t *stored_blocks(const struct archive *ar, uint32_t id, uint32_t st
 	return buf;
 }
 
+/* Entries moved per read and write of a rewrite: at least one, else as
+ * many as fit here. */
+#define REWRITE_CHUNK (8u << 20)
+
+/* Copies [off, off + len) of file `from` to the same offsets of `to`: in
+ * the kernel when it can (no trip through our memory), else through buf. */
+static int copy_span(int from, int to, uint64_t off, uint64_t len, uint8_t *buf,
+		     size_t cap)
+{
+	bool in_kernel = true;
+	while (len) {
+		if (in_kernel) {
+			loff_t in = (loff_t)off, out = (loff_t)off;
+			ssize_t n = copy_file_range(from, &in, to, &out, len, 0);
+			if (n > 0) {
+				off += (uint64_t)n;
+				len -= (uint64_t)n;
+				continue;
+			}
+			if (n < 0 && errno != EXDEV && errno != ENOSYS &&
+			    errno != EOPNOTSUPP && errno != EINVAL)
+				return -1;
+			in_kernel = false;
+		}
+		size_t n = len < cap ? (size_t)len : cap;
+		if (pread_full(from, buf, n, off) || pwrite_full(to, buf, n, off))
+			return -1;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
 /* Writes a whole new archive beside the old one and renames it over:
- * TOC `db`, entry `id` from `bytes`, every other entry copied from the old
- * file and re-encrypted where its start moved. */
+ * TOC `db`, entry `id` from `bytes`.  Entries before it keep their place
+ * and bytes (copied as they are); later ones move, and are re-encrypted
+ * under their new start, a chunk of entries at a time. */
 static int rewrite_archive(struct archive *ar, const struct databin *db, uint32_t id,
 			   const uint8_t *bytes, size_t len, char *why, size_t why_len)
 {
 	char tmp[4096];
-	uint8_t *toc = NULL, *buf = NULL;
+	uint8_t *toc = NULL, *buf = NULL, *entry = NULL;
 	size_t toc_len;
 	struct mh_diag d = {0};
 	int fd = -1, err = EIO;
@@ -297,28 +331,46 @@ static int rewrite_archive(struct archive *ar, const struct databin *db, uint32_
 		return EINVAL;
 	}
 	snprintf(tmp, sizeof tmp, "%s.mhfu-new", ar->path);
+	uint32_t blocks = db->start[id + 1] - db->start[id];
+	if (!(buf = malloc(REWRITE_CHUNK)) ||
+	    !(entry = stored_blocks(ar, id, db->start[id], bytes, len, blocks))) {
+		err = ENOMEM;
+		goto fail;
+	}
+	/* The TOC spans the blocks before entry 0. */
+	uint64_t head = databin_entry_offset(&ar->db, 0), at = databin_entry_offset(db, id);
 	fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || pwrite_full(fd, toc, toc_len, 0))
+	if (fd < 0 || pwrite_full(fd, toc, toc_len, 0) ||
+	    copy_span(ar->fd, fd, head, at - head, buf, REWRITE_CHUNK) ||
+	    pwrite_full(fd, entry, (size_t)blocks * DATABIN_BLOCK, at))
 		goto io;
-	for (uint32_t j = 0; j < db->count; j++) {
-		uint32_t blocks = db->start[j + 1] - db->start[j];
-		size_t span = (size_t)blocks * DATABIN_BLOCK;
-		free(buf);
-		if (j == id) {
-			buf = stored_blocks(ar, j, db->start[j], bytes, len, blocks);
-		} else if ((buf = malloc(span ? span : 1))) {
-			if (pread_full(ar->fd, buf, span, databin_entry_offset(&ar->db, j)))
-				goto io;
-			if (!archive_entry_plain(ar, j) && db->start[j] != ar->db.start[j]) {
-				cipher_decrypt(ar->db.start[j], 0, buf, span);
-				cipher_encrypt(db->start[j], 0, buf, span);
+	for (uint32_t j = id + 1, k; j < db->count; j = k) {
+		size_t total = 0;
+		for (k = j; k < db->count; k++) {
+			size_t span = (size_t)(db->start[k + 1] - db->start[k]) * DATABIN_BLOCK;
+			if (k > j && total + span > REWRITE_CHUNK)
+				break;
+			total += span;
+		}
+		if (total > REWRITE_CHUNK) {
+			uint8_t *big = realloc(buf, total);
+			if (!big) {
+				err = ENOMEM;
+				goto fail;
+			}
+			buf = big;
+		}
+		if (pread_full(ar->fd, buf, total, databin_entry_offset(&ar->db, j)))
+			goto io;
+		for (uint32_t e = j; e < k; e++) {
+			size_t off = (size_t)(db->start[e] - db->start[j]) * DATABIN_BLOCK;
+			size_t span = (size_t)(db->start[e + 1] - db->start[e]) * DATABIN_BLOCK;
+			if (!archive_entry_plain(ar, e) && db->start[e] != ar->db.start[e]) {
+				cipher_decrypt(ar->db.start[e], 0, buf + off, span);
+				cipher_encrypt(db->start[e], 0, buf + off, span);
 			}
 		}
-		if (!buf) {
-			err = ENOMEM;
-			goto fail;
-		}
-		if (pwrite_full(fd, buf, span, (uint64_t)db->start[j] * DATABIN_BLOCK))
+		if (pwrite_full(fd, buf, total, databin_entry_offset(db, j)))
 			goto io;
 	}
 	if (fsync(fd) || rename(tmp, ar->path) || sync_parent(ar->path))
@@ -327,6 +379,7 @@ static int rewrite_archive(struct archive *ar, const struct databin *db, uint32_
 	ar->fd = fd;
 	free(toc);
 	free(buf);
+	free(entry);
 	return 0;
 io:
 	snprintf(why, why_len, "writing %s: %s", tmp, strerror(errno));
@@ -338,6 +391,7 @@ fail:
 	}
 	free(toc);
 	free(buf);
+	free(entry);
 	return err;
 }
 
@@ -358,31 +412,47 @@ static int write_databin_entry(struct archive *ar, uint32_t id, const uint8_t *b
 		return EFBIG;
 	}
 	if (blocks == old_blocks) {
-		/* In place, through the journal: the entry's blocks, and the
-		 * TOC when its size record changes. */
+		/* In place, through the journal: the bytes of the entry that
+		 * change (a keyframe edit rewrites a few bytes of a large
+		 * PAC), and the TOC when its size record changes.  A byte's
+		 * ciphertext depends on its plaintext and position only, so
+		 * comparing stored bytes finds the changed span. */
 		struct journal_write w[2];
-		size_t n = 0;
-		uint8_t *toc = NULL, *buf = stored_blocks(ar, id, ar->db.start[id], bytes, len, blocks);
-		if (!buf)
+		size_t n = 0, span = (size_t)blocks * DATABIN_BLOCK;
+		uint64_t at = databin_entry_offset(&ar->db, id);
+		uint8_t *toc = NULL, *old = malloc(span ? span : 1),
+			*buf = stored_blocks(ar, id, ar->db.start[id], bytes, len, blocks);
+		if (!buf || !old) {
+			free(buf);
+			free(old);
 			return ENOMEM;
-		w[n++] = (struct journal_write){databin_entry_offset(&ar->db, id), buf,
-						(size_t)blocks * DATABIN_BLOCK};
-		uint32_t old = rec >= 0 ? ar->db.sizes[rec].size : 0;
-		if (rec >= 0 && old != len) {
+		}
+		size_t lo = 0, hi = span;
+		if (!pread_full(ar->fd, old, span, at)) {
+			while (lo < span && old[lo] == buf[lo])
+				lo++;
+			while (hi > lo && old[hi - 1] == buf[hi - 1])
+				hi--;
+		}
+		free(old);
+		if (hi > lo)
+			w[n++] = (struct journal_write){at + lo, buf + lo, hi - lo};
+		uint32_t old_size = rec >= 0 ? ar->db.sizes[rec].size : 0;
+		if (rec >= 0 && old_size != len) {
 			size_t toc_len;
 			struct mh_diag d;
 			ar->db.sizes[rec].size = (uint32_t)len;
 			if (databin_encode(&ar->db, &toc, &toc_len, &d)) {
-				ar->db.sizes[rec].size = old;
+				ar->db.sizes[rec].size = old_size;
 				free(buf);
 				snprintf(why, why_len, "the TOC would not read back: %s", d.msg);
 				return EINVAL;
 			}
 			w[n++] = (struct journal_write){0, toc, toc_len};
 		}
-		int err = journal_commit(ar->fd, ar->path, w, n, why, why_len);
+		int err = n ? journal_commit(ar->fd, ar->path, w, n, why, why_len) : 0;
 		if (err && rec >= 0)
-			ar->db.sizes[rec].size = old;
+			ar->db.sizes[rec].size = old_size;
 		free(buf);
 		free(toc);
 		return err;

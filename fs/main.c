@@ -1,6 +1,7 @@
 /* mount.mhfu: mounts a Monster Hunter PSP DATA.BIN, or a single PAC, as
  * a directory tree.  See man/mount.mhfu.8. */
 #include <limits.h>
+#include <malloc.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,6 +187,11 @@ int main(int argc, char *argv[])
 		goto out;
 	}
 
+	/* Entries, PACs and clip buffers of a few MiB come and go with every
+	 * commit and text view: serve them from the heap, not from fresh
+	 * mappings whose every page faults in on first touch. */
+	mallopt(M_MMAP_THRESHOLD, 16 << 20);
+	mallopt(M_TRIM_THRESHOLD, 32 << 20);
 	openlog("mount.mhfu", LOG_PID, LOG_USER);
 	mlog_init(&fs.log, true);
 	scratch_init(&fs.scratch);

@@ -1,6 +1,6 @@
 /* faultio.so: an LD_PRELOAD shim that fails one I/O call of the driver,
- * the MHFU_FAIL_AT-th among pwrite, fsync, fdatasync and rename (counted
- * from 1), with EIO; it creates the file MHFU_FAULT_MARK when it fires.
+ * the MHFU_FAIL_AT-th among pwrite, copy_file_range, fsync, fdatasync and
+ * rename (counted from 1), with EIO; it creates the file MHFU_FAULT_MARK when it fires.
  * With MHFU_COUNT_TO it writes the number of calls made to that file when
  * the process exits, so a test can aim at every part of a commit. */
 #define _GNU_SOURCE
@@ -90,4 +90,14 @@ int rename(const char *from, const char *to)
 	if (!real)
 		real = (int (*)(const char *, const char *))dlsym(RTLD_NEXT, "rename");
 	return fault_now() ? -1 : real(from, to);
+}
+
+ssize_t copy_file_range(int in, off_t *in_off, int out, off_t *out_off, size_t n,
+			unsigned flags)
+{
+	static ssize_t (*real)(int, off_t *, int, off_t *, size_t, unsigned);
+	if (!real)
+		real = (ssize_t (*)(int, off_t *, int, off_t *, size_t, unsigned))dlsym(
+			RTLD_NEXT, "copy_file_range");
+	return fault_now() ? -1 : real(in, in_off, out, out_off, n, flags);
 }
