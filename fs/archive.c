@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cipher.h"
@@ -16,6 +17,8 @@
 /* Entries larger than this are shown raw only: expanding one means
  * holding it whole in memory. */
 #define TREE_MAX_BYTES (256u << 20)
+
+static void drop_caches(struct archive *ar, uint32_t id);
 
 static int read_backing(void *ctx, uint64_t off, void *buf, size_t len)
 {
@@ -131,10 +134,8 @@ enum archive_error archive_open(struct archive *ar, const char *path,
 
 void archive_close(struct archive *ar)
 {
-	for (uint32_t i = 0; ar->entries && i < ar->count; i++) {
-		pactree_free(atomic_load(&ar->entries[i].tree));
-		model_free(atomic_load(&ar->entries[i].cache.model));
-	}
+	for (uint32_t i = 0; ar->entries && i < ar->count; i++)
+		drop_caches(ar, i);
 	free(ar->entries);
 	free(atomic_load(&ar->index_tsv));
 	databin_free(&ar->db);
@@ -145,6 +146,13 @@ void archive_close(struct archive *ar)
 	pthread_rwlock_destroy(&ar->io);
 	memset(ar, 0, sizeof *ar);
 	ar->fd = -1;
+}
+
+uint64_t archive_now_us(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000 + (uint64_t)t.tv_nsec / 1000;
 }
 
 uint64_t archive_entry_size(const struct archive *ar, uint32_t id)
@@ -229,6 +237,7 @@ const struct pactree *archive_entry_tree(struct archive *ar, uint32_t id)
 					  sizeof why);
 		free(buf);
 		if (t) {
+			atomic_fetch_add(&ar->cached_bytes, pactree_bytes(t));
 			atomic_store_explicit(&e->tree, t, memory_order_release);
 		} else {
 			char name[64];
@@ -250,6 +259,38 @@ void archive_entry_name(struct archive *ar, uint32_t id, char *buf, size_t len)
 
 /* ---- writing ---------------------------------------------------------- */
 
+/* Frees an entry's decoded tree and models, with `io` held exclusively.
+ * What they said about its bytes (kind, failures to decode) stays. */
+static void drop_caches(struct archive *ar, uint32_t id)
+{
+	struct archive_entry *e = &ar->entries[id];
+	struct pactree *t = atomic_exchange(&e->tree, NULL);
+	atomic_fetch_sub(&ar->cached_bytes, pactree_bytes(t));
+	pactree_free(t);
+	model_free(atomic_exchange(&e->cache.model, NULL));
+}
+
+void archive_trim(struct archive *ar)
+{
+	if (atomic_load_explicit(&ar->cached_bytes, memory_order_relaxed) <= ar->cache_budget)
+		return;
+	pthread_rwlock_wrlock(&ar->io);
+	size_t target = ar->cache_budget / 4 * 3;
+	/* Two turns at most: the first may only clear `used` marks. */
+	for (uint64_t i = 0; i < 2ull * ar->count && atomic_load(&ar->cached_bytes) > target; i++) {
+		uint32_t id = ar->clock_hand;
+		struct archive_entry *e = &ar->entries[id];
+		ar->clock_hand = id + 1 < ar->count ? id + 1 : 0;
+		if (!atomic_load(&e->tree) && !atomic_load(&e->cache.model))
+			continue;
+		if (atomic_exchange(&e->used, false))
+			continue;
+		drop_caches(ar, id);
+		atomic_fetch_add(&ar->evictions, 1);
+	}
+	pthread_rwlock_unlock(&ar->io);
+}
+
 /* Forgets what was learnt about an entry: its bytes changed.  Called with
  * `io` held exclusively, so no reader holds a pointer into these. */
 static void forget_entry(struct archive *ar, uint32_t id)
@@ -258,9 +299,8 @@ static void forget_entry(struct archive *ar, uint32_t id)
 	atomic_fetch_add(&e->generation, 1);
 	atomic_store(&e->kind, -1);
 	atomic_store(&ar->all_sniffed, false);
-	pactree_free(atomic_exchange(&e->tree, NULL));
+	drop_caches(ar, id);
 	atomic_store(&e->tree_failed, false);
-	model_free(atomic_exchange(&e->cache.model, NULL));
 	atomic_store(&e->cache.failed, false);
 	free(atomic_exchange(&ar->index_tsv, NULL));
 }

@@ -36,6 +36,10 @@ struct archive_entry {
 	_Atomic bool tree_failed;            /* built and not a valid PAC */
 	struct model_cache cache;            /* a skeleton or pack entry's model */
 	_Atomic uint64_t generation;         /* commits to this entry so far */
+	_Atomic int inval_pending;           /* commits whose kernel pages are
+						not invalidated yet */
+	_Atomic bool used;                   /* looked at since the eviction
+						clock last passed */
 };
 
 struct archive {
@@ -49,6 +53,11 @@ struct archive {
 	struct archive_entry *entries; /* count of them */
 	_Atomic(char *) index_tsv;     /* built on first use */
 	_Atomic bool all_sniffed;      /* every entry's kind is known */
+	size_t cache_budget;           /* -o cache_mb: bytes of decoded trees,
+					  models and texts to keep */
+	_Atomic size_t cached_bytes;   /* held now */
+	_Atomic uint64_t evictions;    /* entries whose caches were dropped */
+	uint32_t clock_hand;           /* next entry the eviction looks at */
 	pthread_rwlock_t io;           /* readers shared, commits exclusive */
 	pthread_mutex_t lock;          /* serialises lazy builders */
 	bool writable;                 /* opened read-write */
@@ -56,6 +65,8 @@ struct archive {
 	bool backed_up;                /* ARCHIVE.orig exists */
 	_Atomic uint64_t reads, bytes_read; /* statistics for .mhfu/info */
 	_Atomic uint64_t commits, refusals;
+	uint64_t startup_us;           /* main() to mounted, for .mhfu/info */
+	_Atomic uint64_t last_commit_us; /* the last commit, lock to synced */
 	struct mlog *log;              /* where damaged entries are reported */
 };
 
@@ -66,6 +77,9 @@ enum archive_error archive_open(struct archive *ar, const char *path,
 				struct mlog *log, enum databin_game game,
 				bool read_only, char *msg, size_t msg_len);
 void archive_close(struct archive *ar);
+
+/* CLOCK_MONOTONIC in microseconds, for the timings in .mhfu/info. */
+uint64_t archive_now_us(void);
 
 uint64_t archive_entry_size(const struct archive *ar, uint32_t id);
 bool archive_entry_plain(const struct archive *ar, uint32_t id);
@@ -84,6 +98,11 @@ void archive_sniff_all(struct archive *ar);
 /* The entry's container tree, NULL if it is not a PAC that decodes (the
  * reason then goes to the mount log once). */
 const struct pactree *archive_entry_tree(struct archive *ar, uint32_t id);
+
+/* When the decoded caches exceed the budget, drops those of entries not
+ * looked at lately (a clock sweep) until a quarter is free.  Takes `io`
+ * exclusively: call it holding no lock. */
+void archive_trim(struct archive *ar);
 
 /* The entry's name at the mount's root: file_NNNNN + extension. */
 void archive_entry_name(struct archive *ar, uint32_t id, char *buf, size_t len);

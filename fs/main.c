@@ -22,6 +22,7 @@ enum {
 
 #define DEFAULT_TIMEOUT 3600.0
 #define ENTRY_TIMEOUT 1.0
+#define DEFAULT_CACHE_MB 64
 
 struct options {
 	const char *archive; /* first non-option argument */
@@ -29,6 +30,7 @@ struct options {
 	char *rules;         /* -o rules= */
 	int read_only;       /* -o ro, also passed on to the kernel */
 	int backup;          /* -o backup */
+	int cache_mb;        /* -o cache_mb= */
 };
 
 enum { KEY_RO };
@@ -37,6 +39,7 @@ static const struct fuse_opt option_spec[] = {
 	{"game=%s", offsetof(struct options, game), 0},
 	{"rules=%s", offsetof(struct options, rules), 0},
 	{"backup", offsetof(struct options, backup), 1},
+	{"cache_mb=%d", offsetof(struct options, cache_mb), 0},
 	FUSE_OPT_KEY("ro", KEY_RO),
 	FUSE_OPT_END,
 };
@@ -75,6 +78,9 @@ static void usage(FILE *out, const char *prog)
 		"    -o ro                  mount read-only (writes fail with EROFS)\n"
 		"    -o backup              before the first commit, copy the archive\n"
 		"                           to ARCHIVE.orig (once: an existing one is kept)\n"
+		"    -o cache_mb=N          memory for decoded PACs, skeletons, packs and\n"
+		"                           their texts; beyond it, the least recently\n"
+		"                           used are dropped (default 64)\n"
 		"    -h, --help             print this help\n"
 		"    -V, --version          print the version\n"
 		"\n"
@@ -96,7 +102,7 @@ static void add_mount_option(struct fuse_args *args, const char *name,
 }
 
 static int serve(struct mhfs *fs, struct fuse_args *args,
-		 struct fuse_cmdline_opts *cmd)
+		 struct fuse_cmdline_opts *cmd, uint64_t began)
 {
 	int status = EXIT_MOUNT;
 	struct fuse_session *se = fuse_session_new(args, &mhfs_ops, sizeof mhfs_ops, fs);
@@ -107,6 +113,7 @@ static int serve(struct mhfs *fs, struct fuse_args *args,
 	if (fuse_session_mount(se, cmd->mountpoint))
 		goto out_signals;
 	fs->se = se;
+	fs->ar.startup_us = archive_now_us() - began;
 	/* The parent returns only now, so a mount that returned is ready. */
 	fuse_daemonize(cmd->foreground);
 	fs->log.to_stderr = cmd->foreground;
@@ -144,8 +151,9 @@ int main(int argc, char *argv[])
 {
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
 	struct fuse_cmdline_opts cmd = {0};
-	struct options opts = {0};
+	struct options opts = {.cache_mb = DEFAULT_CACHE_MB};
 	static struct mhfs fs; /* large (the log): not on the stack */
+	uint64_t began = archive_now_us();
 	char msg[512];
 	int status = EXIT_USAGE;
 
@@ -180,6 +188,10 @@ int main(int argc, char *argv[])
 			opts.rules);
 		goto out;
 	}
+	if (opts.cache_mb < 0) {
+		fprintf(stderr, "mount.mhfu: -o cache_mb=%d: expected 0 or more\n", opts.cache_mb);
+		goto out;
+	}
 	enum databin_game game = GAME_UNKNOWN;
 	if (opts.game && (game = databin_game_parse(opts.game)) == GAME_UNKNOWN) {
 		fprintf(stderr, "mount.mhfu: -o game=%s: expected mhfu, mhp2g or mhp3rd\n",
@@ -206,6 +218,7 @@ int main(int argc, char *argv[])
 			     msg, sizeof msg)) {
 	case AR_OK:
 		fs.ar.backup = opts.backup;
+		fs.ar.cache_budget = (size_t)opts.cache_mb << 20;
 		/* Nothing renames anything in a read-only mount: names may be
 		 * cached as long as attributes. */
 		if (!fs.ar.writable)
@@ -215,7 +228,7 @@ int main(int argc, char *argv[])
 		/* A backing file we cannot write makes a read-only mount. */
 		if (!fs.ar.writable && !opts.read_only)
 			fuse_opt_add_arg(&args, "-oro");
-		status = serve(&fs, &args, &cmd);
+		status = serve(&fs, &args, &cmd, began);
 		archive_close(&fs.ar);
 		break;
 	case AR_EIO:

@@ -21,9 +21,16 @@ static void clip_layout(struct model *m)
 	}
 }
 
+/* Adds n bytes to what m holds. */
+static void model_count(struct model *m, size_t n)
+{
+	atomic_fetch_add(&m->bytes, n);
+	atomic_fetch_add(m->account, n);
+}
+
 struct model *model_build(enum kind kind, const uint8_t *buf, size_t len,
 			  const char *label, const struct skeleton *rig,
-			  char *why, size_t why_len)
+			  _Atomic size_t *account, char *why, size_t why_len)
 {
 	struct mh_diag d = {0};
 	struct model *m = calloc(1, sizeof *m);
@@ -49,6 +56,10 @@ struct model *model_build(enum kind kind, const uint8_t *buf, size_t len,
 	}
 	if (!m->text.text)
 		goto nomem;
+	/* The decoded structures: about the size of the bytes they came
+	 * from, counted once; the texts exactly. */
+	m->account = account;
+	model_count(m, sizeof *m + len + m->text.len);
 	return m;
 bad:
 	snprintf(why, why_len, "%s at byte %llu", d.msg, (unsigned long long)d.offset);
@@ -78,6 +89,8 @@ const struct model_text *model_clip_text(struct model *m, uint32_t clip)
 		free(t->text); /* another reader printed it first */
 		free(t);
 		t = expected;
+	} else {
+		model_count(m, sizeof *t + t->len);
 	}
 	return t;
 }
@@ -86,6 +99,8 @@ void model_free(struct model *m)
 {
 	if (!m)
 		return;
+	if (m->account)
+		atomic_fetch_sub(m->account, atomic_load(&m->bytes));
 	for (uint32_t c = 0; m->clip_text && c < m->pack.nclips; c++) {
 		struct model_text *t = atomic_load(&m->clip_text[c]);
 		if (t)

@@ -1,7 +1,9 @@
 /* Decoded models behind the text views: a skeleton or an animation pack,
  * with the texts printed from it.  A model is built from a node's bytes
  * on first use, published once (release store) and then read without
- * locks; it lives until the archive is closed. */
+ * locks; it lives until its entry is committed to or evicted (both with
+ * the archive's io lock held exclusively), or the archive is closed.
+ * Its memory is counted in the counter given at build. */
 #ifndef FS_MODEL_H
 #define FS_MODEL_H
 
@@ -30,7 +32,10 @@ struct model {
 	_Atomic(struct model_text *) *clip_text; /* per clip, printed on first use */
 	char *label;                 /* names the node in comments: file_06185/3.anim */
 	const struct skeleton *rig;  /* KIND_ANIM: the skeleton beside it, or NULL
-					(owned by its own model, which outlives this) */
+					(owned by its own model, in the same entry:
+					evicted together) */
+	_Atomic size_t bytes;        /* memory held, texts printed so far included */
+	_Atomic size_t *account;     /* where bytes is also counted */
 };
 
 /* Where a node's model is cached: in its container tree, or per entry. */
@@ -44,7 +49,7 @@ struct model_cache {
  * do not decode, with the reason in why. */
 struct model *model_build(enum kind kind, const uint8_t *buf, size_t len,
 			  const char *label, const struct skeleton *rig,
-			  char *why, size_t why_len);
+			  _Atomic size_t *account, char *why, size_t why_len);
 void model_free(struct model *m);
 
 /* The text of clip i, printed on first use; NULL when out of memory. */

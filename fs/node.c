@@ -49,6 +49,7 @@ static bool item_resolve(struct archive *ar, const struct node *n, struct item *
 	it->size = archive_entry_size(ar, n->entry);
 	it->kind = archive_entry_kind(ar, n->entry);
 	it->cache = &ar->entries[n->entry].cache;
+	atomic_store_explicit(&ar->entries[n->entry].used, true, memory_order_relaxed);
 	const struct pactree *tree = NULL;
 	if (it->kind == KIND_PAC || n->depth > 0)
 		tree = archive_entry_tree(ar, n->entry);
@@ -145,7 +146,8 @@ static struct model *item_model(struct archive *ar, const struct node *n,
 		else if (archive_read(ar, n->entry, it->offset, buf, it->size) != (ssize_t)it->size)
 			snprintf(why, sizeof why, "read failed");
 		else
-			m = model_build(it->kind, buf, it->size, label, rig, why, sizeof why);
+			m = model_build(it->kind, buf, it->size, label, rig,
+					&ar->cached_bytes, why, sizeof why);
 		free(buf);
 		if (m) {
 			atomic_store_explicit(&c->model, m, memory_order_release);

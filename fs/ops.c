@@ -34,9 +34,12 @@ static void rdlock(struct mhfs *fs)
 	pthread_rwlock_rdlock(&fs->ar.io);
 }
 
+/* Every read-side operation ends here, holding nothing: the point to
+ * keep the decoded caches within budget. */
 static void unlock(struct mhfs *fs)
 {
 	pthread_rwlock_unlock(&fs->ar.io);
+	archive_trim(&fs->ar);
 }
 
 /* Generated text of the mount's own files, malloc'ed. */
@@ -302,7 +305,7 @@ static int open_view(struct mhfs *fs, fuse_ino_t ino, struct fuse_file_info *fi,
 		h->offset = t.offset;
 		h->size = t.size;
 		h->generation = atomic_load(&fs->ar.entries[n->entry].generation);
-		fi->keep_cache = 1;
+		fi->keep_cache = !atomic_load(&fs->ar.entries[n->entry].inval_pending);
 		/* Nothing to commit at close: spare the reader a round trip. */
 		fi->noflush = 1;
 		return 0;
@@ -320,7 +323,8 @@ static int open_view(struct mhfs *fs, fuse_ino_t ino, struct fuse_file_info *fi,
 	h->cap = h->len;
 	/* Info and log change as the mount runs: bypass the page cache. */
 	fi->direct_io = n->type == NODE_INFO || n->type == NODE_LOG;
-	fi->keep_cache = !fi->direct_io && !write;
+	fi->keep_cache = !fi->direct_io && !write &&
+			 !(n->type >= NODE_FILE && atomic_load(&fs->ar.entries[n->entry].inval_pending));
 	fi->noflush = !write;
 	return err;
 }

@@ -46,6 +46,14 @@ struct pactree *pactree_build(const uint8_t *buf, uint64_t len, uint64_t base,
 	return t;
 }
 
+size_t pactree_bytes(const struct pactree *t)
+{
+	size_t n = t ? sizeof *t + t->count * sizeof *t->subs : 0;
+	for (uint32_t i = 0; t && i < t->count; i++)
+		n += pactree_bytes(t->subs[i].child);
+	return n;
+}
+
 void pactree_free(struct pactree *t)
 {
 	if (!t)

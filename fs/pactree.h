@@ -34,6 +34,9 @@ struct pactree {
 struct pactree *pactree_build(const uint8_t *buf, uint64_t len, uint64_t base,
 			      unsigned depth, char *why, size_t why_len);
 
+/* Bytes the tree itself holds (its models count their own). */
+size_t pactree_bytes(const struct pactree *t);
+
 /* Frees the tree and every model cached in it. */
 void pactree_free(struct pactree *t);
 

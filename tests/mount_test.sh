@@ -177,6 +177,15 @@ check "8 parallel readers see the same bytes (read-only)" parallel_readers "$ro"
 check "every text view parses back to its exact bytes (read-only)" "$viewcheck" "$ro"
 check "unmount the read-only mount" unmount "$ro"
 
+# --- a cache budget of nothing: every decoded model evicted at once ---
+tiny=$work/tiny
+check "mount with -o cache_mb=0" mount_archive "$sample/DATA.BIN" "$tiny" -o cache_mb=0
+check "every file reads back byte-identical with models evicted throughout" same_tree "$tiny"
+check "every text view parses back with models evicted throughout" "$viewcheck" "$tiny"
+check "info: evictions happened and nothing stays cached" \
+	test "$(info_field "$tiny" evictions)" -gt 0 -a "$(info_field "$tiny" cached_bytes)" = 0
+check "unmount the cache_mb=0 mount" unmount "$tiny"
+
 # --- options ---
 opt=$work/opt
 mkdir -p "$opt"
