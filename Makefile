@@ -37,7 +37,9 @@ FUZZ_SRC  := $(filter-out tests/fuzz_driver.c,$(wildcard tests/fuzz_*.c))
 
 CODEC_OBJ := $(CODEC_SRC:%.c=$(BUILD)/%.o)
 FS_OBJ    := $(FS_SRC:%.c=$(BUILD)/%.o)
-UNITS     := $(UNIT_SRC:tests/%.c=$(BUILD)/tests/%)
+# test_cipher runs twice: against the library (its fastest kernel here)
+# and against the portable kernel alone.
+UNITS     := $(UNIT_SRC:tests/%.c=$(BUILD)/tests/%) $(BUILD)/tests/test_cipher_portable
 FUZZERS   := $(FUZZ_SRC:tests/%.c=$(BUILD)/tests/%)
 LIBCODECS := $(BUILD)/libmhcodecs.a
 MOUNT     := $(BUILD)/mount.mhfu
@@ -88,6 +90,9 @@ $(FAULTIO): tests/faultio.c
 
 $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(LIBCODECS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS)
+
+$(BUILD)/tests/test_cipher_portable: tests/test_cipher.c codecs/cipher.c $(LIBCODECS)
+	$(CC) $(CFLAGS) -DMH_CIPHER_PORTABLE -Icodecs $(LDFLAGS) -o $@ tests/test_cipher.c codecs/cipher.c $(LIBCODECS) $(CMOCKA_LIBS)
 
 # Fuzz targets: libFuzzer entry points; under gcc they link a replay/random
 # driver (tests/fuzz_driver.c) that `make check` runs for a fixed count.
@@ -149,9 +154,12 @@ demo: deps
 $(BUILD)/cipher_bench: $(BUILD)/tests/cipher_bench.o $(LIBCODECS)
 	$(CC) $(LDFLAGS) -o $@ $^
 
+$(BUILD)/cipher_bench_portable: tests/cipher_bench.c codecs/cipher.c
+	$(CC) $(CFLAGS) -DMH_CIPHER_PORTABLE -Icodecs $(LDFLAGS) -o $@ $^
+
 bench: deps
 	@bash tests/deps.sh bench
-	$(MAKE) $(MOUNT) $(MKARCHIVE) $(BUILD)/cipher_bench
+	$(MAKE) $(MOUNT) $(MKARCHIVE) $(BUILD)/cipher_bench $(BUILD)/cipher_bench_portable
 	bash tests/bench.sh $(BUILD)
 
 fuzz:
