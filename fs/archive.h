@@ -64,6 +64,7 @@ struct archive {
 	bool backup;                   /* -o backup: keep ARCHIVE.orig */
 	bool backed_up;                /* ARCHIVE.orig exists */
 	_Atomic uint64_t reads, bytes_read; /* statistics for .mhfu/info */
+	_Atomic uint64_t prefetched;   /* entries stored ahead of readers */
 	_Atomic uint64_t commits, refusals;
 	uint64_t startup_us;           /* main() to mounted, for .mhfu/info */
 	_Atomic uint64_t last_commit_us; /* the last commit, lock to synced */

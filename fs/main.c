@@ -209,6 +209,7 @@ int main(int argc, char *argv[])
 	scratch_init(&fs.scratch);
 	known_init(&fs.known);
 	pthread_mutex_init(&fs.errors_lock, NULL);
+	prefetch_init(&fs.prefetch);
 	fs.uid = getuid();
 	fs.gid = getgid();
 	fs.timeout = DEFAULT_TIMEOUT;
@@ -246,6 +247,7 @@ int main(int argc, char *argv[])
 		free(v);
 	}
 	pthread_mutex_destroy(&fs.errors_lock);
+	prefetch_destroy(&fs.prefetch);
 	known_destroy(&fs.known);
 	scratch_destroy(&fs.scratch);
 	mlog_destroy(&fs.log);

@@ -9,7 +9,11 @@
 #include "known.h"
 #include "log.h"
 #include "rules.h"
+#include "prefetch.h"
 #include "scratch.h"
+
+/* The largest request: 1 MiB (the kernel's limit is 256 pages). */
+#define MAX_REQUEST (1u << 20)
 
 /* The last refused write of each view, for the user.mhfu.error xattr. */
 struct view_error {
@@ -32,6 +36,7 @@ struct mhfs {
 	double entry_timeout;        /* name cache timeout of views: a commit can
 					change names (slots, kinds) */
 	pthread_key_t read_buffers;  /* each worker thread's read buffer */
+	struct prefetch prefetch;    /* read-only mounts: across entries */
 	pthread_mutex_t errors_lock; /* protects errors */
 	struct view_error *errors;
 };

@@ -22,7 +22,6 @@
 
 /* Listing positions past every view's: the directory's scratch files. */
 #define POS_SCRATCH (1ull << 40)
-#define MAX_REQUEST (1u << 20)
 
 struct mhfs *fs_of(fuse_req_t req)
 {
@@ -374,9 +373,7 @@ static void mhfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	}
 }
 
-/* The calling thread's buffer for decrypted bytes, at least size long:
- * reads allocate nothing once their thread has served one. */
-static uint8_t *thread_buffer(struct mhfs *fs, size_t size)
+uint8_t *read_buffer(struct mhfs *fs, size_t size)
 {
 	struct read_buffer {
 		size_t cap;
@@ -404,7 +401,7 @@ static void reply_raw(fuse_req_t req, struct mhfs *fs, const struct handle *h,
 	}
 	if (size > h->size - (uint64_t)off)
 		size = (size_t)(h->size - (uint64_t)off);
-	uint8_t *buf = thread_buffer(fs, size);
+	uint8_t *buf = read_buffer(fs, size);
 	if (!buf) {
 		fuse_reply_err(req, ENOMEM);
 		return;
@@ -457,7 +454,10 @@ static void read_unopened(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, size_
 	unlock(fs);
 	if (err)
 		fuse_reply_err(req, err);
-	else if (h.view.type == NODE_FILE)
+	else if (h.view.type == NODE_FILE && h.view.depth == 0 && off == 0) {
+		reply_raw(req, fs, &h, size, off);
+		prefetch_after_miss(fs, h.view.entry);
+	} else if (h.view.type == NODE_FILE)
 		reply_raw(req, fs, &h, size, off);
 	else
 		reply_slice(req, data, len, size, off);

@@ -172,6 +172,8 @@ ro=$work/ro
 check "mount the encrypted sample read-only" mount_archive "$sample/DATA.BIN" "$ro" -o ro
 check "read-only: .mhfu/info is not served stale from the page cache" info_fresh "$ro"
 check "every entry and sub-entry reads back byte-identical (read-only)" same_tree "$ro"
+check "read-only: a reader going in order had entries stored ahead of it" \
+	test "$(info_field "$ro" prefetched)" -gt 100
 check "sizes and st_blocks (read-only)" sizes_and_blocks "$ro"
 check "8 parallel readers see the same bytes (read-only)" parallel_readers "$ro"
 check "every text view parses back to its exact bytes (read-only)" "$viewcheck" "$ro"
