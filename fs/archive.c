@@ -430,6 +430,7 @@ static int rewrite_archive(struct archive *ar, const struct databin *db, uint32_
 		goto io;
 	close(ar->fd);
 	ar->fd = fd;
+	atomic_fetch_add(&ar->bytes_written, databin_entry_offset(db, db->count));
 	free(toc);
 	free(buf);
 	free(entry);
@@ -448,8 +449,9 @@ fail:
 	return err;
 }
 
-static int write_databin_entry(struct archive *ar, uint32_t id, const uint8_t *bytes,
-			       size_t len, char *why, size_t why_len)
+static int write_databin_entry(struct archive *ar, uint32_t id, const uint8_t *old,
+			       size_t old_len, const uint8_t *bytes, size_t len, char *why,
+			       size_t why_len)
 {
 	uint32_t old_blocks = databin_entry_blocks(&ar->db, id);
 	uint64_t want = (len + DATABIN_BLOCK - 1) / DATABIN_BLOCK;
@@ -465,31 +467,28 @@ static int write_databin_entry(struct archive *ar, uint32_t id, const uint8_t *b
 		return EFBIG;
 	}
 	if (blocks == old_blocks) {
-		/* In place, through the journal: the bytes of the entry that
-		 * change (a keyframe edit rewrites a few bytes of a large
-		 * PAC), and the TOC when its size record changes.  A byte's
-		 * ciphertext depends on its plaintext and position only, so
-		 * comparing stored bytes finds the changed span. */
+		/* In place, through the journal: the bytes that change (a
+		 * keyframe edit changes a few bytes of a large PAC), found by
+		 * comparing with the entry as it stands, and the TOC when its
+		 * size record changes.  Padding past both lengths stays as it
+		 * is; what a shrink gives up becomes zeros. */
 		struct journal_write w[2];
-		size_t n = 0, span = (size_t)blocks * DATABIN_BLOCK;
-		uint64_t at = databin_entry_offset(&ar->db, id);
-		uint8_t *toc = NULL, *old = malloc(span ? span : 1),
-			*buf = stored_blocks(ar, id, ar->db.start[id], bytes, len, blocks);
-		if (!buf || !old) {
-			free(buf);
-			free(old);
+		size_t n = 0, common = len < old_len ? len : old_len;
+		size_t lo = 0, hi = len > old_len ? len : old_len;
+		while (lo < common && old[lo] == bytes[lo])
+			lo++;
+		while (len == old_len && hi > lo && old[hi - 1] == bytes[hi - 1])
+			hi--;
+		uint8_t *toc = NULL, *buf = calloc(1, hi > lo ? hi - lo : 1);
+		if (!buf)
 			return ENOMEM;
-		}
-		size_t lo = 0, hi = span;
-		if (!pread_full(ar->fd, old, span, at)) {
-			while (lo < span && old[lo] == buf[lo])
-				lo++;
-			while (hi > lo && old[hi - 1] == buf[hi - 1])
-				hi--;
-		}
-		free(old);
+		if (len > lo)
+			memcpy(buf, bytes + lo, (len < hi ? len : hi) - lo);
+		if (!archive_entry_plain(ar, id))
+			cipher_encrypt(ar->db.start[id], lo, buf, hi - lo);
 		if (hi > lo)
-			w[n++] = (struct journal_write){at + lo, buf + lo, hi - lo};
+			w[n++] = (struct journal_write){databin_entry_offset(&ar->db, id) + lo,
+							buf, hi - lo};
 		uint32_t old_size = rec >= 0 ? ar->db.sizes[rec].size : 0;
 		if (rec >= 0 && old_size != len) {
 			size_t toc_len;
@@ -506,6 +505,8 @@ static int write_databin_entry(struct archive *ar, uint32_t id, const uint8_t *b
 		int err = n ? journal_commit(ar->fd, ar->path, w, n, why, why_len) : 0;
 		if (err && rec >= 0)
 			ar->db.sizes[rec].size = old_size;
+		for (size_t i = 0; !err && i < n; i++)
+			atomic_fetch_add(&ar->bytes_written, w[i].len);
 		free(buf);
 		free(toc);
 		return err;
@@ -593,8 +594,9 @@ static int keep_original(struct archive *ar, char *why, size_t why_len)
 	return 0;
 }
 
-int archive_write_entry(struct archive *ar, uint32_t id, const uint8_t *bytes,
-			size_t len, char *why, size_t why_len)
+int archive_write_entry(struct archive *ar, uint32_t id, const uint8_t *old,
+			size_t old_len, const uint8_t *bytes, size_t len, char *why,
+			size_t why_len)
 {
 	if (!ar->writable) {
 		snprintf(why, why_len, "the archive is read-only");
@@ -607,9 +609,11 @@ int archive_write_entry(struct archive *ar, uint32_t id, const uint8_t *bytes,
 	}
 	int err = ar->format == FORMAT_PAC
 			  ? write_pac_file(ar, bytes, len, why, why_len)
-			  : write_databin_entry(ar, id, bytes, len, why, why_len);
+			  : write_databin_entry(ar, id, old, old_len, bytes, len, why, why_len);
 	if (err)
 		return err;
+	if (ar->format == FORMAT_PAC)
+		atomic_fetch_add(&ar->bytes_written, len);
 	struct stat st;
 	if (!fstat(ar->fd, &st))
 		ar->mtime = st.st_mtim;

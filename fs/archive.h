@@ -66,6 +66,7 @@ struct archive {
 	_Atomic uint64_t reads, bytes_read; /* statistics for .mhfu/info */
 	_Atomic uint64_t prefetched;   /* entries stored ahead of readers */
 	_Atomic uint64_t commits, refusals;
+	_Atomic uint64_t bytes_written; /* into the archive by commits */
 	uint64_t startup_us;           /* main() to mounted, for .mhfu/info */
 	_Atomic uint64_t last_commit_us; /* the last commit, lock to synced */
 	struct mlog *log;              /* where damaged entries are reported */
@@ -108,14 +109,16 @@ void archive_trim(struct archive *ar);
 /* The entry's name at the mount's root: file_NNNNN + extension. */
 void archive_entry_name(struct archive *ar, uint32_t id, char *buf, size_t len);
 
-/* Replaces entry `id` with `len` bytes, with `io` held exclusively:
+/* Replaces entry `id`, whose bytes are `old` (old_len of them, read under
+ * the same hold), with `len` bytes, with `io` held exclusively:
  * encrypted under its start block when the archive is, its size record
- * updated.  When its block count changes, every later entry moves and is
+ * updated; in place, only the bytes that differ are written.  When its block count changes, every later entry moves and is
  * re-encrypted under its new start: the archive is rewritten beside
  * itself and renamed over.  Data is synced before it returns.  The
  * entry's caches are dropped.  Returns 0, or an errno with the reason in
  * why (the archive is then unchanged). */
-int archive_write_entry(struct archive *ar, uint32_t id, const uint8_t *bytes,
-			size_t len, char *why, size_t why_len);
+int archive_write_entry(struct archive *ar, uint32_t id, const uint8_t *old,
+			size_t old_len, const uint8_t *bytes, size_t len, char *why,
+			size_t why_len);
 
 #endif

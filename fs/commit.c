@@ -470,9 +470,11 @@ int commit_edit(struct mhfs *fs, const struct edit *e)
 	}
 
 	bool have_rig = item_rig(entry, size, &item, &rig);
+	/* The item as it was is checked only when the edit breaks a rule:
+	 * what it broke already is demoted to a warning. */
 	if (item_rules(item_new, item_len, old, t.size, have_rig ? &rig : NULL, &after) ||
-	    item_rules(old, t.size, old, t.size, have_rig ? &rig : NULL, &before) ||
-	    rules_demote_existing(&after, &before)) {
+	    (after.n && (item_rules(old, t.size, old, t.size, have_rig ? &rig : NULL, &before) ||
+			 rules_demote_existing(&after, &before)))) {
 		err = ENOMEM;
 	} else {
 		rules_apply_mode(&after, fs->rules);
@@ -489,7 +491,8 @@ int commit_edit(struct mhfs *fs, const struct edit *e)
 	if ((err = splice_member(entry, size, item.path, item.depth, item_new, item_len,
 			  &entry_new, &entry_len)))
 		goto out;
-	if ((err = archive_write_entry(ar, item.entry, entry_new, entry_len, why, sizeof why))) {
+	if ((err = archive_write_entry(ar, item.entry, entry, size, entry_new, entry_len, why,
+				       sizeof why))) {
 		mlog_printf(&fs->log, "%s: not committed: %s", path, why);
 		goto out;
 	}

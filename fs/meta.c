@@ -31,6 +31,8 @@ char *meta_info(struct archive *ar, size_t *len)
 	strbuf_printf(&t, "refused\t%llu\n", (unsigned long long)atomic_load(&ar->refusals));
 	strbuf_printf(&t, "reads\t%llu\n", (unsigned long long)atomic_load(&ar->reads));
 	strbuf_printf(&t, "bytes_read\t%llu\n", (unsigned long long)atomic_load(&ar->bytes_read));
+	strbuf_printf(&t, "bytes_written\t%llu\n",
+		      (unsigned long long)atomic_load(&ar->bytes_written));
 	strbuf_printf(&t, "prefetched\t%llu\n", (unsigned long long)atomic_load(&ar->prefetched));
 	strbuf_printf(&t, "cache_budget\t%zu\n", ar->cache_budget);
 	strbuf_printf(&t, "cached_bytes\t%zu\n", atomic_load(&ar->cached_bytes));

@@ -79,6 +79,12 @@ L=$(key_line)
 cat "$cdir/slot024.bin" "$mnt/file_06185/3.anim" "$mnt/file_06185.pac" >/dev/null
 check "sed -i: a keyframe edit lands in DATA.BIN" bash -c "
 	sed -i '${L}s/^\( *[0-9]* *\)-\{0,1\}[0-9]*/\11111/' '$cdir/slot024.txt' && $(declare -f disk_line on_disk lands archive_ok); dump='$dump' archive='$archive' clip='$clip' lands $L 1111"
+# One value of one keyframe: a few bytes of the 19 MB archive change,
+# and only those were written.
+check "the keyframe edit changed and wrote only a few bytes of the archive" bash -c "
+	n=\$(cmp -l '$sample/DATA.BIN' '$archive' | wc -l)
+	w=\$(awk -F'\t' '\$1 == \"bytes_written\" { print \$2 }' '$mnt/.mhfu/info')
+	echo \"\$n bytes differ, \$w written\"; [ \$n -ge 1 ] && [ \$n -le 8 ] && [ \$w -le 8 ]"
 check "every other view reads the new bytes at once (raw .bin, .anim, .pac)" bash -c "
 	cmp <('$dump' '$archive' file_06185/3/stream2/slot024.bin) '$cdir/slot024.bin' &&
 	cmp <('$dump' '$archive' file_06185/3.anim) '$mnt/file_06185/3.anim' &&
