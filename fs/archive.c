@@ -19,8 +19,9 @@
 #define TREE_MAX_BYTES (256u << 20)
 
 /* Listing the root reads every entry's head; heads closer than this are
- * read with what lies between them, in one request. */
+ * read with what lies between them, up to SNIFF_CHUNK in one request. */
 #define SNIFF_GAP_MAX (128u << 10)
+#define SNIFF_CHUNK (4u << 20)
 
 static void drop_caches(struct archive *ar, uint32_t id);
 
@@ -187,6 +188,24 @@ ssize_t archive_read(struct archive *ar, uint32_t id, uint64_t off, void *buf,
 	return (ssize_t)len;
 }
 
+/* Learns entry id's kind from its head as stored (n bytes). */
+static enum kind sniff_stored(struct archive *ar, uint32_t id, const uint8_t *stored, size_t n)
+{
+	uint8_t head[KIND_HEAD_MAX];
+	memcpy(head, stored, n);
+	if (!archive_entry_plain(ar, id))
+		cipher_decrypt(ar->db.start[id], 0, head, n);
+	enum kind k = kind_sniff(head, n, archive_entry_size(ar, id));
+	atomic_store_explicit(&ar->entries[id].kind, (int)k, memory_order_release);
+	return k;
+}
+
+static size_t head_len(const struct archive *ar, uint32_t id)
+{
+	uint64_t size = archive_entry_size(ar, id);
+	return size < KIND_HEAD_MAX ? (size_t)size : KIND_HEAD_MAX;
+}
+
 enum kind archive_entry_kind(struct archive *ar, uint32_t id)
 {
 	int k = atomic_load_explicit(&ar->entries[id].kind, memory_order_acquire);
@@ -205,21 +224,36 @@ void archive_sniff_all(struct archive *ar)
 {
 	if (atomic_load_explicit(&ar->all_sniffed, memory_order_acquire))
 		return;
-	/* Ask for every head at once, neighbours merged into one request
-	 * when little lies between them: a cold listing then waits for a few
-	 * large disk reads instead of one small read per entry in turn. */
-	uint64_t from = 0, to = 0;
-	for (uint32_t id = 0; ar->format == FORMAT_DATABIN && id <= ar->count; id++) {
-		uint64_t at = id < ar->count ? databin_entry_offset(&ar->db, id) : UINT64_MAX;
-		if (id == ar->count || at - to > SNIFF_GAP_MAX) {
-			if (to > from)
-				posix_fadvise(ar->fd, (off_t)from, (off_t)(to - from),
-					      POSIX_FADV_WILLNEED);
-			from = at;
+	/* Every head, read in large sequential requests: a run of entries
+	 * whose heads lie close together is read whole, with what lies
+	 * between them, rather than one small read per entry in turn. */
+	uint8_t *buf = ar->format == FORMAT_DATABIN ? malloc(SNIFF_CHUNK) : NULL;
+	for (uint32_t id = 0; buf && id < ar->count;) {
+		if (atomic_load_explicit(&ar->entries[id].kind, memory_order_acquire) >= 0) {
+			id++;
+			continue;
 		}
-		if (id < ar->count)
-			to = at + KIND_HEAD_MAX;
+		uint64_t from = databin_entry_offset(&ar->db, id), to = from + head_len(ar, id);
+		uint32_t last = id;
+		while (last + 1 < ar->count) {
+			uint64_t at = databin_entry_offset(&ar->db, last + 1);
+			uint64_t end = at + head_len(ar, last + 1);
+			if (at - to > SNIFF_GAP_MAX || end - from > SNIFF_CHUNK)
+				break;
+			to = end;
+			last++;
+		}
+		if (pread_full(ar->fd, buf, (size_t)(to - from), from))
+			break; /* each entry then reads its own head */
+		atomic_fetch_add_explicit(&ar->reads, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&ar->bytes_read, to - from, memory_order_relaxed);
+		for (uint32_t e = id; e <= last; e++)
+			if (atomic_load_explicit(&ar->entries[e].kind, memory_order_acquire) < 0)
+				sniff_stored(ar, e, buf + (databin_entry_offset(&ar->db, e) - from),
+					     head_len(ar, e));
+		id = last + 1;
 	}
+	free(buf);
 	for (uint32_t id = 0; id < ar->count; id++)
 		archive_entry_kind(ar, id);
 	atomic_store_explicit(&ar->all_sniffed, true, memory_order_release);

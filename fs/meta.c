@@ -52,6 +52,7 @@ const char *meta_index(struct archive *ar, size_t *len)
 		struct strbuf t = {0};
 		char name[64];
 		strbuf_printf(&t, "# name\tid\tstart\tblocks\tsize\tkind\tplain\n");
+		archive_sniff_all(ar); /* every kind, in large reads */
 		for (uint32_t id = 0; id < ar->count && ar->format == FORMAT_DATABIN; id++) {
 			archive_entry_name(ar, id, name, sizeof name);
 			strbuf_printf(&t, "%s\t%u\t%u\t%u\t%llu\t%s\t%s\n", name, id,

@@ -50,8 +50,10 @@ static bool item_resolve(struct archive *ar, const struct node *n, struct item *
 	it->kind = archive_entry_kind(ar, n->entry);
 	it->cache = &ar->entries[n->entry].cache;
 	atomic_store_explicit(&ar->entries[n->entry].used, true, memory_order_relaxed);
+	/* A top-level item's own tree is fetched by node_resolve when it
+	 * is listed: naming or sizing it needs none. */
 	const struct pactree *tree = NULL;
-	if (it->kind == KIND_PAC || n->depth > 0)
+	if (n->depth > 0)
 		tree = archive_entry_tree(ar, n->entry);
 	for (unsigned i = 0; i < n->depth; i++) {
 		if (!tree || n->path[i] >= tree->count || !tree->subs[n->path[i]].size)
@@ -243,6 +245,16 @@ static int32_t slot_clip(const struct model *m, unsigned stream, unsigned slot)
 	return m->pack.streams[stream].slots[slot];
 }
 
+bool node_exists(struct archive *ar, const struct node *n)
+{
+	struct node_target t;
+	if (n->type == NODE_DIR && n->depth == 0) {
+		enum kind k = archive_entry_kind(ar, n->entry);
+		return k == KIND_PAC || model_kind(k);
+	}
+	return node_resolve(ar, n, &t);
+}
+
 bool node_resolve(struct archive *ar, const struct node *n, struct node_target *t)
 {
 	struct item it;
@@ -258,7 +270,8 @@ bool node_resolve(struct archive *ar, const struct node *n, struct node_target *
 		return true;
 	if (!item_has_dir(n, &it))
 		return false;
-	t->tree = it.kind == KIND_PAC ? it.tree : NULL;
+	if (it.kind == KIND_PAC)
+		t->tree = n->depth == 0 ? archive_entry_tree(ar, n->entry) : it.tree;
 	t->model = item_model(ar, n, &it);
 	struct model *m = t->model;
 

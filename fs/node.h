@@ -76,6 +76,10 @@ bool node_from_ino(const struct archive *ar, uint64_t ino, struct node *n);
  * be printed for want of memory). */
 bool node_resolve(struct archive *ar, const struct node *n, struct node_target *t);
 
+/* Whether the node exists, with no more work than that takes (a top-level
+ * folder: its entry's kind; no tree or model built). */
+bool node_exists(struct archive *ar, const struct node *n);
+
 /* The node's path from the mount's root, "file_06185/3/stream2/slot024.txt". */
 void node_path(struct archive *ar, const struct node *n, char *buf, size_t len);
 

@@ -110,9 +110,8 @@ static int node_stat(struct mhfs *fs, const struct node *n, struct stat *st)
 	st->st_nlink = 1;
 
 	if (is_dir(n->type)) {
-		if (n->type == NODE_DIR || n->type == NODE_STREAM)
-			if (!node_resolve(&fs->ar, n, &t))
-				return ENOENT;
+		if ((n->type == NODE_DIR || n->type == NODE_STREAM) && !node_exists(&fs->ar, n))
+			return ENOENT;
 		st->st_mode = S_IFDIR | 0555 | writable;
 		st->st_nlink = 2;
 		return 0;
