@@ -199,11 +199,12 @@ int main(int argc, char *argv[])
 		goto out;
 	}
 
-	/* Entries, PACs and clip buffers of a few MiB come and go with every
-	 * commit and text view: serve them from the heap, not from fresh
-	 * mappings whose every page faults in on first touch. */
-	mallopt(M_MMAP_THRESHOLD, 16 << 20);
-	mallopt(M_TRIM_THRESHOLD, 32 << 20);
+	/* Entries, PACs and clip buffers of up to a few MiB come and go with
+	 * every commit and text view: serve them from the heap, not from
+	 * fresh mappings whose every page faults in on first touch; keep
+	 * what is freed up to a bound. */
+	mallopt(M_MMAP_THRESHOLD, 4 << 20);
+	mallopt(M_TRIM_THRESHOLD, 8 << 20);
 	openlog("mount.mhfu", LOG_PID, LOG_USER);
 	mlog_init(&fs.log, true);
 	scratch_init(&fs.scratch);
