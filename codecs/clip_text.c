@@ -105,8 +105,12 @@ static void print_track(struct strbuf *sb, const struct clip_track *t,
 		*first_channel = false;
 		for (uint32_t k = 0; k < ch->nkeys; k++) {
 			const struct clip_key *key = &ch->keys[k];
-			strbuf_printf(sb, "%8d%8d%9d%10d\n", key->frame,
-				      key->value, key->ease_in, key->ease_out);
+			/* As "%8d%8d%9d%10d\n". */
+			strbuf_int(sb, key->frame, 8);
+			strbuf_int(sb, key->value, 8);
+			strbuf_int(sb, key->ease_in, 9);
+			strbuf_int(sb, key->ease_out, 10);
+			strbuf_char(sb, '\n');
 		}
 	}
 }

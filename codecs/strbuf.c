@@ -32,6 +32,54 @@ void strbuf_printf(struct strbuf *sb, const char *fmt, ...)
 	*sb = (struct strbuf){.failed = true};
 }
 
+/* Room for n more characters and the NUL; false (and the buffer
+ * dropped) when it cannot be had. */
+static bool reserve(struct strbuf *sb, size_t n)
+{
+	if (sb->failed)
+		return false;
+	if (sb->cap - sb->len > n)
+		return true;
+	size_t cap = sb->cap * 2 + n + 256;
+	char *b = realloc(sb->buf, cap);
+	if (!b) {
+		free(sb->buf);
+		*sb = (struct strbuf){.failed = true};
+		return false;
+	}
+	sb->buf = b;
+	sb->cap = cap;
+	return true;
+}
+
+void strbuf_int(struct strbuf *sb, long long v, unsigned width)
+{
+	char digits[24];
+	unsigned n = 0;
+	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+	do
+		digits[n++] = (char)('0' + u % 10);
+	while ((u /= 10) > 0);
+	if (v < 0)
+		digits[n++] = '-';
+	unsigned pad = width > n ? width - n : 0;
+	if (!reserve(sb, pad + n))
+		return;
+	memset(sb->buf + sb->len, ' ', pad);
+	sb->len += pad;
+	while (n)
+		sb->buf[sb->len++] = digits[--n];
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_char(struct strbuf *sb, char c)
+{
+	if (!reserve(sb, 1))
+		return;
+	sb->buf[sb->len++] = c;
+	sb->buf[sb->len] = '\0';
+}
+
 char *strbuf_take(struct strbuf *sb, size_t *len)
 {
 	char *text = sb->failed ? NULL : sb->buf ? sb->buf : strdup("");

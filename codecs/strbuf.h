@@ -16,6 +16,11 @@ struct strbuf {
 void strbuf_printf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* printf's "%*lld" and "%c", without parsing a format: the printers'
+ * hot path (a clip's keyframes). */
+void strbuf_int(struct strbuf *sb, long long v, unsigned width);
+void strbuf_char(struct strbuf *sb, char c);
+
 /* Hands the text to the caller (malloc'ed, "" if empty; NULL if an
  * allocation failed) and resets the buffer. */
 char *strbuf_take(struct strbuf *sb, size_t *len);

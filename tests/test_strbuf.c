@@ -1,0 +1,77 @@
+/* The text buffer's formatters against printf, which they stand in for. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rng.h"
+#include "strbuf.h"
+
+/* Appends v both ways and compares the whole buffers. */
+static void check_int(struct strbuf *sb, char *want, size_t *want_len, long long v,
+		      unsigned width)
+{
+	*want_len += (size_t)sprintf(want + *want_len, "%*lld", (int)width, v);
+	strbuf_int(sb, v, width);
+	assert_false(sb->failed);
+	assert_int_equal(sb->len, *want_len);
+	assert_string_equal(sb->buf, want);
+}
+
+static void test_int_matches_printf_at_the_edges(void **state)
+{
+	(void)state;
+	static const long long values[] = {0, 1, -1, 9, 10, -10, 99999999, -9999999,
+					   INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN};
+	struct strbuf sb = {0};
+	char *want = calloc(1, 1 << 16);
+	size_t len = 0;
+	assert_non_null(want);
+	for (size_t i = 0; i < sizeof values / sizeof *values; i++)
+		for (unsigned width = 0; width <= 24; width++)
+			check_int(&sb, want, &len, values[i], width);
+	free(want);
+	strbuf_free(&sb);
+}
+
+static void test_int_and_char_match_printf_at_random(void **state)
+{
+	(void)state;
+	struct rng r;
+	rng_init(&r, 7, 0);
+	for (int round = 0; round < 50; round++) {
+		struct strbuf sb = {0};
+		char *want = calloc(1, 1 << 16);
+		size_t len = 0;
+		assert_non_null(want);
+		for (int i = 0; i < 500; i++) {
+			/* Values of every magnitude, and the printers' widths. */
+			long long v = (long long)(rng_next(&r) >> rng_below(&r, 64));
+			if (rng_below(&r, 2))
+				v = -v;
+			check_int(&sb, want, &len, v, (unsigned)rng_below(&r, 12));
+			if (rng_below(&r, 4) == 0) {
+				want[len++] = '\n';
+				strbuf_char(&sb, '\n');
+			}
+		}
+		assert_int_equal(sb.len, len);
+		assert_memory_equal(sb.buf, want, len + 1);
+		free(want);
+		strbuf_free(&sb);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_int_matches_printf_at_the_edges),
+		cmocka_unit_test(test_int_and_char_match_printf_at_random),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
