@@ -426,8 +426,12 @@ static void invalidate(struct mhfs *fs, uint32_t entry, bool pages)
 	for (size_t i = 0; fs->se && i < n; i++)
 		fuse_lowlevel_notify_inval_inode(fs->se, inos[i], from, 0);
 	free(inos);
-	if (fs->se)
-		fuse_lowlevel_notify_inval_inode(fs->se, 1, from, 0);
+	/* The root (names, sizes) and index.tsv (every entry's start and
+	 * size: a growth moves the later ones) depend on every entry. */
+	if (fs->se) {
+		fuse_lowlevel_notify_inval_inode(fs->se, NODE_ROOT, from, 0);
+		fuse_lowlevel_notify_inval_inode(fs->se, NODE_INDEX, from, 0);
+	}
 }
 
 /* ---- the commit -------------------------------------------------------- */

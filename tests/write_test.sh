@@ -308,6 +308,16 @@ check "a single-PAC mount commits into the PAC file" bash -c "
 	'$dump' '$work/single.pac' 3/stream2/slot024.txt | sed -n '${L}p' | awk '{ exit \$2 != 909 }' &&
 	'$dump' --check '$work/single.pac' && ! test -e '$work/single.pac.mhfu-new'"
 
+# --- what depends on every entry: index.tsv after a growth ---
+fresh
+cat "$mnt/index.tsv" >/dev/null
+awk '/^channel rot_x/ && !done { print; for (f = 0; f < 4000; f++) print f, f % 100, 0, 0; done = 1; skip = 1; next }
+     skip && /^ *[0-9-]/ { next } { skip = 0; print }' "$cdir/slot024.txt" >"$work/big24.txt"
+cp "$work/big24.txt" "$cdir/slot024.txt"
+start_of() { awk -F'\t' '$2 == 6187 { print $3 }' "$1"; }
+check "index.tsv shows the entries a growth moved at once (its cached pages dropped)" \
+	test "$(start_of "$mnt/index.tsv")" -gt "$(start_of "$sample/src/index.tsv")"
+
 fresh -o ro
 check "-o ro: writes fail with EROFS" bash -c "! bash -c \"echo x >>'$cdir/slot024.txt'\" 2>'$work/e' && grep -q 'Read-only' '$work/e' && cmp '$sample/DATA.BIN' '$archive'"
 
