@@ -36,8 +36,6 @@ struct archive_entry {
 	_Atomic bool tree_failed;            /* built and not a valid PAC */
 	struct model_cache cache;            /* a skeleton or pack entry's model */
 	_Atomic uint64_t generation;         /* commits to this entry so far */
-	_Atomic int inval_pending;           /* commits whose kernel pages are
-						not invalidated yet */
 	_Atomic bool used;                   /* looked at since the eviction
 						clock last passed */
 };

@@ -409,28 +409,25 @@ static int refuse(struct mhfs *fs, const struct edit *e, const char *path,
 
 /* ---- cache invalidation ------------------------------------------------- */
 
-/* Drops what the kernel caches of the entry's inodes: attributes, and
- * pages when asked.  Attributes are dropped before the commit releases
- * the archive (that takes no lock in the kernel), pages after it (that
- * waits for page locks, which readers waiting on us may hold); an open
- * between the two bypasses the page cache (archive_entry.inval_pending).
- * Names are not invalidated: the kernel would take the
+/* Drops what the kernel caches of the entry's inodes: pages (of mmaps
+ * and writers: readers in a writable mount read through) and attributes.
+ * Done once the commit released the archive: it waits for page locks,
+ * which readers waiting on us may hold.  Names are not invalidated: the kernel would take the
  * directory's lock, which the operation that committed (a rename) may
  * hold while it waits for us; if the driver died then, the connection
  * could never be aborted.  View names expire after fs->entry_timeout. */
-static void invalidate(struct mhfs *fs, uint32_t entry, bool pages)
+static void invalidate(struct mhfs *fs, uint32_t entry)
 {
 	size_t n;
 	uint64_t *inos = known_with_top(&fs->known, (uint64_t)entry + 1, &n);
-	off_t from = pages ? 0 : -1; /* -1: attributes only */
 	for (size_t i = 0; fs->se && i < n; i++)
-		fuse_lowlevel_notify_inval_inode(fs->se, inos[i], from, 0);
+		fuse_lowlevel_notify_inval_inode(fs->se, inos[i], 0, 0);
 	free(inos);
 	/* The root (names, sizes) and index.tsv (every entry's start and
 	 * size: a growth moves the later ones) depend on every entry. */
 	if (fs->se) {
-		fuse_lowlevel_notify_inval_inode(fs->se, NODE_ROOT, from, 0);
-		fuse_lowlevel_notify_inval_inode(fs->se, NODE_INDEX, from, 0);
+		fuse_lowlevel_notify_inval_inode(fs->se, NODE_ROOT, 0, 0);
+		fuse_lowlevel_notify_inval_inode(fs->se, NODE_INDEX, 0, 0);
 	}
 }
 
@@ -503,16 +500,12 @@ int commit_edit(struct mhfs *fs, const struct edit *e)
 	set_view_error(fs, node_ino(ar, &e->view), NULL);
 	atomic_fetch_add(&ar->commits, 1);
 	atomic_store(&ar->last_commit_us, archive_now_us() - began);
-	atomic_fetch_add(&ar->entries[item.entry].inval_pending, 1);
-	invalidate(fs, item.entry, false);
 	mlog_printf(&fs->log, "%s: committed (%zu bytes, entry %u now %zu bytes)", path,
 		    e->len, item.entry, entry_len);
 out:
 	pthread_rwlock_unlock(&ar->io);
-	if (!err) {
-		invalidate(fs, item.entry, true);
-		atomic_fetch_sub(&ar->entries[item.entry].inval_pending, 1);
-	}
+	if (!err)
+		invalidate(fs, item.entry);
 	else if (err == EINVAL && fs->se)
 		/* The kernel cached what was written: the view shows the archive. */
 		fuse_lowlevel_notify_inval_inode(fs->se, node_ino(ar, &e->view), 0, 0);

@@ -282,6 +282,20 @@ static bool writable_view(enum node_type t)
 	       t == NODE_SLOT_TXT || t == NODE_SLOT_BIN;
 }
 
+/* A read-only open in a writable mount (a read-only mount declines
+ * opens).  A commit can change any view of an entry while it is open, and
+ * the kernel keeps one size and one page cache per inode: a reader served
+ * from them could see the old bytes cut to the new size when another
+ * process's stat refreshed it.  So every read reaches the handle: raw
+ * reads check the entry's generation (ESTALE once a commit replaced it),
+ * text reads come from the open's own copy.  Nothing to commit at close:
+ * no flush either. */
+static void read_through(struct fuse_file_info *fi)
+{
+	fi->direct_io = 1;
+	fi->noflush = 1;
+}
+
 static int open_view(struct mhfs *fs, fuse_ino_t ino, struct fuse_file_info *fi,
 		     struct handle *h)
 {
@@ -303,9 +317,7 @@ static int open_view(struct mhfs *fs, fuse_ino_t ino, struct fuse_file_info *fi,
 		h->offset = t.offset;
 		h->size = t.size;
 		h->generation = atomic_load(&fs->ar.entries[n->entry].generation);
-		fi->keep_cache = !atomic_load(&fs->ar.entries[n->entry].inval_pending);
-		/* Nothing to commit at close: spare the reader a round trip. */
-		fi->noflush = 1;
+		read_through(fi);
 		return 0;
 	}
 	/* Text views, and every view opened for writing: a buffer. */
@@ -319,11 +331,8 @@ static int open_view(struct mhfs *fs, fuse_ino_t ino, struct fuse_file_info *fi,
 	}
 	int err = view_contents(fs, n, &h->data, &h->len);
 	h->cap = h->len;
-	/* Info and log change as the mount runs: bypass the page cache. */
-	fi->direct_io = n->type == NODE_INFO || n->type == NODE_LOG;
-	fi->keep_cache = !fi->direct_io && !write &&
-			 !(n->type >= NODE_FILE && atomic_load(&fs->ar.entries[n->entry].inval_pending));
-	fi->noflush = !write;
+	if (!write)
+		read_through(fi);
 	return err;
 }
 
