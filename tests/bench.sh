@@ -158,3 +158,19 @@ row "growth commit vs cp of the archive" "$(ms "$grow")" "" "" "cp $(ms "$cp_tim
 printf '\nfloor here: the same work without mount.mhfu on this machine (spawn: /bin/true;\n'
 printf 'cat: of the backing file; local: the same texts, and sed -i without fsync, on the\n'
 printf 'local disk; cp: of the archive, synced).\n'
+
+# --- the targets this run missed: where the time goes, what would close it --
+over() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
+missed=()
+over "$startup" 5000 && missed+=("mount: $((startup / 1000)) ms inside the process; see the timings in .mhfu/info (startup_us).")
+cold_ratio=$(ratio "$(get mhfu 3)" "$(get squashfuse_ll 3)")
+over "$cold_ratio" 0.5 && missed+=("cold read: ${cold_ratio}x. perf -a: cat itself about half the CPU (copying out of the page cache, its per-file buffer's page faults), the driver storing entries ahead most of the rest, listing the root (reading every head) 0.15-0.2 s. Would close it: listing without reading heads, a store path without the extra copy.")
+warm_ratio=$(ratio "$(get mhfu 4)" "$(get squashfuse_ll 4)")
+over "$warm_ratio" 1.0 && missed+=("warm read: ${warm_ratio}x: cat itself is the floor here (see the README).")
+over "$text_again" 20000000 && missed+=("text views: $(ms "$text_again") (read-write), $(ms "$ro_again") (-o ro); the same files on the local disk take $(ms "$local_text") here. A read-write mount reads through: a round trip per read.")
+over "$edit" 10000000 && missed+=("sed -i: $(ms "$edit"); sed -i alone on the local disk takes $(ms "$local_sed") here, the commit itself $(awk -v us="$edit_commit" 'BEGIN { printf "%.1f ms", us / 1e3 }') (two syncs, re-encoding the pack, invalidating the entry's cached inodes).")
+over 0.5 "$(ratio "$cp_time" "$grow")" && missed+=("growth commit: bound by syncing the rewritten archive, as cp is.")
+if [ ${#missed[@]} -gt 0 ]; then
+	printf '\nTargets missed in this run (the README has the profiles):\n'
+	printf -- '- %s\n' "${missed[@]}"
+fi
