@@ -188,16 +188,13 @@ ssize_t archive_read(struct archive *ar, uint32_t id, uint64_t off, void *buf,
 	return (ssize_t)len;
 }
 
-/* Learns entry id's kind from its head as stored (n bytes). */
-static enum kind sniff_stored(struct archive *ar, uint32_t id, const uint8_t *stored, size_t n)
+/* Records entry id's kind from its decrypted head (n < 0: unreadable,
+ * so data: reading it will report the error). */
+static enum kind learn_kind(struct archive *ar, uint32_t id, const uint8_t *head, ssize_t n)
 {
-	uint8_t head[KIND_HEAD_MAX];
-	memcpy(head, stored, n);
-	if (!archive_entry_plain(ar, id))
-		cipher_decrypt(ar->db.start[id], 0, head, n);
-	enum kind k = kind_sniff(head, n, archive_entry_size(ar, id));
-	atomic_store_explicit(&ar->entries[id].kind, (int)k, memory_order_release);
-	return k;
+	int k = n < 0 ? KIND_DATA : kind_sniff(head, (size_t)n, archive_entry_size(ar, id));
+	atomic_store_explicit(&ar->entries[id].kind, k, memory_order_release);
+	return (enum kind)k;
 }
 
 static size_t head_len(const struct archive *ar, uint32_t id)
@@ -213,11 +210,7 @@ enum kind archive_entry_kind(struct archive *ar, uint32_t id)
 		return (enum kind)k;
 
 	uint8_t head[KIND_HEAD_MAX];
-	ssize_t n = archive_read(ar, id, 0, head, sizeof head);
-	/* Unreadable heads are data: the read itself will report the error. */
-	k = n < 0 ? KIND_DATA : kind_sniff(head, (size_t)n, archive_entry_size(ar, id));
-	atomic_store_explicit(&ar->entries[id].kind, k, memory_order_release);
-	return (enum kind)k;
+	return learn_kind(ar, id, head, archive_read(ar, id, 0, head, sizeof head));
 }
 
 void archive_sniff_all(struct archive *ar)
@@ -247,10 +240,16 @@ void archive_sniff_all(struct archive *ar)
 			break; /* each entry then reads its own head */
 		atomic_fetch_add_explicit(&ar->reads, 1, memory_order_relaxed);
 		atomic_fetch_add_explicit(&ar->bytes_read, to - from, memory_order_relaxed);
-		for (uint32_t e = id; e <= last; e++)
-			if (atomic_load_explicit(&ar->entries[e].kind, memory_order_acquire) < 0)
-				sniff_stored(ar, e, buf + (databin_entry_offset(&ar->db, e) - from),
-					     head_len(ar, e));
+		for (uint32_t e = id; e <= last; e++) {
+			uint8_t head[KIND_HEAD_MAX];
+			size_t n = head_len(ar, e);
+			if (atomic_load_explicit(&ar->entries[e].kind, memory_order_acquire) >= 0)
+				continue;
+			memcpy(head, buf + (databin_entry_offset(&ar->db, e) - from), n);
+			if (!archive_entry_plain(ar, e))
+				cipher_decrypt(ar->db.start[e], 0, head, n);
+			learn_kind(ar, e, head, (ssize_t)n);
+		}
 		id = last + 1;
 	}
 	free(buf);

@@ -248,9 +248,10 @@ static int32_t slot_clip(const struct model *m, unsigned stream, unsigned slot)
 bool node_exists(struct archive *ar, const struct node *n)
 {
 	struct node_target t;
+	/* A top-level folder: the folder rule needs only the entry's kind. */
 	if (n->type == NODE_DIR && n->depth == 0) {
-		enum kind k = archive_entry_kind(ar, n->entry);
-		return k == KIND_PAC || model_kind(k);
+		struct item it = {.kind = archive_entry_kind(ar, n->entry)};
+		return item_has_dir(n, &it);
 	}
 	return node_resolve(ar, n, &t);
 }
