@@ -308,6 +308,27 @@ check "a single-PAC mount commits into the PAC file" bash -c "
 	'$dump' '$work/single.pac' 3/stream2/slot024.txt | sed -n '${L}p' | awk '{ exit \$2 != 909 }' &&
 	'$dump' --check '$work/single.pac' && ! test -e '$work/single.pac.mhfu-new'"
 
+# --- an open text view keeps its own copy through a commit ---
+# The kernel keeps one size per file: after a commit shrank the view and
+# a stat fetched the new size, a reader that opened it before must still
+# read its whole copy (a read-write mount reads through, not from pages
+# cut to the new size).
+fresh
+cp "$cdir/slot024.txt" "$work/small.txt"
+awk '/^channel rot_x/ && !done { print; for (f = 0; f < 2000; f++) print f, f % 100, 0, 0; done = 1; skip = 1; next }
+     skip && /^ *[0-9-]/ { next } { skip = 0; print }' "$work/small.txt" >"$work/long.txt"
+cp "$work/long.txt" "$cdir/slot024.txt"
+check "a text view opened before a commit reads its whole copy after it" python3 -c "
+import os, subprocess, sys
+path = '$cdir/slot024.txt'
+f = os.open(path, os.O_RDONLY)
+before = os.pread(f, 1 << 22, 0)
+subprocess.run(['cp', '$work/small.txt', path], check=True)
+now = os.stat(path).st_size
+again = os.pread(f, 1 << 22, 0)
+print(len(before), 'bytes at open,', now, 'now,', len(again), 'read again')
+sys.exit(not (now < len(before) and again == before))"
+
 # --- what depends on every entry: index.tsv after a growth ---
 fresh
 cat "$mnt/index.tsv" >/dev/null
