@@ -384,6 +384,8 @@ static enum mh_err parse_tail(struct shape *sh, const struct lex_word *kw)
 		int64_t n;
 		if ((err = next_int(sh, "a byte count", (int64_t)room, &n, &w)))
 			return err;
+		if (n == 0) /* nothing to add (and maybe no tail yet to add to) */
+			return MH_OK;
 		if (!tail_room(sh, (size_t)n))
 			return oom(sh, kw);
 		memset(sh->tail + sh->tail_len, 0, (size_t)n);

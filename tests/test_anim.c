@@ -594,6 +594,11 @@ static void test_parse_shape_liberal(void **state)
 	assert_int_equal(a.tail_len, 5);
 	assert_memory_equal(a.tail, "\0\0\0\xab\xcd", 5);
 	anim_free(&a);
+	/* An empty run before any tail byte: nothing to add to yet. */
+	static const char EMPTY_RUN[] = "format p3rd\nstream 0 slots 1\ntail zeros 0\n";
+	assert_int_equal(anim_parse_shape(EMPTY_RUN, strlen(EMPTY_RUN), &a, &d), MH_OK);
+	assert_int_equal(a.tail_len, 0);
+	anim_free(&a);
 }
 
 /* ---- properties -------------------------------------------------------- */
