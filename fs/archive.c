@@ -606,15 +606,9 @@ static int keep_original(struct archive *ar, char *why, size_t why_len)
 		return 0;
 	}
 	int out = open(orig, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	uint8_t *buf = malloc(1 << 20);
-	uint64_t off = 0;
-	int err = out < 0 || !buf;
-	while (!err && off < ar->size) {
-		size_t n = ar->size - off < (1 << 20) ? (size_t)(ar->size - off) : 1 << 20;
-		err = pread_full(ar->fd, buf, n, off) || pwrite_full(out, buf, n, off);
-		off += n;
-	}
-	err = err || fsync(out);
+	uint8_t *buf = malloc(REWRITE_CHUNK);
+	int err = out < 0 || !buf || copy_span(ar->fd, out, 0, ar->size, buf, REWRITE_CHUNK) ||
+		  fsync(out) || sync_parent(orig);
 	free(buf);
 	if (out >= 0)
 		close(out);

@@ -111,7 +111,7 @@ enum journal_recovery journal_recover(int fd, const char *path, char *msg,
 	if (!fstat(jfd, &st) && (uint64_t)st.st_size <= JOURNAL_MAX &&
 	    (buf = malloc((size_t)st.st_size + 1))) {
 		len = (size_t)st.st_size;
-		if (pread(jfd, buf, len, 0) != (ssize_t)len)
+		if (pread_full(jfd, buf, len, 0))
 			len = 0;
 	}
 	close(jfd);
