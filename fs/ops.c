@@ -435,41 +435,49 @@ static void reply_slice(fuse_req_t req, const uint8_t *data, size_t len, size_t 
 }
 
 /* A read in a read-only mount, which declines opens (mhfs_open): the
- * request names the inode only. */
+ * request names the inode only.  Texts are replied from where they are
+ * kept (nothing changes them in a read-only mount); info and log are
+ * printed afresh. */
 static void read_unopened(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, size_t size,
 			  off_t off)
 {
 	struct handle h = {0};
 	struct node_target t;
+	const char *index;
 	uint8_t *data = NULL;
 	size_t len = 0;
 	int err = 0;
 	rdlock(fs);
 	if (!node_from_ino(&fs->ar, ino, &h.view) || is_dir(h.view.type)) {
 		err = ENOENT;
-	} else if (h.view.type == NODE_FILE) {
-		if (node_resolve(&fs->ar, &h.view, &t) && !t.link[0]) {
-			h.entry = h.view.entry;
-			h.offset = t.offset;
-			h.size = t.size;
-			h.generation = atomic_load(&fs->ar.entries[h.entry].generation);
-		} else {
-			err = ENOENT;
-		}
+	} else if (h.view.type == NODE_INFO || h.view.type == NODE_LOG) {
+		err = meta_text(fs, &h.view, &data, &len);
+	} else if (h.view.type == NODE_INDEX) {
+		if ((index = meta_index(&fs->ar, &len)))
+			reply_slice(req, (const uint8_t *)index, len, size, off);
+		else
+			err = ENOMEM;
+	} else if (!node_resolve(&fs->ar, &h.view, &t) || t.link[0]) {
+		err = ENOENT;
+	} else if (t.text) {
+		reply_slice(req, (const uint8_t *)t.text->text, t.text->len, size, off);
 	} else {
-		err = view_contents(fs, &h.view, &data, &len);
+		h.entry = h.view.entry;
+		h.offset = t.offset;
+		h.size = t.size;
+		h.generation = atomic_load(&fs->ar.entries[h.entry].generation);
 	}
 	unlock(fs);
-	if (err)
+	if (err) {
 		fuse_reply_err(req, err);
-	else if (h.view.type == NODE_FILE && h.view.depth == 0 && off == 0) {
-		reply_raw(req, fs, &h, size, off);
-		prefetch_after_miss(fs, h.view.entry);
-	} else if (h.view.type == NODE_FILE)
-		reply_raw(req, fs, &h, size, off);
-	else
+	} else if (data) {
 		reply_slice(req, data, len, size, off);
-	free(data);
+		free(data);
+	} else if (h.size || h.view.type == NODE_FILE || h.view.type == NODE_SLOT_BIN) {
+		reply_raw(req, fs, &h, size, off);
+		if (h.view.type == NODE_FILE && h.view.depth == 0 && off == 0)
+			prefetch_after_miss(fs, h.view.entry);
+	}
 }
 
 static void mhfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
