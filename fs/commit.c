@@ -373,6 +373,26 @@ static void keep_rejected(struct mhfs *fs, const char *path, const struct edit *
 
 /* Logs what a refused edit broke; the first error becomes the view's
  * xattr.  Returns EINVAL. */
+/* Logs each violation as path:line: CODE message (fix: ...); the first
+ * error's line goes to first, if given and still empty. */
+static void log_violations(struct mhfs *fs, const struct edit *e, const char *path,
+			   const struct rule_report *r, char *first, size_t first_len)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		const struct rule_violation *v = &r->v[i];
+		char line[512], at[32] = "";
+		unsigned ln = violation_line(e, v);
+		if (ln)
+			snprintf(at, sizeof at, ":%u", ln);
+		snprintf(line, sizeof line, "%s%s: %s %s (fix: %s)%s", path, at,
+			 rule_info(v->code)->name, v->msg, v->fix,
+			 v->level == RULE_ERROR ? "" : " [warning]");
+		mlog_printf(&fs->log, "%s", line);
+		if (first && !first[0] && v->level == RULE_ERROR)
+			snprintf(first, first_len, "%s", line);
+	}
+}
+
 static int refuse(struct mhfs *fs, const struct edit *e, const char *path,
 		  const struct mh_diag *d, const struct rule_report *r)
 {
@@ -387,19 +407,8 @@ static int refuse(struct mhfs *fs, const struct edit *e, const char *path,
 			snprintf(first, sizeof first, "%s: %s %s", path, code, d->msg);
 		mlog_printf(&fs->log, "%s", first);
 	}
-	for (size_t i = 0; r && i < r->n; i++) {
-		const struct rule_violation *v = &r->v[i];
-		char line[512], at[32] = "";
-		unsigned ln = violation_line(e, v);
-		if (ln)
-			snprintf(at, sizeof at, ":%u", ln);
-		snprintf(line, sizeof line, "%s%s: %s %s (fix: %s)%s", path, at,
-			 rule_info(v->code)->name, v->msg, v->fix,
-			 v->level == RULE_ERROR ? "" : " [warning]");
-		mlog_printf(&fs->log, "%s", line);
-		if (!first[0] && v->level == RULE_ERROR)
-			snprintf(first, sizeof first, "%s", line);
-	}
+	if (r)
+		log_violations(fs, e, path, r, first, sizeof first);
 	set_view_error(fs, node_ino(&fs->ar, &e->view), first);
 	if (e->kind == EDIT_WRITE && e->view.type != NODE_FILE)
 		keep_rejected(fs, path, e);
@@ -412,10 +421,10 @@ static int refuse(struct mhfs *fs, const struct edit *e, const char *path,
 /* Drops what the kernel caches of the entry's inodes: pages (of mmaps
  * and writers: readers in a writable mount read through) and attributes.
  * Done once the commit released the archive: it waits for page locks,
- * which readers waiting on us may hold.  Names are not invalidated: the kernel would take the
- * directory's lock, which the operation that committed (a rename) may
- * hold while it waits for us; if the driver died then, the connection
- * could never be aborted.  View names expire after fs->entry_timeout. */
+ * which readers waiting on us may hold.  Names are not invalidated: the
+ * kernel would take the directory's lock, which the operation that
+ * committed (a rename) may hold while it waits for us; if the driver died
+ * then, the connection could never be aborted.  View names expire after fs->entry_timeout. */
 static void invalidate(struct mhfs *fs, uint32_t entry)
 {
 	size_t n;
@@ -482,7 +491,7 @@ int commit_edit(struct mhfs *fs, const struct edit *e)
 		if (rules_has_errors(&after))
 			err = refuse(fs, e, path, NULL, &after);
 		else if (after.n)
-			refuse(fs, e, path, NULL, &after), err = 0; /* warnings: logged */
+			log_violations(fs, e, path, &after, NULL, 0); /* warnings only */
 	}
 	if (have_rig)
 		skeleton_free(&rig);

@@ -283,6 +283,9 @@ fresh -o rules=warn
 check "-o rules=warn: a TEMPLATE break commits, with a warning" bash -c "
 	awk '\$1 == \"47\" && NF > 10 { next } 1' '$skel' >'$work/s.txt' && cp '$work/s.txt' '$skel' &&
 	! cmp -s '$sample/DATA.BIN' '$archive' && grep -q 'TEMPLATE.*warning' '$mnt/.mhfu/log' && '$dump' --check '$archive'"
+check "-o rules=warn: a commit with warnings is not counted or kept as refused" bash -c "
+	awk -F'\t' '\$1 == \"refused\" { r = \$2 } \$1 == \"commits\" { c = \$2 } END { exit !(r == 0 && c == 1) }' '$mnt/.mhfu/info' &&
+	test -z \"\$(ls -A '$mnt/.mhfu/rejected')\""
 fresh -o rules=off
 awk '/^track 1/ { print "track 1 mask 0x1000"; next } 1' "$cdir/slot024.txt" >"$work/m.txt"
 cp "$work/m.txt" "$cdir/slot024.txt"
