@@ -187,6 +187,12 @@ check "every text view parses back with models evicted throughout" "$viewcheck" 
 check "info: evictions happened and nothing stays cached" \
 	test "$(info_field "$tiny" evictions)" -gt 0 -a "$(info_field "$tiny" cached_bytes)" = 0
 check "unmount the cache_mb=0 mount" unmount "$tiny"
+check "mount with -o cache_mb=1" mount_archive "$sample/DATA.BIN" "$tiny" -o cache_mb=1
+check "every text view parses back under a 1 MB budget" "$viewcheck" "$tiny"
+check "info: the cache stayed within 1 MB, evicting" \
+	test "$(info_field "$tiny" cached_bytes)" -le 1048576 -a "$(info_field "$tiny" evictions)" -gt 0 \
+	-a "$(info_field "$tiny" cache_budget)" = 1048576
+check "unmount the cache_mb=1 mount" unmount "$tiny"
 
 # --- options ---
 opt=$work/opt
@@ -196,6 +202,10 @@ check "-o game= sets the plain-entry list" bash -c "
 	grep -q \$'^game\tMHP2G' '$opt/.mhfu/info'"
 check "-o game= refuses an unknown game (exit 1)" bash -c "
 	'$mount_bin' -o game=mhp4 '$sample/DATA.BIN' '$opt' 2>'$work/err'; test \$? = 1 && grep -q 'expected mhfu' '$work/err'"
+check "-o rules= refuses an unknown mode (exit 1)" bash -c "
+	'$mount_bin' -o rules=lax '$sample/DATA.BIN' '$opt' 2>'$work/err'; test \$? = 1 && grep -q 'expected strict, warn or off' '$work/err'"
+check "-o cache_mb= refuses a negative budget (exit 1)" bash -c "
+	'$mount_bin' -o cache_mb=-1 '$sample/DATA.BIN' '$opt' 2>'$work/err'; test \$? = 1 && grep -q 'expected 0 or more' '$work/err'"
 
 # --- a single PAC ---
 pac=$(cd "$src" && ls -d file_*.pac | head -1)
