@@ -179,7 +179,8 @@ static enum mh_err parse_loop(struct parser *ps, const struct lex_word *kw)
 	if (!start) {
 		int64_t v;
 		enum mh_err err = parse_int(ps, "the loop flag", 0, UINT32_MAX, &v);
-		ps->c->loop = (uint32_t)v;
+		if (!err)
+			ps->c->loop = (uint32_t)v;
 		return err;
 	}
 	struct lex_word w;
