@@ -9,6 +9,7 @@ CRASH_ROUNDS ?= 200
 STRESS_ROUNDS ?= 2000
 STORM_SECONDS ?= 8
 FLIP_ARCHIVES ?= 20
+INVERSE_ROUNDS ?= 12
 # Real structures the fuzz replays start from: the sample's model PAC,
 # its members, a pack's clips.
 FUZZ_SEEDS = $(SAMPLE)/src/file_06185.pac $(SAMPLE)/src/file_06185/0.skeleton \
@@ -121,6 +122,7 @@ units: $(UNITS) $(FUZZERS) $(SAMPLE)/.done
 mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(SAMPLE)/.done
 	bash tests/mount_test.sh $(MOUNT) $(SAMPLE) $(VIEWCHECK)
 	bash tests/write_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
+	bash tests/inverse_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(INVERSE_ROUNDS)
 	bash tests/crash_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(CRASH_ROUNDS)
 	bash tests/concurrency_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(STORM_SECONDS)
 	bash tests/flip_test.sh $(MOUNT) $(SAMPLE) $(FLIP_ARCHIVES)

@@ -78,6 +78,28 @@ uint64_t databin_entry_size(const struct databin *db, uint32_t id)
 	return (uint64_t)databin_entry_blocks(db, id) * DATABIN_BLOCK;
 }
 
+static size_t without_trailing_zeros(const uint8_t *p, size_t len)
+{
+	while (len && !p[len - 1])
+		len--;
+	return len;
+}
+
+/* Blocks that len bytes need; an entry has one at least. */
+static size_t blocks_for(size_t len)
+{
+	return len ? (len - 1) / DATABIN_BLOCK + 1 : 1;
+}
+
+size_t databin_padded_len(const uint8_t *old, size_t old_len, const uint8_t *bytes,
+			  size_t len)
+{
+	size_t old_blocks = old_len / DATABIN_BLOCK;
+	size_t needed = blocks_for(without_trailing_zeros(old, old_len));
+	size_t spare = old_blocks > needed ? old_blocks - needed : 0;
+	return (blocks_for(without_trailing_zeros(bytes, len)) + spare) * DATABIN_BLOCK;
+}
+
 /* Whether {id, size} is accepted as the pair after `prev_id` (-1 for the
  * first): ids ascend and the size falls in the entry's last block. */
 static bool pair_valid(const uint32_t *start, uint32_t count, int64_t prev_id,

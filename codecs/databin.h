@@ -91,6 +91,21 @@ long databin_size_index(const struct databin *db, uint32_t id);
 /* The entry's byte size: its size record, else its whole blocks. */
 uint64_t databin_entry_size(const struct databin *db, uint32_t id);
 
+/* The length at which a re-encoded entry without a size record is
+ * stored.  Such an entry is whole blocks: its bytes, zeros to the end of
+ * their last block, and perhaps spare zero blocks.  The new bytes of an
+ * edited member carry the old padding inside them (a PAC keeps what
+ * follows its last member verbatim), so taking their length as is would
+ * grow the entry by the padding at every edit.  Instead the new length is
+ * what the new bytes need without their trailing zeros, plus as many
+ * spare blocks as the old entry had: an edit followed by its inverse
+ * gives back the same entry.  `old` is the entry as stored (whole
+ * blocks), `bytes` the new contents; returns a multiple of DATABIN_BLOCK,
+ * at least one block, to zero-extend `bytes` to or cut them at (only
+ * zeros are cut). */
+size_t databin_padded_len(const uint8_t *old, size_t old_len, const uint8_t *bytes,
+			  size_t len);
+
 /* Whether the entry is stored unencrypted (always in a plain archive; in
  * an encrypted one, the game's exception ids). */
 bool databin_entry_plain(const struct databin *db, uint32_t id);

@@ -170,6 +170,11 @@ bool archive_entry_plain(const struct archive *ar, uint32_t id)
 	return ar->format == FORMAT_PAC || databin_entry_plain(&ar->db, id);
 }
 
+bool archive_entry_padded(const struct archive *ar, uint32_t id)
+{
+	return ar->format == FORMAT_DATABIN && databin_size_index(&ar->db, id) < 0;
+}
+
 ssize_t archive_read(struct archive *ar, uint32_t id, uint64_t off, void *buf,
 		     size_t len)
 {

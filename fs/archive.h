@@ -83,6 +83,9 @@ uint64_t archive_now_us(void);
 
 uint64_t archive_entry_size(const struct archive *ar, uint32_t id);
 bool archive_entry_plain(const struct archive *ar, uint32_t id);
+/* Whether the entry is stored in whole blocks, its padding included in
+ * its bytes: a DATA.BIN entry without a size record. */
+bool archive_entry_padded(const struct archive *ar, uint32_t id);
 
 /* Reads len bytes at `off` of entry `id`, decrypted; clamps to the entry.
  * Returns the bytes read or -errno. */

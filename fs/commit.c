@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "anim.h"
+#include "databin.h"
 #include "kind.h"
 #include "pac.h"
 #include "skeleton.h"
@@ -114,6 +115,22 @@ static bool item_rig(const uint8_t *entry, size_t len, const struct node *view,
 	       pac_rig(parent, parent_len, rig);
 }
 
+/* An entry stored in whole blocks, re-encoded: cut or zero-extended to
+ * the length databin_padded_len gives. */
+static int repad(const uint8_t *old, size_t old_len, uint8_t **bytes, size_t *len)
+{
+	size_t want = databin_padded_len(old, old_len, *bytes, *len);
+	if (want > *len) {
+		uint8_t *p = realloc(*bytes, want);
+		if (!p)
+			return ENOMEM;
+		memset(p + *len, 0, want - *len);
+		*bytes = p;
+	}
+	*len = want;
+	return 0;
+}
+
 /* ---- rules ------------------------------------------------------------- */
 
 /* The rules of every skeleton and pack in an item; `before` (the same
@@ -208,7 +225,7 @@ static enum mh_err edit_pack_slot(const struct edit *e, struct anim *a, struct m
 		return anim_set_slot(a, s, slot, a->streams[e->share_stream].slots[e->share_slot], d);
 	}
 	if (a->format == CLIP_NONE)
-		a->format = CLIP_MHFU; /* the first clip of an empty MHFU pack */
+		a->format = CLIP_MHFU; /* the first clip of an empty pack, game unknown */
 	struct clip c;
 	enum mh_err err = slot_clip(e, a->format, &c, d);
 	if (err)
@@ -252,9 +269,20 @@ static enum mh_err edit_pack_shape(const struct edit *e, const struct anim *old,
 	return err;
 }
 
-/* The item's new bytes from the edit and its old bytes. */
+/* The clip format of the archive's game: a pack without clips does not
+ * say its own. */
+static enum clip_format game_clip_format(const struct archive *ar)
+{
+	if (ar->format != FORMAT_DATABIN || ar->db.game == GAME_UNKNOWN)
+		return CLIP_NONE;
+	return ar->db.game == GAME_MHP3RD ? CLIP_P3RD : CLIP_MHFU;
+}
+
+/* The item's new bytes from the edit and its old bytes; `format` is the
+ * clips' when the pack holds none. */
 static enum mh_err encode_edit(const struct edit *e, const uint8_t *old, size_t old_len,
-			       uint8_t **out, size_t *out_len, struct mh_diag *d)
+			       enum clip_format format, uint8_t **out, size_t *out_len,
+			       struct mh_diag *d)
 {
 	enum mh_err err;
 	switch (e->view.type) {
@@ -277,7 +305,7 @@ static enum mh_err encode_edit(const struct edit *e, const uint8_t *old, size_t 
 	case NODE_SLOT_TXT:
 	case NODE_SLOT_BIN: {
 		struct anim a, shaped;
-		if ((err = anim_decode(old, old_len, CLIP_NONE, &a, d)))
+		if ((err = anim_decode(old, old_len, format, &a, d)))
 			return err;
 		if (e->view.type == NODE_PACK_TXT) {
 			err = edit_pack_shape(e, &a, &shaped, d);
@@ -453,6 +481,7 @@ int commit_edit(struct mhfs *fs, const struct edit *e)
 	uint8_t *entry = NULL, *item_new = NULL, *entry_new = NULL;
 	size_t item_len = 0, entry_len = 0;
 	char path[512], why[512] = "";
+	bool unchanged = false;
 	int err = 0;
 
 	item.type = NODE_FILE;
@@ -474,8 +503,16 @@ int commit_edit(struct mhfs *fs, const struct edit *e)
 		goto out;
 	}
 	const uint8_t *old = entry + t.offset;
-	if (encode_edit(e, old, t.size, &item_new, &item_len, &d)) {
+	if (encode_edit(e, old, t.size, game_clip_format(ar), &item_new, &item_len, &d)) {
 		err = d.code == MH_ENOMEM ? ENOMEM : refuse(fs, e, path, &d, NULL);
+		goto out;
+	}
+	if (item_len == t.size && !memcmp(item_new, old, item_len)) {
+		/* A save of what is there already (an editor's :w, rsync of an
+		 * unchanged file): nothing to check, journal or write. */
+		set_view_error(fs, node_ino(ar, &e->view), NULL);
+		mlog_printf(&fs->log, "%s: unchanged, nothing committed", path);
+		unchanged = true;
 		goto out;
 	}
 
@@ -501,6 +538,12 @@ int commit_edit(struct mhfs *fs, const struct edit *e)
 	if ((err = splice_member(entry, size, item.path, item.depth, item_new, item_len,
 			  &entry_new, &entry_len)))
 		goto out;
+	/* Bytes written to the raw entry are the user's, padding and all;
+	 * anything re-encoded is padded as the entry was. */
+	bool raw_entry = e->view.type == NODE_FILE && e->view.depth == 0;
+	if (!raw_entry && archive_entry_padded(ar, item.entry) &&
+	    (err = repad(entry, size, &entry_new, &entry_len)))
+		goto out;
 	if ((err = archive_write_entry(ar, item.entry, entry, size, entry_new, entry_len, why,
 				       sizeof why))) {
 		mlog_printf(&fs->log, "%s: not committed: %s", path, why);
@@ -513,7 +556,7 @@ int commit_edit(struct mhfs *fs, const struct edit *e)
 		    e->len, item.entry, entry_len);
 out:
 	pthread_rwlock_unlock(&ar->io);
-	if (!err)
+	if (!err && !unchanged)
 		invalidate(fs, item.entry);
 	else if (err == EINVAL && fs->se)
 		/* The kernel cached what was written: the view shows the archive. */

@@ -132,10 +132,32 @@ static void drop_scratch(struct mhfs *fs, uint64_t ino)
 	pthread_mutex_unlock(&fs->scratch.lock);
 }
 
+/* A new slot file closed empty: said in the log, as nothing is committed. */
+static void note_empty_slot_file(struct mhfs *fs, uint64_t ino)
+{
+	struct node view;
+	bool empty_pending = false;
+	pthread_mutex_lock(&fs->scratch.lock);
+	struct scratch *f = scratch_by_ino(&fs->scratch, ino);
+	if (f && f->pending && f->linked && f->st.st_size == 0)
+		empty_pending = node_from_ino(&fs->ar, f->view, &view);
+	pthread_mutex_unlock(&fs->scratch.lock);
+	if (!empty_pending)
+		return;
+	char path[512];
+	pthread_rwlock_rdlock(&fs->ar.io);
+	node_path(&fs->ar, &view, path, sizeof path);
+	pthread_rwlock_unlock(&fs->ar.io);
+	mlog_printf(&fs->log, "%s: empty; the slot stays empty until a clip is written to it", path);
+}
+
 int handle_commit(struct mhfs *fs, struct handle *h, bool release)
 {
-	if (!h->dirty && !(release && h->emptied))
+	if (!h->dirty && !(release && h->emptied)) {
+		if (release && h->scratch)
+			note_empty_slot_file(fs, h->scratch);
 		return 0;
+	}
 	h->dirty = h->emptied = false;
 	if (!h->scratch)
 		return commit_write(fs, &h->view, h->data, h->len);
@@ -236,7 +258,9 @@ void mhfs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	}
 	atomic_init(&h->refs, 1);
 	h->scratch = ino;
-	h->dirty = k == NAME_NEW_SLOT; /* even empty, a new slot file is committed */
+	/* A new slot file is committed once written; left empty (touch, or
+	 * tar's placeholder for a link it makes last) it stays a pending
+	 * file and the slot stays empty. */
 	e.ino = ino;
 	fi->fh = (uintptr_t)h;
 	fi->direct_io = 1;
@@ -485,6 +509,16 @@ void mhfs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 	fuse_reply_err(req, err);
 }
 
+/* Whether the view is a symbolic link to target. */
+static bool is_link_to(struct mhfs *fs, const struct node *view, const char *target)
+{
+	struct node_target t;
+	pthread_rwlock_rdlock(&fs->ar.io);
+	bool same = node_resolve(&fs->ar, view, &t) && t.link[0] && !strcmp(t.link, target);
+	pthread_rwlock_unlock(&fs->ar.io);
+	return same;
+}
+
 void mhfs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 		  const char *name)
 {
@@ -493,7 +527,11 @@ void mhfs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 	uint64_t ino = 0;
 	enum name_kind k = NAME_NONE;
 	int err = new_name(fs, parent, name, &view, &k);
-	if (!err && k == NAME_NEW_SLOT) {
+	/* A slot's .txt and .bin are one slot: linking the second where the
+	 * first made the same link already (tar restores both) succeeds. */
+	if (err == EEXIST && is_link_to(fs, &view, link))
+		err = 0;
+	else if (!err && k == NAME_NEW_SLOT) {
 		/* ln -s slot000.txt slot007.txt: slot 7 plays slot 0's clip. */
 		if (!(err = share_slot(fs, &view, link)))
 			ino = node_ino(&fs->ar, &view);
@@ -506,6 +544,8 @@ void mhfs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 			pthread_mutex_unlock(&fs->scratch.lock);
 		}
 	}
+	if (!err && !ino)
+		ino = node_ino(&fs->ar, &view);
 	if (err)
 		fuse_reply_err(req, err);
 	else

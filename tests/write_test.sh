@@ -127,6 +127,8 @@ else
 	skip "emacs" "not installed"
 fi
 if have nano && have tmux; then
+	# A server of this test's own: tests running at once must not share one.
+	tmux() { command tmux -L "mhfu-write-$$" "$@"; }
 	nano_edit() {
 		local v=$1 s
 		tmux kill-server 2>/dev/null
@@ -154,6 +156,20 @@ check "dd conv=notrunc into the clip's bytes" bash -c "
 	off=\$(( \$(stat -c %s '$mnt/$bin') - 8 ))
 	printf '\\x05\\x00' | dd of='$mnt/$bin' bs=1 seek=\$off conv=notrunc status=none &&
 	'$dump' '$archive' '$bin' | tail -c 8 | head -c 2 | od -An -tx1 | grep -q '05 00' && '$dump' --check '$archive'"
+
+# --- a write that changes nothing commits nothing ---------------------------
+fresh
+info_field() { awk -F'\t' -v k="$1" '$1 == k { print $2 }' "$mnt/.mhfu/info"; }
+check "saving a view unchanged writes nothing and logs it" bash -c "
+	$(declare -f info_field); mnt='$mnt'
+	before=\$(stat -c %Y.%y '$archive')
+	cp '$cdir/slot024.txt' '$work/same.txt' && cp '$work/same.txt' '$cdir/slot024.txt' &&
+	cp '$mnt/file_06185.pac' '$work/same.pac' && cp '$work/same.pac' '$mnt/file_06185.pac' &&
+	vim -es -c wq '$mnt/file_06185/0/skeleton.txt' &&
+	test \"\$(info_field commits)\" = 0 && test \"\$(info_field bytes_written)\" = 0 &&
+	test \$(grep -c 'unchanged, nothing committed' '$mnt/.mhfu/log') -ge 3 &&
+	test \"\$(stat -c %Y.%y '$archive')\" = \"\$before\" && cmp '$sample/DATA.BIN' '$archive' &&
+	! ls '$archive'.mhfu-* 2>/dev/null"
 
 # --- other views ----------------------------------------------------------------
 fresh
