@@ -132,8 +132,10 @@ enum archive_error archive_open(struct archive *ar, const char *path,
 		archive_close(ar);
 		return err;
 	}
-	for (uint32_t i = 0; i < ar->count; i++)
+	for (uint32_t i = 0; i < ar->count; i++) {
 		atomic_init(&ar->entries[i].kind, -1);
+		ar->entries[i].mtime = ar->mtime;
+	}
 	return AR_OK;
 }
 
@@ -649,6 +651,7 @@ int archive_write_entry(struct archive *ar, uint32_t id, const uint8_t *old,
 	struct stat st;
 	if (!fstat(ar->fd, &st))
 		ar->mtime = st.st_mtim;
+	clock_gettime(CLOCK_REALTIME, &ar->entries[id].mtime);
 	forget_entry(ar, id);
 	return 0;
 }

@@ -36,6 +36,8 @@ struct archive_entry {
 	_Atomic bool tree_failed;            /* built and not a valid PAC */
 	struct model_cache cache;            /* a skeleton or pack entry's model */
 	_Atomic uint64_t generation;         /* commits to this entry so far */
+	struct timespec mtime;               /* its last commit, else the
+						archive's mtime at mount */
 	_Atomic bool used;                   /* looked at since the eviction
 						clock last passed */
 };

@@ -550,6 +550,7 @@ int commit_edit(struct mhfs *fs, const struct edit *e)
 		goto out;
 	}
 	set_view_error(fs, node_ino(ar, &e->view), NULL);
+	times_forget_entry(&fs->times, item.entry);
 	atomic_fetch_add(&ar->commits, 1);
 	atomic_store(&ar->last_commit_us, archive_now_us() - began);
 	mlog_printf(&fs->log, "%s: committed (%zu bytes, entry %u now %zu bytes)", path,

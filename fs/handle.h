@@ -8,6 +8,7 @@
 #ifndef FS_HANDLE_H
 #define FS_HANDLE_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,10 +17,22 @@
 #include "mhfs.h"
 #include "node.h"
 
+/* A view's new contents are held in memory until committed: a bound
+ * keeps a runaway writer from exhausting it (retail entries are a few
+ * MB; the archive's largest, tens). */
+#define WRITE_MAX_BYTES (64ull << 20)
+
 struct handle {
 	_Atomic int refs;      /* the open file, and each read replying from it:
 				  the kernel may release the file as soon as a
 				  read's reply is delivered, before it returns */
+	pthread_mutex_t lock;  /* guards the buffer and the flags below: one
+				  open file may be written, read and flushed by
+				  several threads at once */
+	uint64_t ino;          /* the inode opened */
+	_Atomic uint64_t shown_len; /* len, readable without the lock: what
+				  stat shows of a view open for writing */
+	struct handle *next_writer; /* fs->writers: open for writing a view */
 	struct node view;      /* the view opened (not a scratch file) */
 	uint64_t scratch;      /* a scratch file's inode, else 0 */
 	uint32_t entry;        /* raw reads: the entry... */
@@ -38,10 +51,30 @@ struct handle {
 				  flush a redirection's fd before writing */
 };
 
+/* A new handle of inode ino, one reference; NULL when out of memory. */
+struct handle *handle_new(uint64_t ino);
+
 /* Drops a reference; the last frees the handle. */
 void handle_put(struct handle *h);
 
-/* Grows the buffer to hold size bytes; new bytes are zero.  0 or errno. */
+/* The open file is closed: out of the writers, its scratch file's open
+ * count down, its reference dropped. */
+void handle_release(struct mhfs *fs, struct handle *h);
+
+/* Handles open for writing a view, so that the view's size is the
+ * writer's while it is open (stat and O_APPEND see what was written, as
+ * on a local disk), and a truncate by path reaches the writer's buffer. */
+void writers_add(struct mhfs *fs, struct handle *h);
+void writers_remove(struct mhfs *fs, struct handle *h);
+/* The handle open for writing ino, with a reference (handle_put it);
+ * NULL if none. */
+struct handle *writer_of(struct mhfs *fs, uint64_t ino);
+/* The size of ino while a handle has it open for writing: false if none.
+ * Takes no lock but the registry's, so it may be called holding any. */
+bool writer_len(struct mhfs *fs, uint64_t ino, uint64_t *len);
+
+/* Sets the buffer's size (with h->lock held); new bytes are zero.  0 or
+ * errno: EFBIG past the bound on a view's size. */
 int handle_resize(struct handle *h, size_t size);
 
 /* Commits a dirty writable handle (at release also an emptied one): 0,
@@ -65,6 +98,8 @@ void mhfs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 		 fuse_ino_t newparent, const char *newname, unsigned int flags);
 void mhfs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 		  const char *name);
+void mhfs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode);
+void mhfs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name);
 void mhfs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name, size_t size);
 void mhfs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size);
 
@@ -74,8 +109,8 @@ struct mhfs *fs_of(fuse_req_t req);
 double attr_timeout(const struct mhfs *fs, fuse_ino_t ino);
 /* Attributes of a view or scratch inode (takes the archive's read lock). */
 int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st);
-/* Replies ino's attributes; a writer's handle gives the size so far. */
-void reply_attr(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, const struct handle *h);
+/* Replies ino's attributes (a view open for writing: the size written). */
+void reply_attr(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino);
 /* Replies an entry for ino, counting the kernel's reference. */
 void reply_entry(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino);
 /* The calling thread's buffer for decrypted bytes, at least size long:

@@ -31,6 +31,7 @@ struct options {
 	int read_only;       /* -o ro, also passed on to the kernel */
 	int backup;          /* -o backup */
 	int cache_mb;        /* -o cache_mb= */
+	int no_permissions;  /* -o no_default_permissions */
 };
 
 enum { KEY_RO };
@@ -40,6 +41,7 @@ static const struct fuse_opt option_spec[] = {
 	{"rules=%s", offsetof(struct options, rules), 0},
 	{"backup", offsetof(struct options, backup), 1},
 	{"cache_mb=%d", offsetof(struct options, cache_mb), 0},
+	{"no_default_permissions", offsetof(struct options, no_permissions), 1},
 	FUSE_OPT_KEY("ro", KEY_RO),
 	FUSE_OPT_END,
 };
@@ -76,6 +78,10 @@ static void usage(FILE *out, const char *prog)
 		"                           rule is refused; warn: it is committed and\n"
 		"                           logged; off: rules are not checked\n"
 		"    -o ro                  mount read-only (writes fail with EROFS)\n"
+		"    -o no_default_permissions\n"
+		"                           let the kernel skip checking permission bits\n"
+		"                           (default: checked, so with -o allow_other only\n"
+		"                           the owner may write)\n"
 		"    -o backup              before the first commit, copy the archive\n"
 		"                           to ARCHIVE.orig (once: an existing one is kept)\n"
 		"    -o cache_mb=N          memory for decoded PACs, skeletons, packs and\n"
@@ -210,6 +216,8 @@ int main(int argc, char *argv[])
 	scratch_init(&fs.scratch);
 	known_init(&fs.known);
 	pthread_mutex_init(&fs.errors_lock, NULL);
+	pthread_mutex_init(&fs.writers_lock, NULL);
+	times_init(&fs.times);
 	prefetch_init(&fs.prefetch);
 	fs.uid = getuid();
 	fs.gid = getgid();
@@ -227,6 +235,11 @@ int main(int argc, char *argv[])
 			fs.entry_timeout = fs.timeout;
 		add_mount_option(&args, "fsname", opts.archive);
 		fuse_opt_add_arg(&args, "-osubtype=mhfu");
+		/* Views are the mounting user's, mode 644 (folders 755): the
+		 * kernel enforces that, so under allow_other nobody else may
+		 * edit the archive. */
+		if (!opts.no_permissions)
+			fuse_opt_add_arg(&args, "-odefault_permissions");
 		/* A backing file we cannot write makes a read-only mount. */
 		if (!fs.ar.writable && !opts.read_only)
 			fuse_opt_add_arg(&args, "-oro");
@@ -248,6 +261,8 @@ int main(int argc, char *argv[])
 		free(v);
 	}
 	pthread_mutex_destroy(&fs.errors_lock);
+	pthread_mutex_destroy(&fs.writers_lock);
+	times_destroy(&fs.times);
 	prefetch_destroy(&fs.prefetch);
 	known_destroy(&fs.known);
 	scratch_destroy(&fs.scratch);

@@ -11,6 +11,7 @@
 #include "rules.h"
 #include "prefetch.h"
 #include "scratch.h"
+#include "times.h"
 
 /* The largest request: 1 MiB (the kernel's limit is 256 pages). */
 #define MAX_REQUEST (1u << 20)
@@ -39,6 +40,9 @@ struct mhfs {
 	struct prefetch prefetch;    /* read-only mounts: across entries */
 	pthread_mutex_t errors_lock; /* protects errors */
 	struct view_error *errors;
+	pthread_mutex_t writers_lock; /* protects writers */
+	struct handle *writers;      /* views open for writing (handle.h) */
+	struct times_table times;    /* times set on views */
 };
 
 extern const struct fuse_lowlevel_ops mhfs_ops;

@@ -2,7 +2,9 @@
 
 #include "views.h"
 
+#include <ctype.h>
 #include <stdio.h>
+#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -679,4 +681,95 @@ void node_path(struct archive *ar, const struct node *n, char *buf, size_t len)
 			 n->slot, n->type == NODE_SLOT_BIN ? "bin" : "txt");
 	else
 		snprintf(buf + used, len - used, "%s.mhfu", sep);
+}
+
+/* ---- names that look like views ------------------------------------- */
+
+/* "prefix" (any case) then decimal digits; *end after them. */
+static bool prefixed_number(const char *name, const char *prefix, const char **end)
+{
+	size_t n = strlen(prefix);
+	if (strncasecmp(name, prefix, n) || !isdigit((unsigned char)name[n]))
+		return false;
+	for (name += n; isdigit((unsigned char)*name); name++)
+		;
+	*end = name;
+	return true;
+}
+
+/* Nothing, or "." and letters: the end of a view's name (editors' names,
+ * "slot024.txt~", ".slot024.txt.swp", end otherwise). */
+static bool view_like_end(const char *end)
+{
+	if (!*end)
+		return true;
+	if (*end++ != '.' || !*end)
+		return false;
+	while (isalpha((unsigned char)*end))
+		end++;
+	return !*end;
+}
+
+static bool is_kind_ext(const char *ext)
+{
+	for (int k = 0; k < KIND_COUNT; k++)
+		if (!strcasecmp(ext, kind_ext((enum kind)k)))
+			return true;
+	return false;
+}
+
+bool node_name_reserved(struct archive *ar, const struct node *dir, const char *name,
+			char *why, size_t why_len)
+{
+	struct node_target t;
+	const char *end;
+	switch (dir->type) {
+	case NODE_ROOT:
+		if (!strcasecmp(name, "index.tsv") ||
+		    (prefixed_number(name, "file_", &end) && view_like_end(end)) ||
+		    (prefixed_number(name, "file_-", &end) && view_like_end(end))) {
+			snprintf(why, why_len, "entries are named file_NNNNN.EXT as listed "
+				 "(file_-0001 to file_%05u), and cannot be created",
+				 ar->count >= 2 ? ar->count - 2 : 0);
+			return true;
+		}
+		return false;
+	case NODE_META:
+		snprintf(why, why_len, "the mount's own folder holds no files of yours");
+		return true;
+	case NODE_STREAM:
+		if (!prefixed_number(name, "slot", &end) || !view_like_end(end))
+			return false;
+		if (node_resolve(ar, dir, &t) && t.model && t.model->kind == KIND_ANIM)
+			snprintf(why, why_len, "slot files are slotNNN.txt or slotNNN.bin, three "
+				 "digits, 000 to %03u in stream %u (more slots: pack.txt)",
+				 t.model->pack.streams[dir->stream].nslots - 1, dir->stream);
+		else
+			snprintf(why, why_len, "slot files are slotNNN.txt or slotNNN.bin");
+		return true;
+	case NODE_DIR:
+		if (!node_resolve(ar, dir, &t))
+			return false;
+		if (t.model) {
+			if (strcasecmp(name, "skeleton.txt") && strcasecmp(name, "pack.txt") &&
+			    !(prefixed_number(name, "stream", &end) && !*end))
+				return false;
+			snprintf(why, why_len, "this folder holds %s",
+				 t.model->kind == KIND_SKELETON ? "skeleton.txt"
+								: "pack.txt and stream folders");
+			return true;
+		}
+		if (t.tree && isdigit((unsigned char)name[0])) {
+			for (end = name; isdigit((unsigned char)*end); end++)
+				;
+			if (*end != '.' || !is_kind_ext(end))
+				return false;
+			snprintf(why, why_len, "members are named N.EXT as listed, N from 0 to %u, "
+				 "and cannot be created", t.tree->count ? t.tree->count - 1 : 0);
+			return true;
+		}
+		return false;
+	default:
+		return false;
+	}
 }

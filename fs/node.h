@@ -88,6 +88,14 @@ void node_path(struct archive *ar, const struct node *n, char *buf, size_t len);
 bool node_slot_named(struct archive *ar, const struct node *dir, const char *name,
 		     struct node *slot);
 
+/* Whether `name`, which is neither a view of folder `dir` nor a slot it
+ * could fill, looks like one (a misspelt slot, a member the PAC does not
+ * have, skeleton.txt in the wrong case...): such a name is refused rather
+ * than held as a scratch file that would vanish at unmount.  `why` says
+ * what the folder's names are.  The patterns are in mount.mhfu(8). */
+bool node_name_reserved(struct archive *ar, const struct node *dir, const char *name,
+			char *why, size_t why_len);
+
 /* The child named `name` of directory `dir`; false if none. */
 bool node_lookup(struct archive *ar, const struct node *dir, const char *name,
 		 struct node *child);

@@ -11,6 +11,7 @@
  * inodes of their own (scratch.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,7 +106,10 @@ static int node_stat(struct mhfs *fs, const struct node *n, struct stat *st)
 	st->st_ino = node_ino(&fs->ar, n);
 	st->st_uid = fs->uid;
 	st->st_gid = fs->gid;
-	st->st_atim = st->st_mtim = st->st_ctim = fs->ar.mtime;
+	/* An entry's views change at its commits; the mount's own nodes
+	 * with the archive. */
+	st->st_atim = st->st_mtim = st->st_ctim =
+		n->type >= NODE_FILE ? fs->ar.entries[n->entry].mtime : fs->ar.mtime;
 	st->st_blksize = 4096;
 	st->st_nlink = 1;
 
@@ -140,6 +144,18 @@ static int node_stat(struct mhfs *fs, const struct node *n, struct stat *st)
 	return 0;
 }
 
+/* What a view's attributes are while the mount runs: the size of a
+ * writer that has it open, the times set on it. */
+static void live_attributes(struct mhfs *fs, struct stat *st)
+{
+	uint64_t len;
+	if (writer_len(fs, st->st_ino, &len)) {
+		st->st_size = (off_t)len;
+		st->st_blocks = (st->st_size + 511) / 512;
+	}
+	times_apply(&fs->times, st->st_ino, st);
+}
+
 double attr_timeout(const struct mhfs *fs, fuse_ino_t ino)
 {
 	/* Scratch files change with every write; info and log as the mount
@@ -167,6 +183,8 @@ int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st)
 	rdlock(fs);
 	err = node_from_ino(&fs->ar, ino, &n) ? node_stat(fs, &n, st) : ENOENT;
 	unlock(fs);
+	if (!err)
+		live_attributes(fs, st);
 	return err;
 }
 
@@ -193,6 +211,10 @@ static void mhfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	struct node dir, child;
 	uint64_t ino = 0;
 
+	if (strlen(name) > NAME_MAX) {
+		fuse_reply_err(req, ENAMETOOLONG);
+		return;
+	}
 	pthread_mutex_lock(&fs->scratch.lock);
 	struct scratch *f = scratch_find(&fs->scratch, parent, name);
 	if (f)
@@ -231,35 +253,88 @@ static void mhfs_forget_multi(fuse_req_t req, size_t count,
 
 static void mhfs_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	struct mhfs *fs = fs_of(req);
-	reply_attr(req, fs, ino, fi ? (struct handle *)(uintptr_t)fi->fh : NULL);
+	(void)fi;
+	reply_attr(req, fs_of(req), ino);
 }
 
-void reply_attr(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, const struct handle *h)
+void reply_attr(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino)
 {
 	struct stat st;
 	int err = ino_stat(fs, ino, &st);
-	/* A file being written shows what was written so far. */
-	if (!err && h && h->writable) {
-		st.st_size = (off_t)h->len;
-		st.st_blocks = (st.st_size + 511) / 512;
-	}
 	if (err)
 		fuse_reply_err(req, err);
 	else
 		fuse_reply_attr(req, &st, attr_timeout(fs, ino));
 }
 
+struct handle *handle_new(uint64_t ino)
+{
+	struct handle *h = calloc(1, sizeof *h);
+	if (!h)
+		return NULL;
+	atomic_init(&h->refs, 1);
+	pthread_mutex_init(&h->lock, NULL);
+	h->ino = ino;
+	return h;
+}
+
 void handle_put(struct handle *h)
 {
 	if (atomic_fetch_sub(&h->refs, 1) == 1) {
+		pthread_mutex_destroy(&h->lock);
 		free(h->data);
 		free(h);
 	}
 }
 
+void writers_add(struct mhfs *fs, struct handle *h)
+{
+	atomic_store(&h->shown_len, h->len);
+	pthread_mutex_lock(&fs->writers_lock);
+	h->next_writer = fs->writers;
+	fs->writers = h;
+	pthread_mutex_unlock(&fs->writers_lock);
+}
+
+void writers_remove(struct mhfs *fs, struct handle *h)
+{
+	pthread_mutex_lock(&fs->writers_lock);
+	for (struct handle **p = &fs->writers; *p; p = &(*p)->next_writer)
+		if (*p == h) {
+			*p = h->next_writer;
+			break;
+		}
+	pthread_mutex_unlock(&fs->writers_lock);
+}
+
+struct handle *writer_of(struct mhfs *fs, uint64_t ino)
+{
+	pthread_mutex_lock(&fs->writers_lock);
+	struct handle *h = fs->writers;
+	while (h && h->ino != ino)
+		h = h->next_writer;
+	if (h)
+		atomic_fetch_add(&h->refs, 1);
+	pthread_mutex_unlock(&fs->writers_lock);
+	return h;
+}
+
+bool writer_len(struct mhfs *fs, uint64_t ino, uint64_t *len)
+{
+	pthread_mutex_lock(&fs->writers_lock);
+	struct handle *h = fs->writers;
+	while (h && h->ino != ino)
+		h = h->next_writer;
+	if (h)
+		*len = atomic_load(&h->shown_len);
+	pthread_mutex_unlock(&fs->writers_lock);
+	return h != NULL;
+}
+
 int handle_resize(struct handle *h, size_t size)
 {
+	if (size > WRITE_MAX_BYTES)
+		return EFBIG;
 	if (size > h->cap) {
 		size_t cap = h->cap ? h->cap : 4096;
 		while (cap < size)
@@ -273,6 +348,7 @@ int handle_resize(struct handle *h, size_t size)
 	if (size > h->len)
 		memset(h->data + h->len, 0, size - h->len);
 	h->len = size;
+	atomic_store(&h->shown_len, size);
 	return 0;
 }
 
@@ -347,11 +423,9 @@ static void mhfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, ENOSYS);
 		return;
 	}
-	struct handle *h = calloc(1, sizeof *h);
+	struct handle *h = handle_new(ino);
 	int err = h ? 0 : ENOMEM;
 
-	if (h)
-		atomic_init(&h->refs, 1);
 	if (!err && (ino & SCRATCH_INO)) {
 		pthread_mutex_lock(&fs->scratch.lock);
 		struct scratch *f = scratch_by_ino(&fs->scratch, ino);
@@ -359,6 +433,8 @@ static void mhfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 			err = ENOENT;
 		else if (fi->flags & O_TRUNC)
 			err = scratch_truncate(f, 0);
+		if (!err)
+			scratch_open(&fs->scratch, ino);
 		pthread_mutex_unlock(&fs->scratch.lock);
 		h->scratch = ino;
 		fi->direct_io = 1;
@@ -369,16 +445,27 @@ static void mhfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	}
 	if (err) {
 		if (h)
-			free(h->data);
-		free(h);
+			handle_put(h);
 		fuse_reply_err(req, err);
 		return;
 	}
+	if (h->writable)
+		writers_add(fs, h);
 	fi->fh = (uintptr_t)h;
-	if (fuse_reply_open(req, fi)) {
-		free(h->data);
-		free(h);
+	if (fuse_reply_open(req, fi))
+		handle_release(fs, h);
+}
+
+void handle_release(struct mhfs *fs, struct handle *h)
+{
+	if (h->writable)
+		writers_remove(fs, h);
+	if (h->scratch) {
+		pthread_mutex_lock(&fs->scratch.lock);
+		scratch_close(&fs->scratch, h->scratch);
+		pthread_mutex_unlock(&fs->scratch.lock);
 	}
+	handle_put(h);
 }
 
 uint8_t *read_buffer(struct mhfs *fs, size_t size)
@@ -495,7 +582,9 @@ static void mhfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		pthread_mutex_unlock(&fs->scratch.lock);
 	} else if (h->buffered) {
 		atomic_fetch_add(&h->refs, 1);
+		pthread_mutex_lock(&h->lock);
 		reply_slice(req, h->data, h->len, size, off);
+		pthread_mutex_unlock(&h->lock);
 		handle_put(h);
 	} else {
 		reply_raw(req, fs, h, size, off);
@@ -509,7 +598,7 @@ static void mhfs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *
 	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
 	/* Errors here reach nobody; flush reported them already. */
 	handle_commit(fs, h, true);
-	handle_put(h);
+	handle_release(fs, h);
 	fuse_reply_err(req, 0);
 }
 
@@ -609,7 +698,7 @@ static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	bool full = !node_from_ino(&fs->ar, ino, &dir);
 	while (!full && pos < POS_SCRATCH &&
 	       node_child_at(&fs->ar, &dir, &pos, &child, name, sizeof name)) {
-		if (!node_stat(fs, &child, &st))
+		if (!node_stat(fs, &child, &st) && (live_attributes(fs, &st), true))
 			full = !add_entry(req, fs, buf, size, &used, name, &st, pos + 1, plus);
 		if (!full)
 			pos++;
@@ -686,6 +775,8 @@ const struct fuse_lowlevel_ops mhfs_ops = {
 	.readlink = mhfs_readlink,
 	.mknod = mhfs_mknod,
 	.unlink = mhfs_unlink,
+	.mkdir = mhfs_mkdir,
+	.rmdir = mhfs_rmdir,
 	.symlink = mhfs_symlink,
 	.rename = mhfs_rename,
 	.open = mhfs_open,

@@ -53,7 +53,7 @@ struct scratch *scratch_create(struct scratch_table *t, uint64_t parent,
 {
 	struct scratch *old = scratch_find(t, parent, name);
 	if (old)
-		scratch_unlink(old);
+		scratch_unlink(t, old);
 	struct scratch *f = calloc(1, sizeof *f);
 	if (!f || !(f->name = strdup(name))) {
 		free(f);
@@ -133,14 +133,39 @@ int scratch_truncate(struct scratch *f, uint64_t size)
 	return 0;
 }
 
-void scratch_unlink(struct scratch *f)
+/* Takes f out of the table and frees it. */
+static void scratch_free(struct scratch_table *t, struct scratch *f)
+{
+	for (struct scratch **p = &t->files; *p; p = &(*p)->next)
+		if (*p == f) {
+			*p = f->next;
+			break;
+		}
+	free(f->name);
+	free(f->data);
+	free(f);
+}
+
+void scratch_unlink(struct scratch_table *t, struct scratch *f)
 {
 	f->linked = false;
-	free(f->data);
-	f->data = NULL;
-	f->cap = 0;
-	f->st.st_size = 0;
 	f->st.st_nlink = 0;
+	if (!f->opens)
+		scratch_free(t, f);
+}
+
+void scratch_open(struct scratch_table *t, uint64_t ino)
+{
+	struct scratch *f = scratch_by_ino(t, ino);
+	if (f)
+		f->opens++;
+}
+
+void scratch_close(struct scratch_table *t, uint64_t ino)
+{
+	struct scratch *f = scratch_by_ino(t, ino);
+	if (f && f->opens && !--f->opens && !f->linked)
+		scratch_free(t, f);
 }
 
 struct scratch *scratch_nth(struct scratch_table *t, uint64_t parent, uint64_t i)

@@ -5,8 +5,7 @@
  *
  * Scratch inodes carry SCRATCH_INO, a bit no view inode has (views use
  * bits 63..48 for an engine id below 2^15).  The table is protected by
- * its own mutex; a scratch file lives until unmount (its data is freed
- * when it is unlinked). */
+ * its own mutex; a scratch file lives until it is unlinked and closed. */
 #ifndef FS_SCRATCH_H
 #define FS_SCRATCH_H
 
@@ -26,6 +25,8 @@ struct scratch {
 	uint8_t *data;         /* contents, or a link's target */
 	size_t cap;
 	bool linked;           /* still has its name */
+	unsigned opens;        /* open files: an unlinked file keeps its data
+				  until the last is closed */
 	bool pending;          /* a view being created (a new slot file): its
 				  contents are committed to that view */
 	uint64_t view;         /* pending: the view's inode */
@@ -56,8 +57,14 @@ int scratch_set(struct scratch *f, const uint8_t *data, size_t len);
 int scratch_write(struct scratch *f, const uint8_t *data, size_t len, uint64_t off);
 int scratch_truncate(struct scratch *f, uint64_t size);
 
-/* Drops the file's name and contents. */
-void scratch_unlink(struct scratch *f);
+/* Drops the file's name; its contents go when it is not open (then f is
+ * freed), else at its last close. */
+void scratch_unlink(struct scratch_table *t, struct scratch *f);
+
+/* An open file of inode ino begins or ends; the end of the last frees an
+ * unlinked file. */
+void scratch_open(struct scratch_table *t, uint64_t ino);
+void scratch_close(struct scratch_table *t, uint64_t ino);
 
 /* The scratch files of a directory, for listings: the i-th linked one. */
 struct scratch *scratch_nth(struct scratch_table *t, uint64_t parent, uint64_t i);

@@ -12,27 +12,27 @@
  *     and a view renamed to a scratch name is copied, never lost. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/xattr.h>
+#include <time.h>
 
 #include "commit.h"
 #include "handle.h"
 
 #define ERROR_XATTR "user.mhfu.error"
-/* A view's new contents are held in memory until committed: a bound
- * keeps a runaway writer from exhausting it (retail entries are a few
- * MB; the archive's largest, tens). */
-#define WRITE_MAX_BYTES (64ull << 20)
 
-/* What a name in a directory is. */
-enum name_kind { NAME_SCRATCH, NAME_VIEW, NAME_NEW_SLOT, NAME_NONE };
+/* What a name in a directory is: a view, an empty slot's file, a name
+ * that looks like a view but is none (refused), or a scratch name. */
+enum name_kind { NAME_SCRATCH, NAME_VIEW, NAME_NEW_SLOT, NAME_RESERVED, NAME_NONE };
 
 static enum name_kind classify(struct mhfs *fs, fuse_ino_t parent, const char *name,
 			       struct node *view)
 {
 	struct node dir;
+	char why[256];
 	enum name_kind k = NAME_SCRATCH;
 	pthread_rwlock_rdlock(&fs->ar.io);
 	if (!(parent & SCRATCH_INO) && !node_from_ino(&fs->ar, parent, &dir))
@@ -41,19 +41,37 @@ static enum name_kind classify(struct mhfs *fs, fuse_ino_t parent, const char *n
 		k = NAME_VIEW;
 	else if (!(parent & SCRATCH_INO) && node_slot_named(&fs->ar, &dir, name, view))
 		k = NAME_NEW_SLOT;
+	else if (!(parent & SCRATCH_INO) &&
+		 node_name_reserved(&fs->ar, &dir, name, why, sizeof why)) {
+		char path[512];
+		node_path(&fs->ar, &dir, path, sizeof path);
+		mlog_printf(&fs->log, "%s%s%s: refused: not a name of this folder: %s", path,
+			    path[0] ? "/" : "", name, why);
+		k = NAME_RESERVED;
+	}
 	pthread_rwlock_unlock(&fs->ar.io);
 	return k;
 }
 
-/* A name about to be created: a new slot file or a scratch name; ENOENT
- * or EEXIST otherwise, EROFS on a read-only archive. */
+/* The errno for a name that cannot be created: ENOENT, EEXIST, or
+ * EINVAL for one that looks like a view but is none (logged). */
+static int name_error(enum name_kind k)
+{
+	return k == NAME_NONE ? ENOENT : k == NAME_VIEW ? EEXIST : k == NAME_RESERVED ? EINVAL : 0;
+}
+
+/* A name about to be created: a new slot file or a scratch name; see
+ * name_error otherwise; EROFS on a read-only archive. */
 static int new_name(struct mhfs *fs, fuse_ino_t parent, const char *name,
 		    struct node *view, enum name_kind *k)
 {
+	*k = NAME_NONE;
+	if (strlen(name) > NAME_MAX)
+		return ENAMETOOLONG;
 	if (!fs->ar.writable)
 		return EROFS;
 	*k = classify(fs, parent, name, view);
-	return *k == NAME_NONE ? ENOENT : *k == NAME_VIEW ? EEXIST : 0;
+	return name_error(*k);
 }
 
 static int commit_write(struct mhfs *fs, const struct node *view, const uint8_t *data,
@@ -122,15 +140,35 @@ static int commit_scratch(struct mhfs *fs, uint64_t ino, const struct node *view
 	return err;
 }
 
+/* A file renamed over a view: the view now shows the file's times, as a
+ * local disk would (rsync sets them on its temporary). */
+static void keep_times(struct mhfs *fs, uint64_t ino, const struct node *view)
+{
+	struct stat st;
+	bool found = false;
+	pthread_mutex_lock(&fs->scratch.lock);
+	struct scratch *f = scratch_by_ino(&fs->scratch, ino);
+	if (f) {
+		st = f->st;
+		found = true;
+	}
+	pthread_mutex_unlock(&fs->scratch.lock);
+	if (found)
+		times_set(&fs->times, node_ino(&fs->ar, view), view->entry, &st.st_atim,
+			  &st.st_mtim, &st);
+}
+
 /* Unlinks the scratch file of this inode, if it still has its name. */
 static void drop_scratch(struct mhfs *fs, uint64_t ino)
 {
 	pthread_mutex_lock(&fs->scratch.lock);
 	struct scratch *f = scratch_by_ino(&fs->scratch, ino);
 	if (f && f->linked)
-		scratch_unlink(f);
+		scratch_unlink(&fs->scratch, f);
 	pthread_mutex_unlock(&fs->scratch.lock);
 }
+
+static int commit_locked(struct mhfs *fs, struct handle *h, bool release);
 
 /* A new slot file closed empty: said in the log, as nothing is committed. */
 static void note_empty_slot_file(struct mhfs *fs, uint64_t ino)
@@ -152,6 +190,15 @@ static void note_empty_slot_file(struct mhfs *fs, uint64_t ino)
 }
 
 int handle_commit(struct mhfs *fs, struct handle *h, bool release)
+{
+	pthread_mutex_lock(&h->lock);
+	int err = commit_locked(fs, h, release);
+	pthread_mutex_unlock(&h->lock);
+	return err;
+}
+
+/* handle_commit with h->lock held. */
+static int commit_locked(struct mhfs *fs, struct handle *h, bool release)
 {
 	if (!h->dirty && !(release && h->emptied)) {
 		if (release && h->scratch)
@@ -186,28 +233,31 @@ void mhfs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
 	int err = 0;
 
+	if (!h->scratch && !h->writable) {
+		fuse_reply_err(req, EBADF);
+		return;
+	}
+	pthread_mutex_lock(&h->lock);
 	if (h->scratch) {
 		pthread_mutex_lock(&fs->scratch.lock);
 		struct scratch *f = scratch_by_ino(&fs->scratch, h->scratch);
 		err = f ? scratch_write(f, (const uint8_t *)buf, size, (uint64_t)off) : ENOENT;
 		pthread_mutex_unlock(&fs->scratch.lock);
-	} else if (!h->writable) {
-		err = EBADF;
-	} else if ((uint64_t)off + size > WRITE_MAX_BYTES) {
-		err = EFBIG;
 	} else {
-		size_t end = (size_t)off + size;
+		uint64_t end = (uint64_t)off + size;
 		err = handle_resize(h, end > h->len ? end : h->len);
 		if (!err)
 			memcpy(h->data + off, buf, size);
 	}
-	if (err) {
-		fuse_reply_err(req, err);
-		return;
+	if (!err) {
+		h->dirty = true;
+		h->emptied = false;
 	}
-	h->dirty = true;
-	h->emptied = false;
-	fuse_reply_write(req, size);
+	pthread_mutex_unlock(&h->lock);
+	if (err)
+		fuse_reply_err(req, err);
+	else
+		fuse_reply_write(req, size);
 }
 
 /* A new scratch file (or pending slot file) in parent. */
@@ -245,19 +295,22 @@ void mhfs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	if (!err)
 		err = new_scratch(fs, req, parent, name, S_IFREG | (mode & 07777),
 				  k == NAME_NEW_SLOT ? &view : NULL, &ino);
-	struct handle *h = err ? NULL : calloc(1, sizeof *h);
+	struct handle *h = err ? NULL : handle_new(ino);
 	if (!err && !h)
 		err = ENOMEM;
+	if (!err) {
+		h->scratch = ino;
+		pthread_mutex_lock(&fs->scratch.lock);
+		scratch_open(&fs->scratch, ino);
+		pthread_mutex_unlock(&fs->scratch.lock);
+	}
 	struct fuse_entry_param e = {0};
-	if (!err)
-		err = ino_stat(fs, ino, &e.attr);
+	if (!err && (err = ino_stat(fs, ino, &e.attr)))
+		handle_release(fs, h);
 	if (err) {
-		free(h);
 		fuse_reply_err(req, err);
 		return;
 	}
-	atomic_init(&h->refs, 1);
-	h->scratch = ino;
 	/* A new slot file is committed once written; left empty (touch, or
 	 * tar's placeholder for a link it makes last) it stays a pending
 	 * file and the slot stays empty. */
@@ -265,7 +318,7 @@ void mhfs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	fi->fh = (uintptr_t)h;
 	fi->direct_io = 1;
 	if (fuse_reply_create(req, &e, fi))
-		free(h);
+		handle_release(fs, h);
 }
 
 void mhfs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
@@ -275,9 +328,10 @@ void mhfs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct mhfs *fs = fs_of(req);
 	struct node view;
 	uint64_t ino = 0;
-	int err = !S_ISREG(mode) ? EPERM : fs->ar.writable ? 0 : EROFS;
-	if (!err && classify(fs, parent, name, &view) != NAME_SCRATCH)
-		err = EEXIST;
+	enum name_kind k;
+	int err = new_name(fs, parent, name, &view, &k);
+	if (!err && (!S_ISREG(mode) || k != NAME_SCRATCH))
+		err = EPERM; /* no devices or fifos; a slot is filled by writing it */
 	if (!err)
 		err = new_scratch(fs, req, parent, name, mode, NULL, &ino);
 	if (err)
@@ -286,12 +340,23 @@ void mhfs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
 		reply_entry(req, fs, ino);
 }
 
-/* Truncating a view by path: committed at once. */
+/* Truncating a view by path: committed at once, unless a writer has it
+ * open: then its buffer is what is truncated, committed at its close. */
 static int truncate_view(struct mhfs *fs, fuse_ino_t ino, uint64_t size)
 {
 	struct node n;
 	struct handle h = {0};
 	int err = 0;
+	struct handle *writer = writer_of(fs, ino);
+	if (writer) {
+		pthread_mutex_lock(&writer->lock);
+		err = handle_resize(writer, size);
+		if (!err)
+			writer->dirty = true;
+		pthread_mutex_unlock(&writer->lock);
+		handle_put(writer);
+		return err;
+	}
 	pthread_rwlock_rdlock(&fs->ar.io);
 	if (!node_from_ino(&fs->ar, ino, &n))
 		err = ENOENT;
@@ -299,13 +364,94 @@ static int truncate_view(struct mhfs *fs, fuse_ino_t ino, uint64_t size)
 		err = view_contents(fs, &n, &h.data, &h.len);
 	pthread_rwlock_unlock(&fs->ar.io);
 	h.cap = h.len;
-	if (!err && size > WRITE_MAX_BYTES)
-		err = EFBIG;
 	if (!err)
-		err = handle_resize(&h, (size_t)size);
+		err = handle_resize(&h, size);
 	if (!err)
 		err = commit_write(fs, &n, h.data, h.len);
 	free(h.data);
+	return err;
+}
+
+static int set_scratch_attributes(struct mhfs *fs, fuse_ino_t ino, const struct stat *attr,
+				  int to_set)
+{
+	int err = 0;
+	pthread_mutex_lock(&fs->scratch.lock);
+	struct scratch *f = scratch_by_ino(&fs->scratch, ino);
+	if (!f) {
+		err = ENOENT;
+	} else {
+		if (to_set & FUSE_SET_ATTR_SIZE)
+			err = scratch_truncate(f, (uint64_t)attr->st_size);
+		if (to_set & FUSE_SET_ATTR_MODE)
+			f->st.st_mode = (f->st.st_mode & S_IFMT) | (attr->st_mode & 07777);
+		if (to_set & FUSE_SET_ATTR_UID)
+			f->st.st_uid = attr->st_uid;
+		if (to_set & FUSE_SET_ATTR_GID)
+			f->st.st_gid = attr->st_gid;
+		if (to_set & FUSE_SET_ATTR_MTIME)
+			f->st.st_mtim = attr->st_mtim;
+		if (to_set & FUSE_SET_ATTR_ATIME)
+			f->st.st_atim = attr->st_atim;
+		if (to_set & (FUSE_SET_ATTR_MTIME_NOW | FUSE_SET_ATTR_ATIME_NOW)) {
+			struct timespec now;
+			clock_gettime(CLOCK_REALTIME, &now);
+			if (to_set & FUSE_SET_ATTR_MTIME_NOW)
+				f->st.st_mtim = now;
+			if (to_set & FUSE_SET_ATTR_ATIME_NOW)
+				f->st.st_atim = now;
+		}
+	}
+	pthread_mutex_unlock(&fs->scratch.lock);
+	return err;
+}
+
+/* A view's mode and owner are the mount's: setting them to what they are
+ * succeeds (cp -p, rsync -a, tar), anything else is EPERM.  Times are
+ * kept (times.h).  A size truncates. */
+static int set_view_attributes(struct mhfs *fs, fuse_ino_t ino, const struct stat *attr,
+			       int to_set, struct handle *h)
+{
+	const int times = FUSE_SET_ATTR_ATIME | FUSE_SET_ATTR_MTIME |
+			  FUSE_SET_ATTR_ATIME_NOW | FUSE_SET_ATTR_MTIME_NOW;
+	struct stat st;
+	int err = ino_stat(fs, ino, &st);
+	if (err)
+		return err;
+	if (!fs->ar.writable && (to_set & (FUSE_SET_ATTR_SIZE | times |
+					   FUSE_SET_ATTR_MODE | FUSE_SET_ATTR_UID |
+					   FUSE_SET_ATTR_GID)))
+		return EROFS;
+	if (((to_set & FUSE_SET_ATTR_MODE) && (attr->st_mode & 07777) != (st.st_mode & 07777)) ||
+	    ((to_set & FUSE_SET_ATTR_UID) && attr->st_uid != st.st_uid) ||
+	    ((to_set & FUSE_SET_ATTR_GID) && attr->st_gid != st.st_gid))
+		return EPERM;
+	if (to_set & FUSE_SET_ATTR_SIZE) {
+		if (h && h->writable) {
+			pthread_mutex_lock(&h->lock);
+			err = handle_resize(h, (uint64_t)attr->st_size);
+			h->dirty = h->dirty || !err;
+			pthread_mutex_unlock(&h->lock);
+		} else {
+			err = truncate_view(fs, ino, (uint64_t)attr->st_size);
+		}
+		if (err)
+			return err;
+	}
+	if (to_set & times) {
+		struct timespec now;
+		clock_gettime(CLOCK_REALTIME, &now);
+		struct node n;
+		pthread_rwlock_rdlock(&fs->ar.io);
+		uint32_t entry = node_from_ino(&fs->ar, ino, &n) && n.type >= NODE_FILE
+					 ? n.entry : UINT32_MAX;
+		pthread_rwlock_unlock(&fs->ar.io);
+		const struct timespec *atime = to_set & FUSE_SET_ATTR_ATIME_NOW ? &now
+					       : to_set & FUSE_SET_ATTR_ATIME ? &attr->st_atim : NULL;
+		const struct timespec *mtime = to_set & FUSE_SET_ATTR_MTIME_NOW ? &now
+					       : to_set & FUSE_SET_ATTR_MTIME ? &attr->st_mtim : NULL;
+		err = times_set(&fs->times, ino, entry, atime, mtime, &st);
+	}
 	return err;
 }
 
@@ -314,48 +460,22 @@ void mhfs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to_set,
 {
 	struct mhfs *fs = fs_of(req);
 	struct handle *h = fi ? (struct handle *)(uintptr_t)fi->fh : NULL;
-	int err = 0;
+	int err;
 
 	if (ino & SCRATCH_INO) {
-		pthread_mutex_lock(&fs->scratch.lock);
-		struct scratch *f = scratch_by_ino(&fs->scratch, ino);
-		if (!f) {
-			err = ENOENT;
-		} else {
-			if (to_set & FUSE_SET_ATTR_SIZE)
-				err = scratch_truncate(f, (uint64_t)attr->st_size);
-			if (to_set & FUSE_SET_ATTR_MODE)
-				f->st.st_mode = (f->st.st_mode & S_IFMT) | (attr->st_mode & 07777);
-			if (to_set & FUSE_SET_ATTR_UID)
-				f->st.st_uid = attr->st_uid;
-			if (to_set & FUSE_SET_ATTR_GID)
-				f->st.st_gid = attr->st_gid;
-			if (to_set & FUSE_SET_ATTR_MTIME)
-				f->st.st_mtim = attr->st_mtim;
-			if (to_set & FUSE_SET_ATTR_ATIME)
-				f->st.st_atim = attr->st_atim;
-		}
-		pthread_mutex_unlock(&fs->scratch.lock);
-		if (!err && (to_set & FUSE_SET_ATTR_SIZE) && h)
+		err = set_scratch_attributes(fs, ino, attr, to_set);
+		if (!err && (to_set & FUSE_SET_ATTR_SIZE) && h) {
+			pthread_mutex_lock(&h->lock);
 			h->dirty = true;
-	} else if (to_set & FUSE_SET_ATTR_SIZE) {
-		/* Modes, owners and times of views are the archive's: a
-		 * request to set them succeeds and changes nothing, so cp -p
-		 * and rsync work. */
-		if (!fs->ar.writable)
-			err = EROFS;
-		else if (h && h->writable) {
-			err = (uint64_t)attr->st_size > WRITE_MAX_BYTES
-				      ? EFBIG : handle_resize(h, (size_t)attr->st_size);
-			h->dirty = !err;
-		} else {
-			err = truncate_view(fs, ino, (uint64_t)attr->st_size);
+			pthread_mutex_unlock(&h->lock);
 		}
+	} else {
+		err = set_view_attributes(fs, ino, attr, to_set, h);
 	}
 	if (err)
 		fuse_reply_err(req, err);
 	else
-		reply_attr(req, fs, ino, h);
+		reply_attr(req, fs, ino);
 }
 
 void mhfs_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
@@ -387,12 +507,17 @@ void mhfs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 	struct mhfs *fs = fs_of(req);
 	struct node view;
 	int err = 0;
+	if (strlen(name) > NAME_MAX) {
+		fuse_reply_err(req, ENAMETOOLONG);
+		return;
+	}
 	pthread_mutex_lock(&fs->scratch.lock);
 	struct scratch *f = scratch_find(&fs->scratch, parent, name);
+	bool was_scratch = f != NULL;
 	if (f)
-		scratch_unlink(f);
+		scratch_unlink(&fs->scratch, f);
 	pthread_mutex_unlock(&fs->scratch.lock);
-	if (f) {
+	if (was_scratch) {
 		fuse_reply_err(req, 0);
 		return;
 	}
@@ -423,7 +548,7 @@ static int move_scratch(struct mhfs *fs, uint64_t ino, fuse_ino_t newparent,
 		free(name);
 	} else {
 		if (old && old != f)
-			scratch_unlink(old);
+			scratch_unlink(&fs->scratch, old);
 		free(f->name);
 		f->name = name;
 		f->parent = newparent;
@@ -480,9 +605,11 @@ void mhfs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 	if (f)
 		ino = f->ino;
 	pthread_mutex_unlock(&fs->scratch.lock);
+	if (!err && (strlen(name) > NAME_MAX || strlen(newname) > NAME_MAX))
+		err = ENAMETOOLONG;
 	enum name_kind to = err ? NAME_NONE : classify(fs, newparent, newname, &dst);
-	if (!err && to == NAME_NONE)
-		err = ENOENT;
+	if (!err && (to == NAME_NONE || to == NAME_RESERVED))
+		err = name_error(to);
 	if (!err && (flags & RENAME_NOREPLACE) && to == NAME_VIEW)
 		err = EEXIST;
 	if (err) {
@@ -492,11 +619,12 @@ void mhfs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 		if (to == NAME_SCRATCH) {
 			err = move_scratch(fs, ino, newparent, newname);
 		} else if (!(err = commit_scratch(fs, ino, &dst))) {
+			keep_times(fs, ino, &dst);
 			drop_scratch(fs, ino);
 			pthread_mutex_lock(&fs->scratch.lock);
 			struct scratch *shadow = scratch_find(&fs->scratch, newparent, newname);
 			if (shadow)
-				scratch_unlink(shadow);
+				scratch_unlink(&fs->scratch, shadow);
 			pthread_mutex_unlock(&fs->scratch.lock);
 		}
 	} else if (classify(fs, parent, name, &src) != NAME_VIEW) {
@@ -550,6 +678,27 @@ void mhfs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 		fuse_reply_err(req, err);
 	else
 		reply_entry(req, fs, ino);
+}
+
+/* Folders are the archive's structure: none can be made or removed. */
+void mhfs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode)
+{
+	(void)parent;
+	(void)mode;
+	struct mhfs *fs = fs_of(req);
+	fuse_reply_err(req, strlen(name) > NAME_MAX ? ENAMETOOLONG : fs->ar.writable ? EPERM : EROFS);
+}
+
+void mhfs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	struct mhfs *fs = fs_of(req);
+	struct node view;
+	enum name_kind k = classify(fs, parent, name, &view);
+	int err = k != NAME_VIEW ? ENOENT
+		  : view.type != NODE_DIR && view.type != NODE_STREAM && view.type != NODE_META &&
+				  view.type != NODE_REJECTED ? ENOTDIR
+		  : fs->ar.writable ? EPERM : EROFS;
+	fuse_reply_err(req, err);
 }
 
 void mhfs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name, size_t size)

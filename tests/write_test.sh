@@ -171,6 +171,58 @@ check "saving a view unchanged writes nothing and logs it" bash -c "
 	test \"\$(stat -c %Y.%y '$archive')\" = \"\$before\" && cmp '$sample/DATA.BIN' '$archive' &&
 	! ls '$archive'.mhfu-* 2>/dev/null"
 
+# --- names: what looks like a view but is none is refused, not kept -----------
+fresh
+refused_name() { # refused_name PATH: touch fails with EINVAL, logged, nothing listed
+	! touch "$mnt/$1" 2>"$work/e" && grep -q 'Invalid argument' "$work/e" &&
+		grep -q "$(basename "$1"): refused: not a name of this folder" "$mnt/.mhfu/log" &&
+		! ls -a "$(dirname "$mnt/$1")" | grep -qx "$(basename "$1")" && unchanged
+}
+for n in file_06185/3/stream2/slot7.txt file_06185/3/stream0/slot100.txt \
+	file_06185/3/stream2/Slot005.txt file_06185/3/stream2/slot024.TXT file_06185/3/stream2/slot024.png \
+	file_06185/4.tmh file_06185/3.tmh file_06185/3/Pack.txt file_06185/0/skeleton.TXT \
+	file_99999.bin FILE_06185.pac .mhfu/notes; do
+	check "a name like a view's is refused: $n" refused_name "$n"
+done
+check "editors' and tools' temporaries are scratch files" bash -c "
+	cd '$cdir' && touch slot024.txt~ .slot024.txt.swp 4913 '#slot024.txt#' sedAbc123 .slot024.txt.Xy12ab slot024.txt.orig &&
+	ln -s x .#slot024.txt && cd '$mnt/file_06185' && touch 4913 3.anim~ && cd '$mnt' && touch file_06185.pac~ notes.txt &&
+	rm '$cdir'/slot024.txt~ '$cdir'/.#slot024.txt '$mnt'/file_06185/4913 && cmp '$sample/DATA.BIN' '$archive'"
+long=$(printf 'n%.0s' $(seq 255))
+check "a name of 255 bytes is a scratch file; 256 is ENAMETOOLONG" bash -c "
+	touch '$cdir/$long' && test -f '$cdir/$long' && rm '$cdir/$long' &&
+	! touch '$cdir/${long}x' 2>'$work/e' && grep -q 'File name too long' '$work/e' &&
+	! stat '$cdir/${long}x' 2>'$work/e' && grep -q 'File name too long' '$work/e'"
+
+# --- attributes: taken or refused, never silently dropped ------------------------
+check "chmod/chown of a view to what it is succeed; to anything else EPERM" bash -c "
+	chmod 644 '$cdir/slot024.txt' && ! chmod 600 '$cdir/slot024.txt' 2>'$work/e' &&
+	grep -q 'not permitted' '$work/e' && test \$(stat -c %a '$cdir/slot024.txt') = 644 &&
+	chown \$(id -u):\$(id -g) '$cdir/slot024.txt' && ! chown 1:1 '$cdir/slot024.txt' 2>/dev/null"
+check "times set on a view are kept; a commit gives its entry's views the commit's time" bash -c "
+	touch -d '2001-02-03 04:05:06' '$cdir/slot024.txt' '$mnt/file_00010.bin' &&
+	test \$(stat -c %Y '$cdir/slot024.txt') = \$(date -d '2001-02-03 04:05:06' +%s) &&
+	touch '$work/marker' && sleep 1.1 &&
+	sed -i '${L}s/^\( *[0-9]* *\)-\{0,1\}[0-9]*/\1808/' '$cdir/slot024.txt' &&
+	test '$mnt/file_06185.pac' -nt '$work/marker' && test '$cdir/slot000.txt' -nt '$work/marker' &&
+	test \$(stat -c %Y '$mnt/file_00010.bin') = \$(date -d '2001-02-03 04:05:06' +%s) &&
+	test -z \"\$(find '$mnt' -maxdepth 1 -name 'file_0*' -newer '$work/marker' ! -name 'file_06185*')\""
+if have rsync; then
+	check "rsync -a of an unchanged folder: the second run transfers nothing" bash -c "
+		rsync -a '$cdir/' '$work/copy/' && rsync -a '$work/copy/' '$cdir/' &&
+		rsync -a --itemize-changes '$work/copy/' '$cdir/' >'$work/items' && cat '$work/items' && ! grep -q '^[<>]' '$work/items'"
+fi
+if have setpriv; then
+	fresh -o allow_other
+	chmod 755 "$work" # the other user reaches the mount point
+	check "-o allow_other: another user reads the views but cannot write them" bash -c "
+		setpriv --reuid=65534 --regid=65534 --clear-groups cat '$cdir/slot024.txt' >/dev/null &&
+		! setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'echo x >>\"\$1\"' - '$cdir/slot024.txt' 2>'$work/e' &&
+		grep -q 'Permission denied' '$work/e' &&
+		! setpriv --reuid=65534 --regid=65534 --clear-groups touch '$cdir/.scratch' 2>/dev/null &&
+		cmp '$sample/DATA.BIN' '$archive'"
+fi
+
 # --- other views ----------------------------------------------------------------
 fresh
 check "pack.txt: a stream's slot count changes" bash -c "
