@@ -33,6 +33,8 @@ struct handle {
 	size_t len, cap;
 	bool writable;         /* opened for writing a view */
 	bool dirty;            /* written since the last commit attempt */
+	int error;             /* the last commit attempt's errno: every flush
+				  and fsync reports it until one succeeds */
 	bool emptied;          /* opened with O_TRUNC and not written since:
 				  committed (empty) at release only, as shells
 				  flush a redirection's fd before writing */
@@ -45,7 +47,7 @@ void handle_put(struct handle *h);
 int handle_resize(struct handle *h, size_t size);
 
 /* Commits a dirty writable handle (at release also an emptied one): 0,
- * or the commit's errno. */
+ * or the commit's errno; a clean handle returns its last commit's. */
 int handle_commit(struct mhfs *fs, struct handle *h, bool release);
 
 /* Write-side operations (write.c). */

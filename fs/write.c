@@ -132,11 +132,9 @@ static void drop_scratch(struct mhfs *fs, uint64_t ino)
 	pthread_mutex_unlock(&fs->scratch.lock);
 }
 
-int handle_commit(struct mhfs *fs, struct handle *h, bool release)
+/* Commits what the handle holds: 0 or errno. */
+static int commit_handle(struct mhfs *fs, struct handle *h)
 {
-	if (!h->dirty && !(release && h->emptied))
-		return 0;
-	h->dirty = h->emptied = false;
 	if (!h->scratch)
 		return commit_write(fs, &h->view, h->data, h->len);
 	/* A new slot file: committed to its slot, then it is the view. */
@@ -154,6 +152,18 @@ int handle_commit(struct mhfs *fs, struct handle *h, bool release)
 	if (!err)
 		drop_scratch(fs, h->scratch);
 	return err;
+}
+
+int handle_commit(struct mhfs *fs, struct handle *h, bool release)
+{
+	/* A failed commit sticks to the handle, as a writeback error does:
+	 * a tool that ignores the fsync's error (emacs takes EINVAL there
+	 * for "fsync unsupported") still sees it at close. */
+	if (!h->dirty && !(release && h->emptied))
+		return h->error;
+	h->dirty = h->emptied = false;
+	h->error = commit_handle(fs, h);
+	return h->error;
 }
 
 void mhfs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
