@@ -61,7 +61,10 @@ check "sed -i in the demo's mount changes the copy, not the sample" edit_lands_i
 check "the next make demo keeps the demo's edits" copy_kept
 check "a regenerated sample replaces the copy" copy_renewed
 
-mountpoint -q "$mnt" && fusermount3 -u "$mnt"
+# The daemon's sanitizer reports, if any, are written when it exits.
+pid=$(awk -F'\t' '$1 == "pid" { print $2 }' "$mnt/.mhfu/info")
+fusermount3 -u "$mnt"
+for _ in $(seq 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 check "no sanitizer reports from the daemons" bash -c "! ls '$work'/asan.* '$work'/ubsan.* 2>/dev/null | grep -q ."
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
