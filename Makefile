@@ -1,5 +1,5 @@
 # mhfufs — see README.md.  `make` builds, `make check` tests (plain and
-# under ASan+UBSan), `make demo` mounts the sample, `make bench` measures.
+# under ASan+UBSan), `make demo` mounts a copy of the sample, `make bench` measures.
 
 CC      ?= cc
 BUILD   ?= build
@@ -123,6 +123,8 @@ mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(SAMPLE)/.done
 	bash tests/mount_test.sh $(MOUNT) $(SAMPLE) $(VIEWCHECK)
 	bash tests/write_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/inverse_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(INVERSE_ROUNDS)
+	bash tests/editor_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
+	bash tests/demo_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/crash_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(CRASH_ROUNDS)
 	bash tests/concurrency_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(STORM_SECONDS)
 	bash tests/flip_test.sh $(MOUNT) $(SAMPLE) $(FLIP_ARCHIVES)
@@ -151,7 +153,7 @@ check: test-deps
 
 demo: deps
 	$(MAKE) $(MOUNT) $(SAMPLE)/.done
-	bash tests/demo.sh $(MOUNT) $(SAMPLE)
+	bash tests/demo.sh $(MOUNT) $(SAMPLE) $(BUILD)/demo
 
 $(BUILD)/cipher_bench: $(BUILD)/tests/cipher_bench.o $(LIBCODECS)
 	$(CC) $(LDFLAGS) -o $@ $^

@@ -31,7 +31,10 @@ struct handle {
 				  several threads at once */
 	uint64_t ino;          /* the inode opened */
 	_Atomic uint64_t shown_len; /* len, readable without the lock: what
-				  stat shows of a view open for writing */
+				  stat shows of a view open for writing... */
+	_Atomic bool showing;  /* ...while written and not committed: after a
+				  commit the view shows the archive (a refused
+				  text is not what the view holds) */
 	struct handle *next_writer; /* fs->writers: open for writing a view */
 	struct node view;      /* the view opened (not a scratch file) */
 	uint64_t scratch;      /* a scratch file's inode, else 0 */
@@ -46,6 +49,8 @@ struct handle {
 	size_t len, cap;
 	bool writable;         /* opened for writing a view */
 	bool dirty;            /* written since the last commit attempt */
+	int error;             /* the last commit attempt's errno: every flush
+				  and fsync reports it until one succeeds */
 	bool emptied;          /* opened with O_TRUNC and not written since:
 				  committed (empty) at release only, as shells
 				  flush a redirection's fd before writing */
@@ -78,7 +83,7 @@ bool writer_len(struct mhfs *fs, uint64_t ino, uint64_t *len);
 int handle_resize(struct handle *h, size_t size);
 
 /* Commits a dirty writable handle (at release also an emptied one): 0,
- * or the commit's errno. */
+ * or the commit's errno; a clean handle returns its last commit's. */
 int handle_commit(struct mhfs *fs, struct handle *h, bool release);
 
 /* Write-side operations (write.c). */

@@ -290,6 +290,7 @@ void handle_put(struct handle *h)
 void writers_add(struct mhfs *fs, struct handle *h)
 {
 	atomic_store(&h->shown_len, h->len);
+	atomic_store(&h->showing, h->emptied);
 	pthread_mutex_lock(&fs->writers_lock);
 	h->next_writer = fs->writers;
 	fs->writers = h;
@@ -323,7 +324,7 @@ bool writer_len(struct mhfs *fs, uint64_t ino, uint64_t *len)
 {
 	pthread_mutex_lock(&fs->writers_lock);
 	struct handle *h = fs->writers;
-	while (h && h->ino != ino)
+	while (h && (h->ino != ino || !atomic_load(&h->showing)))
 		h = h->next_writer;
 	if (h)
 		*len = atomic_load(&h->shown_len);
@@ -349,6 +350,7 @@ int handle_resize(struct handle *h, size_t size)
 		memset(h->data + h->len, 0, size - h->len);
 	h->len = size;
 	atomic_store(&h->shown_len, size);
+	atomic_store(&h->showing, true);
 	return 0;
 }
 

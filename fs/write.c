@@ -197,15 +197,9 @@ int handle_commit(struct mhfs *fs, struct handle *h, bool release)
 	return err;
 }
 
-/* handle_commit with h->lock held. */
-static int commit_locked(struct mhfs *fs, struct handle *h, bool release)
+/* Commits what the handle holds: 0 or errno. */
+static int commit_handle(struct mhfs *fs, struct handle *h)
 {
-	if (!h->dirty && !(release && h->emptied)) {
-		if (release && h->scratch)
-			note_empty_slot_file(fs, h->scratch);
-		return 0;
-	}
-	h->dirty = h->emptied = false;
 	if (!h->scratch)
 		return commit_write(fs, &h->view, h->data, h->len);
 	/* A new slot file: committed to its slot, then it is the view. */
@@ -213,9 +207,8 @@ static int commit_locked(struct mhfs *fs, struct handle *h, bool release)
 	bool pending = false;
 	pthread_mutex_lock(&fs->scratch.lock);
 	struct scratch *f = scratch_by_ino(&fs->scratch, h->scratch);
-	if (f && f->pending && f->linked) {
+	if (f && f->pending && f->linked)
 		pending = node_from_ino(&fs->ar, f->view, &view);
-	}
 	pthread_mutex_unlock(&fs->scratch.lock);
 	if (!pending)
 		return 0;
@@ -223,6 +216,23 @@ static int commit_locked(struct mhfs *fs, struct handle *h, bool release)
 	if (!err)
 		drop_scratch(fs, h->scratch);
 	return err;
+}
+
+/* handle_commit with h->lock held.  A failed commit sticks to the
+ * handle, as a writeback error does: a tool that ignores the fsync's
+ * error (emacs takes EINVAL there for "fsync unsupported") still sees it
+ * at close. */
+static int commit_locked(struct mhfs *fs, struct handle *h, bool release)
+{
+	if (!h->dirty && !(release && h->emptied)) {
+		if (release && h->scratch)
+			note_empty_slot_file(fs, h->scratch);
+		return h->error;
+	}
+	h->dirty = h->emptied = false;
+	atomic_store(&h->showing, false);
+	h->error = commit_handle(fs, h);
+	return h->error;
 }
 
 void mhfs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,

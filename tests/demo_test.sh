@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# `make demo` mounts a copy: editing the demo's mount changes the copy, never
+# the sample the tests use.  tests/demo.sh runs here on a copy of the sample
+# with its own demo and mount folders, from the work folder (so an older
+# demo.sh, mounting ./mnt, mounts there too).
+#
+#   bash tests/demo_test.sh MOUNT_BINARY SAMPLE_DIR MHFUDUMP_BINARY
+set -uo pipefail
+
+mount_bin=$(realpath "$1")
+sample=$(realpath "$2")
+dump=$(realpath "$3")
+demo_sh=$(realpath "$(dirname "$0")/demo.sh")
+work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-demo-test.XXXXXX")
+export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
+export UBSAN_OPTIONS="log_path=$work/ubsan:print_stacktrace=1:${UBSAN_OPTIONS:-}"
+passed=0 failed=0
+mnt=$work/mnt
+copy=$work/demo/DATA.BIN
+clip=file_06185/3/stream2/slot024.txt
+
+cleanup() {
+	mountpoint -q "$mnt" && fusermount3 -u -z "$mnt"
+	if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "kept $work"; fi
+}
+trap cleanup EXIT
+
+ok() { passed=$((passed + 1)); echo "ok - $1"; }
+not_ok() { failed=$((failed + 1)); echo "not ok - $1"; }
+check() {
+	local name=$1
+	shift
+	if "$@" >"$work/out" 2>&1; then ok "$name"; else not_ok "$name"; sed 's/^/    /' "$work/out" | head -30; fi
+}
+
+mkdir -p "$work/sample"
+cp "$sample/DATA.BIN" "$work/sample/DATA.BIN"
+demo() { (cd "$work" && bash "$demo_sh" "$mount_bin" "$work/sample" "$work/demo" "$mnt") >"$work/demo.out"; }
+# The clip's first rotation key line, and its value in archive FILE.
+L=$("$dump" "$sample/DATA.BIN" "$clip" | grep -n -m1 -A1 '^channel rot_x' | tail -1 | cut -d- -f1)
+value() { "$dump" "$1" "$clip" | sed -n "${L}p" | awk '{ print $2 }'; }
+sample_unchanged() { cmp "$sample/DATA.BIN" "$work/sample/DATA.BIN"; }
+copy_has_edit() {
+	local v
+	v=$(value "$copy")
+	[ "$v" = 321 ] || { echo "the copy's value: $v, want 321"; return 1; }
+}
+
+mounts_copy() { demo && grep -F "$copy" "$work/demo.out" && test -f "$mnt/.mhfu/info"; }
+edit_lands_in_copy() {
+	sed -i "${L}s/^\( *[0-9]* *\)-\{0,1\}[0-9]*/\1321/" "$mnt/$clip" &&
+		sample_unchanged && copy_has_edit
+}
+copy_kept() { demo && grep 'kept from the last demo' "$work/demo.out" && copy_has_edit && sample_unchanged; }
+copy_renewed() {
+	touch -d '+1 minute' "$work/sample/DATA.BIN" && demo &&
+		grep 'The copy is fresh' "$work/demo.out" && cmp "$sample/DATA.BIN" "$copy"
+}
+check "make demo mounts a copy and says so" mounts_copy
+check "sed -i in the demo's mount changes the copy, not the sample" edit_lands_in_copy
+check "the next make demo keeps the demo's edits" copy_kept
+check "a regenerated sample replaces the copy" copy_renewed
+
+# The daemon's sanitizer reports, if any, are written when it exits.
+pid=$(awk -F'\t' '$1 == "pid" { print $2 }' "$mnt/.mhfu/info")
+fusermount3 -u "$mnt"
+for _ in $(seq 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+check "no sanitizer reports from the daemons" bash -c "! ls '$work'/asan.* '$work'/ubsan.* 2>/dev/null | grep -q ."
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
