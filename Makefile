@@ -10,6 +10,10 @@ STRESS_ROUNDS ?= 2000
 STORM_SECONDS ?= 8
 FLIP_ARCHIVES ?= 20
 INVERSE_ROUNDS ?= 12
+# fsx: operations per seed in `make check`, and the seeds `make stress` runs.
+FSX_OPS ?= 600
+STRESS_FSX_OPS ?= 5000
+STRESS_FSX_SEEDS ?= 1 2 3 4
 # Real structures the fuzz replays start from: the sample's model PAC,
 # its members, a pack's clips.
 FUZZ_SEEDS = $(SAMPLE)/src/file_06185.pac $(SAMPLE)/src/file_06185/0.skeleton \
@@ -47,6 +51,8 @@ MOUNT     := $(BUILD)/mount.mhfu
 MKARCHIVE := $(BUILD)/mkarchive
 VIEWCHECK := $(BUILD)/viewcheck
 MHFUDUMP  := $(BUILD)/mhfudump
+POSIX_CHECK := $(BUILD)/posix_check
+FSX       := $(BUILD)/fsx
 FAULTIO   := $(BUILD)/faultio.so
 SAMPLE    ?= $(BUILD)/sample
 # The sanitized pass reuses the plain pass's sample and generator.
@@ -54,7 +60,7 @@ SAMPLE_GEN ?= $(MKARCHIVE)
 
 .PHONY: all check check-plain check-san check-tsan units mount-tests demo bench fuzz stress deps test-deps clean sample
 
-all: $(MOUNT) $(MKARCHIVE) $(VIEWCHECK) $(MHFUDUMP) $(UNITS) $(FUZZERS)
+all: $(MOUNT) $(MKARCHIVE) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(UNITS) $(FUZZERS)
 
 $(BUILD)/codecs/%.o: codecs/%.c
 	@mkdir -p $(@D)
@@ -82,6 +88,14 @@ $(VIEWCHECK): $(BUILD)/tests/viewcheck.o $(LIBCODECS)
 	$(CC) $(LDFLAGS) -o $@ $^
 
 $(MHFUDUMP): $(BUILD)/tests/mhfudump.o $(LIBCODECS)
+	$(CC) $(LDFLAGS) -o $@ $^
+
+# The exercisers: system calls against a mount (or a local directory),
+# libc only.
+$(POSIX_CHECK): $(BUILD)/tests/posix_check.o $(BUILD)/tests/exercise.o
+	$(CC) $(LDFLAGS) -o $@ $^
+
+$(FSX): $(BUILD)/tests/fsx.o $(BUILD)/tests/exercise.o
 	$(CC) $(LDFLAGS) -o $@ $^
 
 # An LD_PRELOAD shim failing the driver's I/O calls one at a time.
@@ -119,7 +133,7 @@ units: $(UNITS) $(FUZZERS) $(SAMPLE)/.done
 	@set -e; for t in $(UNITS); do MHFU_SAMPLE=$(SAMPLE) $$t; done
 	@set -e; for f in $(FUZZERS); do $$f --runs 3000 $(FUZZ_SEEDS); done
 
-mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(SAMPLE)/.done
+mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(SAMPLE)/.done
 	bash tests/mount_test.sh $(MOUNT) $(SAMPLE) $(VIEWCHECK)
 	bash tests/write_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/inverse_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(INVERSE_ROUNDS)
@@ -132,6 +146,10 @@ ifeq ($(SAN),)
 	$(MAKE) $(FAULTIO)
 	bash tests/fault_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(FAULTIO)
 endif
+	@# The exercisers both run, whatever the first finds.
+	status=0; bash tests/posix_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(POSIX_CHECK) || status=1; \
+	bash tests/fsx_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(FSX) $(FSX_OPS) 1 || status=1; \
+	exit $$status
 
 check-plain: units mount-tests
 
@@ -170,11 +188,11 @@ fuzz:
 	bash tests/fuzz.sh $(BUILD)/fuzz
 
 # Long runs: thousands of kill -9 rounds, a long storm (plain and under
-# ThreadSanitizer), long fuzz replays, then one table.
+# ThreadSanitizer), long fuzz replays, fsx on several seeds, then one table.
 stress: test-deps
-	$(MAKE) $(MOUNT) $(MHFUDUMP) $(FUZZERS) $(SAMPLE)/.done
+	$(MAKE) $(MOUNT) $(MHFUDUMP) $(FSX) $(FUZZERS) $(SAMPLE)/.done
 	$(MAKE) BUILD=$(BUILD)/tsan SAN=thread $(BUILD)/tsan/mount.mhfu
-	bash tests/stress.sh $(BUILD) $(SAMPLE) $(STRESS_ROUNDS) 120 200000
+	bash tests/stress.sh $(BUILD) $(SAMPLE) $(STRESS_ROUNDS) 120 200000 $(STRESS_FSX_OPS) $(STRESS_FSX_SEEDS)
 
 clean:
 	-fusermount3 -u mnt 2>/dev/null

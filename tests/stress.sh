@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # `make stress`: the long runs, then one table of what they found.
 #
-#   bash tests/stress.sh BUILD_DIR SAMPLE_DIR ROUNDS STORM_SECONDS FUZZ_RUNS
+#   bash tests/stress.sh BUILD_DIR SAMPLE_DIR ROUNDS STORM_SECONDS FUZZ_RUNS FSX_OPS FSX_SEED...
 set -uo pipefail
 
 build=$(realpath "$1")
 sample=$(realpath "$2")
-rounds=$3 storm=$4 fuzz_runs=$5
+rounds=$3 storm=$4 fuzz_runs=$5 fsx_ops=$6
+shift 6
+fsx_seeds=("$@")
 log=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-stress.XXXXXX")
 status=0
 
@@ -24,6 +26,8 @@ for f in "$build"/tests/fuzz_*; do
 	"$f" --runs "$fuzz_runs" | tee -a "$log/fuzz" || status=1
 done
 bash tests/flip_test.sh "$build/mount.mhfu" "$sample" 300 | tee "$log/flip" || status=1
+bash tests/fsx_test.sh "$build/mount.mhfu" "$sample" "$build/mhfudump" "$build/fsx" "$fsx_ops" "${fsx_seeds[@]}" |
+	tee "$log/fsx" || status=1
 bad=$(bash tests/write_test.sh "$build/mount.mhfu" "$sample" "$build/mhfudump" | tee "$log/write" |
 	grep -cE '^ok - .*(refused|hostile|100 MB|NUL|UTF-8|million|damaged|huge)')
 
@@ -39,6 +43,8 @@ printf '| bad inputs tried (each refused cleanly) | %s |\n' "$bad"
 printf '| damaged archives walked | %s |\n' "$(sed -n 's/^ok - \([0-9]*\) damaged archives: \(.*\), no crash/\1: \2/p' "$log/flip")"
 printf '| concurrent reads / commits | %s / %s |\n' "$(field "$log/storm" 'reads')" "$(field "$log/storm" 'commits')"
 printf '| concurrency anomalies | %s |\n' "$(field "$log/storm" 'anomalies')"
+printf '| fsx operations (%s seeds) / mismatches / on disk | %s / %s / %s |\n' "${#fsx_seeds[@]}" \
+	"$(field "$log/fsx" 'operations')" "$(field "$log/fsx" 'mismatches')" "$(field "$log/fsx" 'mismatches on disk')"
 [ -f "$log/tsan" ] && printf '| ThreadSanitizer storm | %s |\n' "$(grep -q '^not ok' "$log/tsan" && echo reports || echo clean)"
 rm -rf "$log"
 exit $status

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# The randomized model check: fsx (tests/fsx.c) runs its operations on a
+# raw entry, a scratch file and a clip text, comparing each file with its
+# model after every operation; first on a local directory (where nothing
+# may mismatch), then once per seed on a fresh read-write mount of the
+# sample.  After each mount's unmount the raw entry and the clip text on
+# disk, decoded by mhfudump, must equal their models.  Ends with a table
+# of operations and mismatches.
+#
+#   bash tests/fsx_test.sh MOUNT_BINARY SAMPLE_DIR MHFUDUMP_BINARY FSX_BINARY OPS SEED...
+set -uo pipefail
+
+mount_bin=$(realpath "$1")
+sample=$(realpath "$2")
+dump=$(realpath "$3")
+fsx=$(realpath "$4")
+ops=$5
+shift 5
+seeds=("$@")
+work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-fsx-test.XXXXXX")
+export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
+export UBSAN_OPTIONS="log_path=$work/ubsan:print_stacktrace=1:${UBSAN_OPTIONS:-}"
+passed=0 failed=0
+operations=0 mismatches=0 disk_mismatches=0
+mnt=$work/mnt
+archive=$work/DATA.BIN
+# The views fsx edits (tests/exercise.h).
+text=file_06185/3/stream2/slot024.txt
+raw=file_00017.bin
+
+cleanup() {
+	mountpoint -q "$mnt" && fusermount3 -u -z "$mnt"
+	if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "kept $work"; fi
+}
+trap cleanup EXIT
+
+ok() { passed=$((passed + 1)); echo "ok - $1"; }
+not_ok() { failed=$((failed + 1)); echo "not ok - $1"; }
+check() {
+	local name=$1
+	shift
+	if "$@" >"$work/out" 2>&1; then ok "$name"; else not_ok "$name"; sed 's/^/    /' "$work/out" | head -30; fi
+}
+
+unmount() {
+	local pid
+	pid=$(awk -F'\t' '$1 == "pid" { print $2 }' "$mnt/.mhfu/info")
+	fusermount3 -u "$mnt" || return 1
+	for _ in $(seq 200); do
+		kill -0 "$pid" 2>/dev/null || return 0
+		sleep 0.05
+	done
+	echo "daemon $pid still running after unmount"
+	return 1
+}
+
+# run_fsx LABEL ARGS...: runs fsx, relays its lines under LABEL and
+# counts its files' verdicts; a mount's run adds its operations and
+# mismatches to the table.
+run_fsx() {
+	local label=$1 rc
+	shift
+	"$fsx" "$@" >"$work/fsx.out" 2>&1
+	rc=$?
+	sed -n -e '/^[0-9]* passed, /d' -e "s/^\(not \)\{0,1\}ok - /&$label: /" -e p "$work/fsx.out"
+	passed=$((passed + $(grep -c '^ok - ' "$work/fsx.out")))
+	failed=$((failed + $(grep -c '^not ok - ' "$work/fsx.out")))
+	[ $rc -le 1 ] || not_ok "$label: fsx ran to its end (exit $rc)"
+	[ "$label" = local ] && return
+	set -- $(sed -n 's/^fsx: seed [0-9]*, \([0-9]*\) operations, \([0-9]*\) mismatches$/\1 \2/p' "$work/fsx.out")
+	operations=$((operations + ${1:-0}))
+	mismatches=$((mismatches + ${2:-0}))
+}
+
+mkdir -p "$work/local" "$mnt"
+run_fsx local --local --seed "${seeds[0]}" --ops "$ops" "$work/local"
+
+on_disk() { # on_disk VIEW MODEL: the view on disk is the model
+	cmp <("$dump" "$archive" "$1") "$2" || { disk_mismatches=$((disk_mismatches + 1)); return 1; }
+}
+for seed in "${seeds[@]}"; do
+	cp "$sample/DATA.BIN" "$archive"
+	"$mount_bin" "$archive" "$mnt" || { not_ok "mount"; continue; }
+	rm -rf "$work/models" && mkdir -p "$work/models"
+	run_fsx "mount, seed $seed" --seed "$seed" --ops "$ops" --models "$work/models" "$mnt"
+	check "seed $seed: unmount" unmount
+	check "seed $seed: on disk, the raw entry is its model" on_disk "$raw" "$work/models/raw.bin"
+	check "seed $seed: on disk, the clip text is its model" on_disk "$text" "$work/models/text.txt"
+	check "seed $seed: on disk, the archive decodes whole" "$dump" --check "$archive"
+done
+check "no sanitizer reports" bash -c "! ls '$work'/asan.* '$work'/ubsan.* 2>/dev/null | grep -q ."
+
+printf '\n| fsx figure | value |\n|---|---|\n'
+printf '| operations | %s |\n| mismatches | %s |\n| mismatches on disk | %s |\n' \
+	"$operations" "$mismatches" "$disk_mismatches"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
