@@ -24,6 +24,7 @@
 #define SNIFF_CHUNK (4u << 20)
 
 static void drop_caches(struct archive *ar, uint32_t id);
+static void forget_decoded(struct archive *ar, uint32_t id);
 
 static int read_backing(void *ctx, uint64_t off, void *buf, size_t len)
 {
@@ -186,6 +187,8 @@ ssize_t archive_read(struct archive *ar, uint32_t id, uint64_t off, void *buf,
 	if (len > size - off)
 		len = (size_t)(size - off);
 	uint64_t base = ar->format == FORMAT_PAC ? 0 : databin_entry_offset(&ar->db, id);
+	if (ar->journal_pending && id == ar->pending_entry)
+		return -EIO; /* part old, part new on disk: see archive.h */
 	if (pread_full(ar->fd, buf, len, base + off))
 		return -errno;
 	if (!archive_entry_plain(ar, id))
@@ -195,11 +198,14 @@ ssize_t archive_read(struct archive *ar, uint32_t id, uint64_t off, void *buf,
 	return (ssize_t)len;
 }
 
-/* Records entry id's kind from its decrypted head (n < 0: unreadable,
- * so data: reading it will report the error). */
+/* Records entry id's kind from its decrypted head.  n < 0: unreadable
+ * now, so shown as data this once (reading it will report the error) and
+ * sniffed again next time: a failure is not a fact about the bytes. */
 static enum kind learn_kind(struct archive *ar, uint32_t id, const uint8_t *head, ssize_t n)
 {
-	int k = n < 0 ? KIND_DATA : kind_sniff(head, (size_t)n, archive_entry_size(ar, id));
+	if (n < 0)
+		return KIND_DATA;
+	int k = kind_sniff(head, (size_t)n, archive_entry_size(ar, id));
 	atomic_store_explicit(&ar->entries[id].kind, k, memory_order_release);
 	return (enum kind)k;
 }
@@ -278,12 +284,17 @@ const struct pactree *archive_entry_tree(struct archive *ar, uint32_t id)
 	t = atomic_load(&e->tree);
 	if (!t && !atomic_load(&e->tree_failed)) {
 		char why[256] = "";
+		/* Only what the bytes say is kept as a fact: a failed read or
+		 * allocation is tried again at the next look. */
+		bool transient = false;
 		uint64_t size = archive_entry_size(ar, id);
 		uint8_t *buf = size <= TREE_MAX_BYTES ? malloc(size ? size : 1) : NULL;
-		if (!buf)
+		if (size > TREE_MAX_BYTES)
 			snprintf(why, sizeof why, "%llu bytes is too large to expand",
 				 (unsigned long long)size);
-		else if (archive_read(ar, id, 0, buf, size) != (ssize_t)size)
+		else if ((transient = !buf))
+			snprintf(why, sizeof why, "out of memory");
+		else if ((transient = archive_read(ar, id, 0, buf, size) != (ssize_t)size))
 			snprintf(why, sizeof why, "read failed");
 		else
 			t = pactree_build(buf, size, 0, PACTREE_MAX_DEPTH, why,
@@ -295,8 +306,10 @@ const struct pactree *archive_entry_tree(struct archive *ar, uint32_t id)
 		} else {
 			char name[64];
 			archive_entry_name(ar, id, name, sizeof name);
-			mlog_printf(ar->log, "%s: shown raw only: %s", name, why);
-			atomic_store(&e->tree_failed, true);
+			mlog_printf(ar->log, "%s: shown raw only%s: %s", name,
+				    transient ? " for now" : "", why);
+			if (!transient)
+				atomic_store(&e->tree_failed, true);
 		}
 	}
 	pthread_mutex_unlock(&ar->lock);
@@ -348,10 +361,18 @@ void archive_trim(struct archive *ar)
  * `io` held exclusively, so no reader holds a pointer into these. */
 static void forget_entry(struct archive *ar, uint32_t id)
 {
+	atomic_store(&ar->entries[id].kind, -1);
+	atomic_store(&ar->all_sniffed, false);
+	forget_decoded(ar, id);
+}
+
+/* Drops what was decoded from an entry's bytes, keeping its kind (so its
+ * name): an entry in the error state keeps its name while it cannot be
+ * read. */
+static void forget_decoded(struct archive *ar, uint32_t id)
+{
 	struct archive_entry *e = &ar->entries[id];
 	atomic_fetch_add(&e->generation, 1);
-	atomic_store(&e->kind, -1);
-	atomic_store(&ar->all_sniffed, false);
 	drop_caches(ar, id);
 	atomic_store(&e->tree_failed, false);
 	atomic_store(&e->cache.failed, false);
@@ -542,9 +563,16 @@ static int write_databin_entry(struct archive *ar, uint32_t id, const uint8_t *o
 			}
 			w[n++] = (struct journal_write){0, toc, toc_len};
 		}
-		int err = n ? journal_commit(ar->fd, ar->path, w, n, why, why_len) : 0;
-		if (err && rec >= 0)
+		bool pending = false;
+		int err = n ? journal_commit(ar->fd, ar->path, w, n, &pending, why, why_len) : 0;
+		if (pending) {
+			/* The commit will happen: the TOC as it will be. */
+			ar->journal_pending = true;
+			ar->pending_entry = id;
+			forget_decoded(ar, id);
+		} else if (err && rec >= 0) {
 			ar->db.sizes[rec].size = old_size;
+		}
 		for (size_t i = 0; !err && i < n; i++)
 			atomic_fetch_add(&ar->bytes_written, w[i].len);
 		free(buf);
@@ -578,6 +606,19 @@ static int write_databin_entry(struct archive *ar, uint32_t id, const uint8_t *o
 	ar->db.start = db.start;
 	ar->db.sizes = db.sizes;
 	ar->size = (uint64_t)db.start[db.count] * DATABIN_BLOCK;
+	return 0;
+}
+
+int archive_replay_pending(struct archive *ar, char *why, size_t why_len)
+{
+	if (!ar->journal_pending)
+		return 0;
+	if (journal_replay(ar->fd, ar->path, why, why_len))
+		return EIO;
+	ar->journal_pending = false;
+	clock_gettime(CLOCK_REALTIME, &ar->entries[ar->pending_entry].mtime);
+	forget_entry(ar, ar->pending_entry);
+	mlog_printf(ar->log, "%s: replayed the journal of the commit that failed", ar->path);
 	return 0;
 }
 

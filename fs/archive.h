@@ -61,6 +61,12 @@ struct archive {
 	pthread_rwlock_t io;           /* readers shared, commits exclusive */
 	pthread_mutex_t lock;          /* serialises lazy builders */
 	bool writable;                 /* opened read-write */
+	/* The error state: a commit's journal was synced but writing the
+	 * archive failed, so the archive may hold part of it.  Until the
+	 * journal is replayed (by the next commit, or the next mount), reads
+	 * of that entry fail with EIO and no other journal is written. */
+	bool journal_pending;
+	uint32_t pending_entry;
 	bool backup;                   /* -o backup: keep ARCHIVE.orig */
 	bool backed_up;                /* ARCHIVE.orig exists */
 	_Atomic uint64_t reads, bytes_read; /* statistics for .mhfu/info */
@@ -111,6 +117,11 @@ void archive_trim(struct archive *ar);
 
 /* The entry's name at the mount's root: file_NNNNN + extension. */
 void archive_entry_name(struct archive *ar, uint32_t id, char *buf, size_t len);
+
+/* Leaves the error state by replaying the pending journal, with `io`
+ * held exclusively: 0 (also when there is none), or EIO with the reason
+ * in why. */
+int archive_replay_pending(struct archive *ar, char *why, size_t why_len);
 
 /* Replaces entry `id`, whose bytes are `old` (old_len of them, read under
  * the same hold), with `len` bytes, with `io` held exclusively:

@@ -481,7 +481,8 @@ int commit_edit(struct mhfs *fs, const struct edit *e)
 	uint8_t *entry = NULL, *item_new = NULL, *entry_new = NULL;
 	size_t item_len = 0, entry_len = 0;
 	char path[512], why[512] = "";
-	bool unchanged = false;
+	bool unchanged = false, replayed = false;
+	uint32_t pending_entry = 0;
 	int err = 0;
 
 	item.type = NODE_FILE;
@@ -489,6 +490,15 @@ int commit_edit(struct mhfs *fs, const struct edit *e)
 	uint64_t began = archive_now_us();
 	pthread_rwlock_wrlock(&ar->io);
 	node_path(ar, &e->view, path, sizeof path);
+	/* A commit that failed after its journal was synced is completed
+	 * first: no other commit goes ahead of it. */
+	bool was_pending = ar->journal_pending;
+	pending_entry = ar->pending_entry;
+	if ((err = archive_replay_pending(ar, why, sizeof why))) {
+		mlog_printf(&fs->log, "%s: not committed: %s", path, why);
+		goto out;
+	}
+	replayed = was_pending;
 	uint64_t size = archive_entry_size(ar, item.entry);
 	if (!node_resolve(ar, &item, &t)) {
 		err = ENOENT;
@@ -557,6 +567,8 @@ int commit_edit(struct mhfs *fs, const struct edit *e)
 		    e->len, item.entry, entry_len);
 out:
 	pthread_rwlock_unlock(&ar->io);
+	if (replayed)
+		invalidate(fs, pending_entry);
 	if (!err && !unchanged)
 		invalidate(fs, item.entry);
 	else if (err == EINVAL && fs->se)

@@ -59,17 +59,26 @@ static int apply(int fd, const struct journal_write *w, size_t n)
 }
 
 int journal_commit(int fd, const char *path, const struct journal_write *w,
-		   size_t n, char *why, size_t why_len)
+		   size_t n, bool *pending, char *why, size_t why_len)
 {
 	char jpath[4096];
 	size_t len;
+	*pending = false;
 	uint8_t *bytes = serialize(w, n, &len);
 	if (!bytes) {
 		snprintf(why, why_len, "the journal of this commit is too large");
 		return ENOMEM;
 	}
 	journal_path(jpath, sizeof jpath, path);
-	int jfd = open(jpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* O_EXCL: a journal still there is a commit awaiting replay, never
+	 * to be overwritten. */
+	int jfd = open(jpath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (jfd < 0 && errno == EEXIST) {
+		snprintf(why, why_len, "%s awaits replay", jpath);
+		*pending = true;
+		free(bytes);
+		return EIO;
+	}
 	if (jfd < 0 || pwrite_full(jfd, bytes, len, 0) || fsync(jfd) || sync_parent(jpath)) {
 		int err = errno == ENOSPC || errno == EDQUOT ? errno : EIO;
 		snprintf(why, why_len, "writing %s: %s", jpath, strerror(errno));
@@ -85,26 +94,20 @@ int journal_commit(int fd, const char *path, const struct journal_write *w,
 	 * mount if we die or the disk refuses. */
 	if (apply(fd, w, n)) {
 		snprintf(why, why_len, "writing the archive: %s (the journal %s "
-			 "will complete it at the next mount)", strerror(errno), jpath);
+			 "will complete it: at the next commit, or the next mount)",
+			 strerror(errno), jpath);
+		*pending = true;
 		return EIO;
 	}
 	unlink(jpath);
 	return 0;
 }
 
-enum journal_recovery journal_recover(int fd, const char *path, char *msg,
-				      size_t msg_len)
+/* Reads the journal open as jfd: true when it is complete (magic,
+ * records that fit, the checksum), with its n writes in *w pointing into
+ * *buf (both malloc'ed, freed by the caller even when false). */
+static bool load(int jfd, uint8_t **bufp, struct journal_write **wp, size_t *np)
 {
-	char jpath[4096], npath[4096];
-	snprintf(npath, sizeof npath, "%s.mhfu-new", path);
-	if (unlink(npath) == 0)
-		sync_parent(npath); /* an unfinished rewrite: the archive is whole */
-	journal_path(jpath, sizeof jpath, path);
-	int jfd = open(jpath, O_RDONLY | O_CLOEXEC);
-	if (jfd < 0) {
-		msg[0] = '\0';
-		return JOURNAL_NONE;
-	}
 	struct stat st;
 	uint8_t *buf = NULL;
 	size_t len = 0;
@@ -114,9 +117,6 @@ enum journal_recovery journal_recover(int fd, const char *path, char *msg,
 		if (pread_full(jfd, buf, len, 0))
 			len = 0;
 	}
-	close(jfd);
-
-	/* Complete: magic, records that fit, and the checksum. */
 	struct journal_write *w = NULL;
 	size_t n = 0;
 	bool complete = len >= MAGIC_LEN + 8 && !memcmp(buf, MAGIC, MAGIC_LEN) &&
@@ -139,6 +139,60 @@ enum journal_recovery journal_recover(int fd, const char *path, char *msg,
 		}
 		complete = complete && w && pos == len - 4;
 	}
+	*bufp = buf;
+	*wp = w;
+	*np = n;
+	return complete;
+}
+
+int journal_replay(int fd, const char *path, char *why, size_t why_len)
+{
+	char jpath[4096];
+	journal_path(jpath, sizeof jpath, path);
+	int jfd = open(jpath, O_RDONLY | O_CLOEXEC);
+	if (jfd < 0) {
+		snprintf(why, why_len, "%s: %s", jpath, strerror(errno));
+		return EIO;
+	}
+	uint8_t *buf;
+	struct journal_write *w;
+	size_t n;
+	bool complete = load(jfd, &buf, &w, &n);
+	close(jfd);
+	int err = 0;
+	if (!complete) {
+		snprintf(why, why_len, "%s cannot be read back whole", jpath);
+		err = EIO;
+	} else if (apply(fd, w, n)) {
+		snprintf(why, why_len, "replaying %s: %s", jpath, strerror(errno));
+		err = EIO;
+	} else if (unlink(jpath) || sync_parent(jpath)) {
+		snprintf(why, why_len, "removing %s: %s", jpath, strerror(errno));
+		err = EIO;
+	}
+	free(w);
+	free(buf);
+	return err;
+}
+
+enum journal_recovery journal_recover(int fd, const char *path, char *msg,
+				      size_t msg_len)
+{
+	char jpath[4096], npath[4096];
+	snprintf(npath, sizeof npath, "%s.mhfu-new", path);
+	if (unlink(npath) == 0)
+		sync_parent(npath); /* an unfinished rewrite: the archive is whole */
+	journal_path(jpath, sizeof jpath, path);
+	int jfd = open(jpath, O_RDONLY | O_CLOEXEC);
+	if (jfd < 0) {
+		msg[0] = '\0';
+		return JOURNAL_NONE;
+	}
+	uint8_t *buf;
+	struct journal_write *w;
+	size_t n;
+	bool complete = load(jfd, &buf, &w, &n);
+	close(jfd);
 	enum journal_recovery r;
 	if (!complete) {
 		unlink(jpath);

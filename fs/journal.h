@@ -24,6 +24,7 @@
 #ifndef FS_JOURNAL_H
 #define FS_JOURNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,9 +35,17 @@ struct journal_write {
 };
 
 /* Applies `n` writes to the archive open as fd at `path` atomically, as
- * described above.  0 or an errno, with the reason in why. */
+ * described above.  0 or an errno, with the reason in why.  *pending is
+ * set when the journal was synced but writing the archive failed: the
+ * commit will happen (journal_replay, or the next mount), and the
+ * archive may hold part of it until then. */
 int journal_commit(int fd, const char *path, const struct journal_write *w,
-		   size_t n, char *why, size_t why_len);
+		   size_t n, bool *pending, char *why, size_t why_len);
+
+/* Replays the complete journal a failed commit left (journal_commit's
+ * *pending) and removes it.  0 or an errno, with the reason in why; the
+ * journal then stays. */
+int journal_replay(int fd, const char *path, char *why, size_t why_len);
 
 enum journal_recovery { JOURNAL_NONE, JOURNAL_REPLAYED, JOURNAL_DISCARDED, JOURNAL_FAILED };
 

@@ -25,8 +25,13 @@ char *meta_info(struct archive *ar, size_t *len)
 		strbuf_printf(&t, "blocks\t%u\n", ar->db.start[ar->count]);
 	}
 	strbuf_printf(&t, "mode\t%s\n", ar->writable ? "read-write" : "read-only");
-	/* A commit's journal is removed before the commit returns. */
-	strbuf_printf(&t, "journal\tclean\n");
+	/* A commit's journal is removed before the commit returns, unless
+	 * writing the archive failed: then it awaits the next commit. */
+	if (ar->journal_pending)
+		strbuf_printf(&t, "journal\tpending (entry %u: reads fail until the next "
+			      "commit or mount replays it)\n", ar->pending_entry);
+	else
+		strbuf_printf(&t, "journal\tclean\n");
 	strbuf_printf(&t, "commits\t%llu\n", (unsigned long long)atomic_load(&ar->commits));
 	strbuf_printf(&t, "refused\t%llu\n", (unsigned long long)atomic_load(&ar->refusals));
 	strbuf_printf(&t, "reads\t%llu\n", (unsigned long long)atomic_load(&ar->reads));

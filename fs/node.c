@@ -144,10 +144,14 @@ static struct model *item_model(struct archive *ar, const struct node *n,
 	pthread_mutex_lock(&ar->lock);
 	m = atomic_load(&c->model);
 	if (!m && !atomic_load(&c->failed)) {
+		/* A failed read or allocation is tried again at the next look;
+		 * only a decoding failure is a fact about the bytes. */
+		bool transient = false;
 		uint8_t *buf = malloc(it->size ? it->size : 1);
-		if (!buf)
+		if ((transient = !buf))
 			snprintf(why, sizeof why, "out of memory");
-		else if (archive_read(ar, n->entry, it->offset, buf, it->size) != (ssize_t)it->size)
+		else if ((transient = archive_read(ar, n->entry, it->offset, buf, it->size) !=
+				      (ssize_t)it->size))
 			snprintf(why, sizeof why, "read failed");
 		else
 			m = model_build(it->kind, buf, it->size, label, rig,
@@ -156,8 +160,10 @@ static struct model *item_model(struct archive *ar, const struct node *n,
 		if (m) {
 			atomic_store_explicit(&c->model, m, memory_order_release);
 		} else {
-			mlog_printf(ar->log, "%s: shown raw only: %s", label, why);
-			atomic_store(&c->failed, true);
+			mlog_printf(ar->log, "%s: shown raw only%s: %s", label,
+				    transient ? " for now" : "", why);
+			if (!transient)
+				atomic_store(&c->failed, true);
 		}
 	}
 	pthread_mutex_unlock(&ar->lock);

@@ -2,7 +2,9 @@
  * the MHFU_FAIL_AT-th among pwrite, copy_file_range, fsync, fdatasync and
  * rename (counted from 1), with EIO; it creates the file MHFU_FAULT_MARK when it fires.
  * With MHFU_COUNT_TO it writes the number of calls made to that file when
- * the process exits, so a test can aim at every part of a commit. */
+ * the process exits, so a test can aim at every part of a commit.
+ * Reads (pread) fail with EIO while the file MHFU_FAIL_READS_WHILE
+ * exists: a transient fault a test switches on and off. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -100,4 +102,22 @@ ssize_t copy_file_range(int in, off_t *in_off, int out, off_t *out_off, size_t n
 		real = (ssize_t (*)(int, off_t *, int, off_t *, size_t, unsigned))dlsym(
 			RTLD_NEXT, "copy_file_range");
 	return fault_now() ? -1 : real(in, in_off, out, out_off, n, flags);
+}
+
+ssize_t pread64(int fd, void *buf, size_t n, off_t off)
+{
+	static ssize_t (*real)(int, void *, size_t, off_t);
+	if (!real)
+		real = (ssize_t (*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT, "pread64");
+	const char *switch_file = getenv("MHFU_FAIL_READS_WHILE");
+	if (switch_file && access(switch_file, F_OK) == 0) {
+		errno = EIO;
+		return -1;
+	}
+	return real(fd, buf, n, off);
+}
+
+ssize_t pread(int fd, void *buf, size_t n, off_t off)
+{
+	return pread64(fd, buf, n, off);
 }
