@@ -134,12 +134,13 @@ touch "$work/reads-fail"
 ls "$mnt" >"$work/first" 2>/dev/null
 rm -f "$work/reads-fail"
 sleep 1.2 # names are cached for a second
-if ! grep -q '^file_06185.pac$' "$work/first" && ls "$mnt" | grep -q '^file_06185.pac$' &&
+ls "$mnt" >"$work/again"
+if ! grep -q '^file_06185.pac$' "$work/first" && grep -q '^file_06185.pac$' "$work/again" &&
 	test -d "$mnt/file_06185/3/stream2"; then
 	passed=$((passed + 1)); echo "ok - a read failure while listing is tried again, not cached as plain data"
 else
 	failed=$((failed + 1)); echo "not ok - a read failure while listing is tried again, not cached as plain data"
-	head -3 "$work/first"
+	grep file_06185 "$work/first" "$work/again"
 fi
 fusermount3 -u "$mnt"
 
