@@ -31,8 +31,52 @@ static int read_backing(void *ctx, uint64_t off, void *buf, size_t len)
 	return pread_full(ar->fd, buf, len, off);
 }
 
+/* The entry's name at the root, without reading it: for messages about
+ * the archive as a whole. */
+static void entry_label(uint32_t id, char *buf, size_t len)
+{
+	snprintf(buf, len, "entry %u (file_%05lld)", id, (long long)id - 1);
+}
+
+/* Sets the game: -o game= when given, else what the archive tells.  An
+ * encrypted archive whose game cannot be told, or a -o game= its plain
+ * entries contradict, is mounted with a warning: its entries may read as
+ * garbage, and the user is the one who can say.  (In a decrypted archive
+ * every entry is plain whatever the game.) */
+static void settle_game(struct archive *ar, enum databin_game game)
+{
+	struct databin_game_clue clue;
+	char entry[64] = "";
+	databin_tell_game(&ar->db, read_backing, ar, &clue);
+	ar->db.game = game != GAME_UNKNOWN ? game : clue.game;
+	static const char *const FROM[] = {
+		[CLUE_NONE] = "nothing", [CLUE_MAGIC] = "magics",
+		[CLUE_STATISTICS] = "statistics", [CLUE_COUNT] = "entry count"};
+	ar->game_from = game != GAME_UNKNOWN ? "-o game=" : FROM[clue.how];
+	if (clue.how == CLUE_MAGIC)
+		entry_label(clue.id, entry, sizeof entry);
+	if (game == GAME_UNKNOWN && clue.game == GAME_UNKNOWN && ar->db.encrypted)
+		mlog_printf(ar->log, "%s: cannot tell which game this encrypted archive "
+			    "is from: every entry is decrypted; if the ones a game stores "
+			    "plain read as garbage, mount with -o game=mhfu, mhp2g or mhp3rd",
+			    ar->path);
+	else if (ar->db.encrypted && game != GAME_UNKNOWN && clue.game != game &&
+		 clue.how == CLUE_MAGIC)
+		mlog_printf(ar->log, "%s: -o game= says %s, but %s is %s, which %s "
+			    "stores plain; obeyed, so entries may read as garbage",
+			    ar->path, databin_game_name(game), entry, clue.what,
+			    databin_game_name(clue.game));
+	else if (ar->db.encrypted && game != GAME_UNKNOWN && clue.game != game &&
+		 clue.how == CLUE_STATISTICS)
+		mlog_printf(ar->log, "%s: -o game= says %s, but the entries %s stores "
+			    "plain read as plain; obeyed, so entries may read as garbage",
+			    ar->path, databin_game_name(game), databin_game_name(clue.game));
+}
+
 /* Decides what the file is: a DATA.BIN first (its start list must end
- * exactly at the file's block count, a strong test), else a PAC. */
+ * exactly at the file's block count, a strong test), else a PAC.  A
+ * DATA.BIN whose start list runs past the file's end is refused, unless
+ * the file reads as a PAC. */
 static enum archive_error identify(struct archive *ar, enum databin_game game,
 				   char *msg, size_t msg_len)
 {
@@ -41,10 +85,7 @@ static enum archive_error identify(struct archive *ar, enum databin_game game,
 	if (err == MH_OK) {
 		ar->format = FORMAT_DATABIN;
 		ar->count = ar->db.count;
-		if (game != GAME_UNKNOWN)
-			ar->db.game = game;
-		else
-			databin_guess_game(&ar->db, read_backing, ar);
+		settle_game(ar, game);
 		return AR_OK;
 	}
 	if (err == MH_EIO) {
@@ -65,8 +106,11 @@ static enum archive_error identify(struct archive *ar, enum databin_game game,
 		ar->count = 1;
 		return AR_OK;
 	}
-	snprintf(msg, msg_len, "%s: neither a DATA.BIN nor a PAC: %s", ar->path,
-		 d.msg);
+	if (err == MH_ETRUNC)
+		snprintf(msg, msg_len, "%s: not a whole DATA.BIN: %s", ar->path, d.msg);
+	else
+		snprintf(msg, msg_len, "%s: neither a DATA.BIN nor a PAC: %s", ar->path,
+			 d.msg);
 	return AR_EFORMAT;
 }
 

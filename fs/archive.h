@@ -47,6 +47,7 @@ struct archive {
 	struct timespec mtime;         /* of the backing file */
 	enum archive_format format;
 	struct databin db;             /* FORMAT_DATABIN only */
+	const char *game_from;         /* what told db.game, for .mhfu/info */
 	uint32_t count;                /* entries */
 	struct archive_entry *entries; /* count of them */
 	_Atomic(char *) index_tsv;     /* built on first use */
