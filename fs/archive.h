@@ -27,8 +27,9 @@
 
 enum archive_format { FORMAT_DATABIN, FORMAT_PAC };
 
-/* Why archive_open failed: decides the exit code. */
-enum archive_error { AR_OK, AR_EIO, AR_EFORMAT };
+/* Why archive_open failed: decides the exit code.  AR_EBUSY: another
+ * mount holds the archive (one writer, or readers only). */
+enum archive_error { AR_OK, AR_EIO, AR_EFORMAT, AR_EBUSY };
 
 struct archive_entry {
 	_Atomic int kind;                    /* enum kind, or -1 until sniffed */
@@ -60,6 +61,8 @@ struct archive {
 	pthread_rwlock_t io;           /* readers shared, commits exclusive */
 	pthread_mutex_t lock;          /* serialises lazy builders */
 	bool writable;                 /* opened read-write */
+	bool locked;                   /* fd holds the archive's flock: exclusive
+					  when writable, else shared */
 	bool backup;                   /* -o backup: keep ARCHIVE.orig */
 	bool backed_up;                /* ARCHIVE.orig exists */
 	_Atomic uint64_t reads, bytes_read; /* statistics for .mhfu/info */
@@ -71,9 +74,11 @@ struct archive {
 	struct mlog *log;              /* where damaged entries are reported */
 };
 
-/* Opens `path`: a DATA.BIN (plain or encrypted) or a single PAC.  `game`
- * forces the game (GAME_UNKNOWN: guess).  On failure, a message naming
- * what and where is written to msg. */
+/* Opens `path`: a DATA.BIN (plain or encrypted) or a single PAC, locked
+ * for the mount's life (exclusively when opened read-write, else shared;
+ * AR_EBUSY when another mount holds it).  `game` forces the game
+ * (GAME_UNKNOWN: guess).  On failure, a message naming what and where is
+ * written to msg. */
 enum archive_error archive_open(struct archive *ar, const char *path,
 				struct mlog *log, enum databin_game game,
 				bool read_only, char *msg, size_t msg_len);
