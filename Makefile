@@ -139,6 +139,7 @@ mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(SAMPLE)/.
 	bash tests/inverse_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(INVERSE_ROUNDS)
 	bash tests/editor_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/demo_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
+	bash tests/lock_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/crash_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(CRASH_ROUNDS)
 	bash tests/concurrency_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(STORM_SECONDS)
 	bash tests/flip_test.sh $(MOUNT) $(SAMPLE) $(FLIP_ARCHIVES)

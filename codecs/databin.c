@@ -122,6 +122,42 @@ void databin_free(struct databin *db)
 	memset(db, 0, sizeof *db);
 }
 
+/* Whether the words after a start list of `count` entries go on as more of
+ * it, as in a file cut short at a block where an entry starts: the list
+ * ends at the file's block count but the words after it ascend on, at
+ * least one past it, and are followed by a valid size pair for the longer
+ * list or by zeros to the TOC's end.  (A whole TOC goes on with its size
+ * table, whose ids are below the block count, or with its fill: a fill
+ * that ascends to the TOC's end, such as 0xff bytes, is not taken for a
+ * start list.)  If so, *listed and *listed_blocks are the entries and
+ * blocks the TOC was written for. */
+static bool runs_past_end(const uint8_t *toc, size_t toc_len, uint32_t count,
+			  uint32_t *listed, uint32_t *listed_blocks)
+{
+	size_t words = toc_len / 4, j = (size_t)count + 1;
+	uint32_t total = le32(toc + 4 * (size_t)count), last = total;
+	for (; j < words && le32(toc + 4 * j) >= last; j++)
+		last = le32(toc + 4 * j);
+	if (last == total || j == words)
+		return false;
+	/* The longer list: words 0 .. j-1, so j-1 entries. */
+	bool whole = j + 2 <= words;
+	if (whole) {
+		uint32_t id = le32(toc + 4 * j), size = le32(toc + 4 * j + 4);
+		int64_t blocks = id < j - 1 ? (int64_t)le32(toc + 4 * ((size_t)id + 1)) -
+						      le32(toc + 4 * (size_t)id) : -1;
+		whole = blocks >= 0 && (blocks - 1) * DATABIN_BLOCK < size &&
+			(int64_t)size <= blocks * DATABIN_BLOCK;
+	}
+	for (size_t i = 4 * j; !whole && i < toc_len && toc[i] == 0; i++)
+		whole = i + 1 == toc_len;
+	if (!whole)
+		return false;
+	*listed = (uint32_t)(j - 1);
+	*listed_blocks = last;
+	return true;
+}
+
 /* Scans the start list of a plain TOC; fills db->count and db->start. */
 static enum mh_err decode_starts(const uint8_t *toc, size_t toc_len,
 				 uint32_t total, struct databin *db,
@@ -202,6 +238,15 @@ enum mh_err databin_decode(const uint8_t *stored, size_t len, uint64_t file_size
 	enum mh_err err = decode_starts(toc, toc_len, (uint32_t)total, db, d);
 	if (err)
 		goto fail;
+	uint32_t listed, listed_blocks;
+	if (runs_past_end(toc, toc_len, db->count, &listed, &listed_blocks)) {
+		err = mh_fail(d, MH_ETRUNC, 4 * (uint64_t)db->count,
+			      "entry %u (file_%05u) starts at block %u, where the file "
+			      "ends, but the TOC lists %u entries to block %u: the file "
+			      "is cut short", db->count, db->count - 1, (uint32_t)total,
+			      listed, listed_blocks);
+		goto fail;
+	}
 
 	size_t pos = ((size_t)db->count + 1) * 4;
 	size_t cap = (toc_len - pos) / 8;
@@ -237,7 +282,7 @@ fail:
 enum mh_err databin_open(databin_read_fn read, void *ctx, uint64_t file_size,
 			 struct databin *db, struct mh_diag *d)
 {
-	struct mh_diag tried[2];
+	struct mh_diag tried[2] = {0};
 	uint8_t head[4];
 
 	memset(db, 0, sizeof *db);
@@ -282,6 +327,13 @@ enum mh_err databin_open(databin_read_fn read, void *ctx, uint64_t file_size,
 		if (err == MH_ENOMEM)
 			return mh_fail(d, err, 0, "%s", tried[encrypted].msg);
 	}
+	/* A reading whose start list runs past the file's end is a DATA.BIN
+	 * cut short (the other reading is noise): say that alone. */
+	for (int encrypted = 0; encrypted < 2; encrypted++)
+		if (tried[encrypted].code == MH_ETRUNC)
+			return mh_fail(d, MH_ETRUNC, tried[encrypted].offset,
+				       "the table of contents runs past the end of "
+				       "the file: %s", tried[encrypted].msg);
 	return mh_fail(d, MH_ECORRUPT, tried[0].offset,
 		       "not a DATA.BIN: read plain, %s (at byte %llu); "
 		       "decrypted, %s (at byte %llu)",
@@ -316,10 +368,85 @@ static int plain_evidence(const struct databin *db, uint32_t id,
 	return (zr > zd) - (zr < zd);
 }
 
-enum databin_game databin_guess_game(struct databin *db, databin_read_fn read,
-				     void *ctx)
+/* What the games store plain in an encrypted archive begins with: the
+ * PSP loads modules and plays movies and sounds as they are on the disc. */
+static const struct {
+	char magic[5];
+	const char *what;
+} PLAIN_MAGICS[] = {
+	{"~PSP", "a PSP module (~PSP)"},
+	{"\x7f" "ELF", "a PSP module (ELF)"},
+	{"PSMF", "a PSMF movie"},
+	{"RIFF", "a RIFF sound"},
+};
+
+const char *databin_plain_magic(const uint8_t *head, size_t len)
 {
-	enum databin_game best = GAME_UNKNOWN;
+	for (size_t i = 0; len >= 4 && i < sizeof PLAIN_MAGICS / sizeof *PLAIN_MAGICS; i++)
+		if (!memcmp(head, PLAIN_MAGICS[i].magic, 4))
+			return PLAIN_MAGICS[i].what;
+	return NULL;
+}
+
+/* Whether another game than `game` lists id as stored plain. */
+static bool shared_plain_id(enum databin_game game, uint32_t id)
+{
+	for (int g = GAME_UNKNOWN + 1; g < GAME_COUNT; g++)
+		if (g != (int)game && databin_game_plain_id((enum databin_game)g, id))
+			return true;
+	return false;
+}
+
+/* Entries on `game`'s plain list that begin, as stored, with a magic of
+ * PLAIN_MAGICS; reported in *id and *what, the first no other game lists
+ * (the best witness), else the first. */
+static unsigned magic_hits(const struct databin *db, enum databin_game game,
+			   databin_read_fn read, void *ctx, uint32_t *id,
+			   const char **what)
+{
+	unsigned hits = 0;
+	for (size_t r = 0; r < GAMES[game].nplain; r++)
+		for (uint32_t i = GAMES[game].plain[r].first;
+		     i <= GAMES[game].plain[r].last && i < db->count; i++) {
+			uint8_t head[4];
+			const char *w;
+			if (databin_entry_size(db, i) < sizeof head ||
+			    read(ctx, databin_entry_offset(db, i), head, sizeof head) ||
+			    !(w = databin_plain_magic(head, sizeof head)))
+				continue;
+			if (!hits++ || (shared_plain_id(game, *id) && !shared_plain_id(game, i))) {
+				*id = i;
+				*what = w;
+			}
+		}
+	return hits;
+}
+
+void databin_tell_game(const struct databin *db, databin_read_fn read, void *ctx,
+		       struct databin_game_clue *clue)
+{
+	*clue = (struct databin_game_clue){GAME_UNKNOWN, CLUE_NONE, 0, NULL};
+
+	/* A magic on a game's list is all but proof; the game with the most
+	 * wins, a tie (the lists share ids) decides nothing. */
+	unsigned best_hits = 0;
+	bool tie = false;
+	for (int g = GAME_UNKNOWN + 1; g < GAME_COUNT; g++) {
+		uint32_t id = 0;
+		const char *what = NULL;
+		unsigned hits = magic_hits(db, (enum databin_game)g, read, ctx, &id, &what);
+		if (hits && hits == best_hits)
+			tie = true;
+		if (hits > best_hits) {
+			*clue = (struct databin_game_clue){(enum databin_game)g, CLUE_MAGIC,
+							   id, what};
+			best_hits = hits;
+			tie = false;
+		}
+	}
+	if (best_hits && !tie)
+		return;
+	*clue = (struct databin_game_clue){GAME_UNKNOWN, CLUE_NONE, 0, NULL};
 
 	if (db->encrypted) {
 		int best_score = 0;
@@ -333,17 +460,27 @@ enum databin_game databin_guess_game(struct databin *db, databin_read_fn read,
 				}
 			/* A majority of the list must read plain. */
 			if (ids && 2 * score > ids && score > best_score) {
-				best = (enum databin_game)g;
+				clue->game = (enum databin_game)g;
+				clue->how = CLUE_STATISTICS;
 				best_score = score;
 			}
 		}
+		return;
 	}
-	if (best == GAME_UNKNOWN)
-		for (int g = GAME_UNKNOWN + 1; g < GAME_COUNT; g++)
-			if (GAMES[g].entries == db->count && !db->encrypted)
-				best = (enum databin_game)g;
-	db->game = best;
-	return best;
+	for (int g = GAME_UNKNOWN + 1; g < GAME_COUNT; g++)
+		if (GAMES[g].entries == db->count) {
+			clue->game = (enum databin_game)g;
+			clue->how = CLUE_COUNT;
+		}
+}
+
+enum databin_game databin_guess_game(struct databin *db, databin_read_fn read,
+				     void *ctx)
+{
+	struct databin_game_clue clue;
+	databin_tell_game(db, read, ctx, &clue);
+	db->game = clue.game;
+	return clue.game;
 }
 
 enum mh_err databin_encode(const struct databin *db, uint8_t **out, size_t *len,
@@ -399,6 +536,14 @@ enum mh_err databin_encode(const struct databin *db, uint8_t **out, size_t *len,
 		put_le32(p + 4, db->sizes[i].size);
 	}
 	memcpy(p, db->fill, db->fill_len);
+	uint32_t listed, listed_blocks;
+	if (runs_past_end(toc, toc_len, db->count, &listed, &listed_blocks)) {
+		free(toc);
+		return mh_fail(d, MH_ERANGE, ((uint64_t)db->count + 1) * 4,
+			       "the words after the start list would read back as "
+			       "more of it (%u entries to block %u): a cut file",
+			       listed, listed_blocks);
+	}
 	if (db->encrypted)
 		cipher_encrypt(0, 0, toc, toc_len);
 	*out = toc;

@@ -59,11 +59,41 @@ enum mh_err databin_decode(const uint8_t *toc, size_t len, uint64_t file_size,
 enum mh_err databin_open(databin_read_fn read, void *ctx, uint64_t file_size,
 			 struct databin *db, struct mh_diag *d);
 
-/* Guesses the game from the entry count and, in an encrypted archive, from
- * which game's plain-entry list matches entries that read as plain.  Sets
- * db->game (GAME_UNKNOWN when nothing matches) and returns it. */
+/* How the game was told, and what from. */
+enum databin_clue {
+	CLUE_NONE,       /* nothing tells: GAME_UNKNOWN */
+	CLUE_MAGIC,      /* entries on the game's plain list begin with the
+			    magic of a format stored plain (databin_plain_magic) */
+	CLUE_STATISTICS, /* in an encrypted archive, most entries on the game's
+			    plain list read as plain data (more zero bytes as
+			    stored than decrypted) */
+	CLUE_COUNT,      /* a decrypted archive of the retail entry count */
+};
+
+struct databin_game_clue {
+	enum databin_game game;
+	enum databin_clue how;
+	uint32_t id;        /* CLUE_MAGIC: the first such entry */
+	const char *what;   /* CLUE_MAGIC: what it begins with, in words */
+};
+
+/* Tells the game from the archive, trying in turn: the magics of the
+ * entries each game's list says are stored plain (the game with the most
+ * such entries, unless tied); in an encrypted archive, which list's
+ * entries read as plain; in a decrypted one, the entry count.  Leaves
+ * db->game alone. */
+void databin_tell_game(const struct databin *db, databin_read_fn read, void *ctx,
+		       struct databin_game_clue *clue);
+
+/* databin_tell_game, then sets db->game to what it told (GAME_UNKNOWN when
+ * nothing does) and returns it. */
 enum databin_game databin_guess_game(struct databin *db, databin_read_fn read,
 				     void *ctx);
+
+/* What `head` begins with if it is the magic of a format a game stores
+ * plain in an encrypted archive (a PSP module "~PSP" or "\x7fELF", a PSMF
+ * movie, a RIFF sound), in words; NULL otherwise. */
+const char *databin_plain_magic(const uint8_t *head, size_t len);
 
 /* The TOC as stored: start[0] blocks, encrypted when db->encrypted.  Fails
  * with MH_ERANGE if the model would not decode back to itself (a size pair

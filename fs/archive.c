@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,8 +33,52 @@ static int read_backing(void *ctx, uint64_t off, void *buf, size_t len)
 	return pread_full(ar->fd, buf, len, off);
 }
 
+/* The entry's name at the root, without reading it: for messages about
+ * the archive as a whole. */
+static void entry_label(uint32_t id, char *buf, size_t len)
+{
+	snprintf(buf, len, "entry %u (file_%05lld)", id, (long long)id - 1);
+}
+
+/* Sets the game: -o game= when given, else what the archive tells.  An
+ * encrypted archive whose game cannot be told, or a -o game= its plain
+ * entries contradict, is mounted with a warning: its entries may read as
+ * garbage, and the user is the one who can say.  (In a decrypted archive
+ * every entry is plain whatever the game.) */
+static void settle_game(struct archive *ar, enum databin_game game)
+{
+	struct databin_game_clue clue;
+	char entry[64] = "";
+	databin_tell_game(&ar->db, read_backing, ar, &clue);
+	ar->db.game = game != GAME_UNKNOWN ? game : clue.game;
+	static const char *const FROM[] = {
+		[CLUE_NONE] = "nothing", [CLUE_MAGIC] = "magics",
+		[CLUE_STATISTICS] = "statistics", [CLUE_COUNT] = "entry count"};
+	ar->game_from = game != GAME_UNKNOWN ? "-o game=" : FROM[clue.how];
+	if (clue.how == CLUE_MAGIC)
+		entry_label(clue.id, entry, sizeof entry);
+	if (game == GAME_UNKNOWN && clue.game == GAME_UNKNOWN && ar->db.encrypted)
+		mlog_printf(ar->log, "%s: cannot tell which game this encrypted archive "
+			    "is from: every entry is decrypted; if the ones a game stores "
+			    "plain read as garbage, mount with -o game=mhfu, mhp2g or mhp3rd",
+			    ar->path);
+	else if (ar->db.encrypted && game != GAME_UNKNOWN && clue.game != game &&
+		 clue.how == CLUE_MAGIC)
+		mlog_printf(ar->log, "%s: -o game= says %s, but %s is %s, which %s "
+			    "stores plain; obeyed, so entries may read as garbage",
+			    ar->path, databin_game_name(game), entry, clue.what,
+			    databin_game_name(clue.game));
+	else if (ar->db.encrypted && game != GAME_UNKNOWN && clue.game != game &&
+		 clue.how == CLUE_STATISTICS)
+		mlog_printf(ar->log, "%s: -o game= says %s, but the entries %s stores "
+			    "plain read as plain; obeyed, so entries may read as garbage",
+			    ar->path, databin_game_name(game), databin_game_name(clue.game));
+}
+
 /* Decides what the file is: a DATA.BIN first (its start list must end
- * exactly at the file's block count, a strong test), else a PAC. */
+ * exactly at the file's block count, a strong test), else a PAC.  A
+ * DATA.BIN whose start list runs past the file's end is refused, unless
+ * the file reads as a PAC. */
 static enum archive_error identify(struct archive *ar, enum databin_game game,
 				   char *msg, size_t msg_len)
 {
@@ -42,10 +87,7 @@ static enum archive_error identify(struct archive *ar, enum databin_game game,
 	if (err == MH_OK) {
 		ar->format = FORMAT_DATABIN;
 		ar->count = ar->db.count;
-		if (game != GAME_UNKNOWN)
-			ar->db.game = game;
-		else
-			databin_guess_game(&ar->db, read_backing, ar);
+		settle_game(ar, game);
 		return AR_OK;
 	}
 	if (err == MH_EIO) {
@@ -66,9 +108,89 @@ static enum archive_error identify(struct archive *ar, enum databin_game game,
 		ar->count = 1;
 		return AR_OK;
 	}
-	snprintf(msg, msg_len, "%s: neither a DATA.BIN nor a PAC: %s", ar->path,
-		 d.msg);
+	if (err == MH_ETRUNC)
+		snprintf(msg, msg_len, "%s: not a whole DATA.BIN: %s", ar->path, d.msg);
+	else
+		snprintf(msg, msg_len, "%s: neither a DATA.BIN nor a PAC: %s", ar->path,
+			 d.msg);
 	return AR_EFORMAT;
+}
+
+/* Says who holds the lock that `fd` (wanting `exclusive`) could not
+ * take, and what to do. */
+static void describe_holder(int fd, bool exclusive, const char *path, char *msg,
+			    size_t msg_len)
+{
+	char *real = realpath(path, NULL);
+	const char *name = real ? real : path;
+	/* Shared holders alone let a shared lock through: readers. */
+	if (exclusive && flock(fd, LOCK_SH | LOCK_NB) == 0)
+		snprintf(msg, msg_len, "%s: mounted read-only by another mount.mhfu, "
+			 "under which a writer would change the file; unmount it first "
+			 "(findmnt -t fuse.mhfu lists mounts), or mount this one with -o ro "
+			 "too", name);
+	else
+		snprintf(msg, msg_len, "%s: already mounted read-write by another "
+			 "mount.mhfu (one writer per archive; a read-only mount would not "
+			 "follow its commits); unmount it first (findmnt -t fuse.mhfu lists "
+			 "mounts)", name);
+	free(real);
+}
+
+/* Opens the archive and locks it for the mount's life: exclusively to
+ * write (one writer per archive), shared to read only (a writer would
+ * change the file under the readers).  The lock, flock(2), belongs to the
+ * open file, so it passes to the daemon at its fork and goes when the
+ * daemon exits, however it dies.  A lock another mount holds is waited
+ * for LOCK_WAIT_MS (a daemon just unmounted or killed is still exiting),
+ * then refused.  A commit that moves entries renames a new file over the
+ * archive, locked before the rename: a lock taken on the file it replaced
+ * is taken again on the file the path names now. */
+#define LOCK_WAIT_MS 3000
+#define LOCK_POLL_MS 50
+
+static enum archive_error open_locked(struct archive *ar, const char *path,
+				      bool read_only, char *msg, size_t msg_len)
+{
+	const struct timespec poll = {0, LOCK_POLL_MS * 1000000L};
+	for (unsigned waited = 0;;) {
+		int fd = read_only ? -1 : open(path, O_RDWR | O_CLOEXEC);
+		bool writable = fd >= 0;
+		if (fd < 0 && (read_only || errno == EACCES || errno == EROFS || errno == EPERM))
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			snprintf(msg, msg_len, "%s: %s", path, strerror(errno));
+			return AR_EIO;
+		}
+		if (flock(fd, (writable ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0) {
+			struct stat held, named;
+			if (!fstat(fd, &held) && !stat(path, &named) &&
+			    (held.st_dev != named.st_dev || held.st_ino != named.st_ino)) {
+				close(fd); /* renamed over meanwhile */
+				continue;
+			}
+			ar->fd = fd;
+			ar->writable = writable;
+			ar->locked = true;
+			return AR_OK;
+		}
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			/* A filesystem without locks: mount, but say so. */
+			mlog_printf(ar->log, "%s: cannot lock: %s: another mount of it "
+				    "would not be refused", path, strerror(errno));
+			ar->fd = fd;
+			ar->writable = writable;
+			return AR_OK;
+		}
+		if (errno == EWOULDBLOCK && waited >= LOCK_WAIT_MS) {
+			describe_holder(fd, writable, path, msg, msg_len);
+			close(fd);
+			return AR_EBUSY;
+		}
+		close(fd);
+		nanosleep(&poll, NULL);
+		waited += LOCK_POLL_MS;
+	}
 }
 
 enum archive_error archive_open(struct archive *ar, const char *path,
@@ -80,14 +202,14 @@ enum archive_error archive_open(struct archive *ar, const char *path,
 
 	memset(ar, 0, sizeof *ar);
 	ar->log = log;
-	ar->fd = read_only ? -1 : open(path, O_RDWR | O_CLOEXEC);
-	ar->writable = ar->fd >= 0;
-	if (ar->fd < 0 && (read_only || errno == EACCES || errno == EROFS || errno == EPERM))
-		ar->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (ar->fd < 0 || fstat(ar->fd, &st)) {
+	/* Locked before anything is read or replayed: two mounts never
+	 * replay a journal or write at once. */
+	enum archive_error locked = open_locked(ar, path, read_only, msg, msg_len);
+	if (locked != AR_OK)
+		return locked;
+	if (fstat(ar->fd, &st)) {
 		snprintf(msg, msg_len, "%s: %s", path, strerror(errno));
-		if (ar->fd >= 0)
-			close(ar->fd);
+		close(ar->fd);
 		return AR_EIO;
 	}
 	if (!S_ISREG(st.st_mode)) {
@@ -394,6 +516,14 @@ static uint8_t *stored_blocks(const struct archive *ar, uint32_t id, uint32_t st
 	return buf;
 }
 
+/* Locks a file about to be renamed over the archive as the archive is
+ * locked, so that no other mount can take the new file between the
+ * rename and this mount's next look.  0, or -1 with errno. */
+static int lock_like(const struct archive *ar, int fd)
+{
+	return ar->locked ? flock(fd, LOCK_EX | LOCK_NB) : 0;
+}
+
 /* Entries moved per read and write of a rewrite: at least one, else as
  * many as fit here. */
 #define REWRITE_CHUNK (8u << 20)
@@ -454,7 +584,7 @@ static int rewrite_archive(struct archive *ar, const struct databin *db, uint32_
 	/* The TOC spans the blocks before entry 0. */
 	uint64_t head = databin_entry_offset(&ar->db, 0), at = databin_entry_offset(db, id);
 	fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || pwrite_full(fd, toc, toc_len, 0) ||
+	if (fd < 0 || lock_like(ar, fd) || pwrite_full(fd, toc, toc_len, 0) ||
 	    copy_span(ar->fd, fd, head, at - head, buf, REWRITE_CHUNK) ||
 	    pwrite_full(fd, entry, (size_t)blocks * DATABIN_BLOCK, at))
 		goto io;
@@ -629,7 +759,7 @@ static int write_pac_file(struct archive *ar, const uint8_t *bytes, size_t len,
 	char tmp[4096];
 	snprintf(tmp, sizeof tmp, "%s.mhfu-new", ar->path);
 	int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || pwrite_full(fd, bytes, len, 0) || fsync(fd) ||
+	if (fd < 0 || lock_like(ar, fd) || pwrite_full(fd, bytes, len, 0) || fsync(fd) ||
 	    rename(tmp, ar->path) || sync_parent(ar->path)) {
 		snprintf(why, why_len, "writing %s: %s", tmp, strerror(errno));
 		if (fd >= 0) {

@@ -27,8 +27,9 @@
 
 enum archive_format { FORMAT_DATABIN, FORMAT_PAC };
 
-/* Why archive_open failed: decides the exit code. */
-enum archive_error { AR_OK, AR_EIO, AR_EFORMAT };
+/* Why archive_open failed: decides the exit code.  AR_EBUSY: another
+ * mount holds the archive (one writer, or readers only). */
+enum archive_error { AR_OK, AR_EIO, AR_EFORMAT, AR_EBUSY };
 
 struct archive_entry {
 	_Atomic int kind;                    /* enum kind, or -1 until sniffed */
@@ -36,6 +37,9 @@ struct archive_entry {
 	_Atomic bool tree_failed;            /* built and not a valid PAC */
 	struct model_cache cache;            /* a skeleton or pack entry's model */
 	_Atomic uint64_t generation;         /* commits to this entry so far */
+	_Atomic int clip_format;             /* enum clip_format of its packs as
+						last seen by a commit: a pack
+						emptied of clips does not say */
 	struct timespec mtime;               /* its last commit, else the
 						archive's mtime at mount */
 	_Atomic bool used;                   /* looked at since the eviction
@@ -49,6 +53,7 @@ struct archive {
 	struct timespec mtime;         /* of the backing file */
 	enum archive_format format;
 	struct databin db;             /* FORMAT_DATABIN only */
+	const char *game_from;         /* what told db.game, for .mhfu/info */
 	uint32_t count;                /* entries */
 	struct archive_entry *entries; /* count of them */
 	_Atomic(char *) index_tsv;     /* built on first use */
@@ -67,6 +72,8 @@ struct archive {
 	 * of that entry fail with EIO and no other journal is written. */
 	bool journal_pending;
 	uint32_t pending_entry;
+	bool locked;                   /* fd holds the archive's flock: exclusive
+					  when writable, else shared */
 	bool backup;                   /* -o backup: keep ARCHIVE.orig */
 	bool backed_up;                /* ARCHIVE.orig exists */
 	_Atomic uint64_t reads, bytes_read; /* statistics for .mhfu/info */
@@ -78,9 +85,11 @@ struct archive {
 	struct mlog *log;              /* where damaged entries are reported */
 };
 
-/* Opens `path`: a DATA.BIN (plain or encrypted) or a single PAC.  `game`
- * forces the game (GAME_UNKNOWN: guess).  On failure, a message naming
- * what and where is written to msg. */
+/* Opens `path`: a DATA.BIN (plain or encrypted) or a single PAC, locked
+ * for the mount's life (exclusively when opened read-write, else shared;
+ * AR_EBUSY when another mount holds it).  `game` forces the game
+ * (GAME_UNKNOWN: guess).  On failure, a message naming what and where is
+ * written to msg. */
 enum archive_error archive_open(struct archive *ar, const char *path,
 				struct mlog *log, enum databin_game game,
 				bool read_only, char *msg, size_t msg_len);

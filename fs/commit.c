@@ -269,19 +269,23 @@ static enum mh_err edit_pack_shape(const struct edit *e, const struct anim *old,
 	return err;
 }
 
-/* The clip format of the archive's game: a pack without clips does not
- * say its own. */
-static enum clip_format game_clip_format(const struct archive *ar)
+/* The clip format of an edited pack that holds no clip, which its bytes
+ * do not say: the one its entry's packs were seen in this mount, else
+ * the archive's game's. */
+static enum clip_format default_clip_format(const struct archive *ar, uint32_t entry)
 {
+	int seen = atomic_load(&ar->entries[entry].clip_format);
+	if (seen != CLIP_NONE)
+		return (enum clip_format)seen;
 	if (ar->format != FORMAT_DATABIN || ar->db.game == GAME_UNKNOWN)
 		return CLIP_NONE;
 	return ar->db.game == GAME_MHP3RD ? CLIP_P3RD : CLIP_MHFU;
 }
 
-/* The item's new bytes from the edit and its old bytes; `format` is the
- * clips' when the pack holds none. */
+/* The item's new bytes from the edit and its old bytes; *format is the
+ * clips' when the pack holds none, and is set to the pack's. */
 static enum mh_err encode_edit(const struct edit *e, const uint8_t *old, size_t old_len,
-			       enum clip_format format, uint8_t **out, size_t *out_len,
+			       enum clip_format *format, uint8_t **out, size_t *out_len,
 			       struct mh_diag *d)
 {
 	enum mh_err err;
@@ -305,8 +309,9 @@ static enum mh_err encode_edit(const struct edit *e, const uint8_t *old, size_t 
 	case NODE_SLOT_TXT:
 	case NODE_SLOT_BIN: {
 		struct anim a, shaped;
-		if ((err = anim_decode(old, old_len, format, &a, d)))
+		if ((err = anim_decode(old, old_len, *format, &a, d)))
 			return err;
+		*format = a.format;
 		if (e->view.type == NODE_PACK_TXT) {
 			err = edit_pack_shape(e, &a, &shaped, d);
 			anim_free(&a);
@@ -513,7 +518,11 @@ int commit_edit(struct mhfs *fs, const struct edit *e)
 		goto out;
 	}
 	const uint8_t *old = entry + t.offset;
-	if (encode_edit(e, old, t.size, game_clip_format(ar), &item_new, &item_len, &d)) {
+	enum clip_format format = default_clip_format(ar, item.entry);
+	int encoded = encode_edit(e, old, t.size, &format, &item_new, &item_len, &d);
+	if (format != CLIP_NONE)
+		atomic_store(&ar->entries[item.entry].clip_format, (int)format);
+	if (encoded) {
 		err = d.code == MH_ENOMEM ? ENOMEM : refuse(fs, e, path, &d, NULL);
 		goto out;
 	}

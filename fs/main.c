@@ -18,6 +18,7 @@ enum {
 	EXIT_IO = 2,      /* the archive cannot be opened or read */
 	EXIT_FORMAT = 3,  /* the archive is not a valid DATA.BIN or PAC */
 	EXIT_MOUNT = 4,   /* FUSE could not mount or serve */
+	EXIT_BUSY = 5,    /* another mount holds the archive */
 };
 
 #define DEFAULT_TIMEOUT 3600.0
@@ -77,7 +78,9 @@ static void usage(FILE *out, const char *prog)
 		"    -o rules=MODE          strict (default): a write breaking an engine\n"
 		"                           rule is refused; warn: it is committed and\n"
 		"                           logged; off: rules are not checked\n"
-		"    -o ro                  mount read-only (writes fail with EROFS)\n"
+		"    -o ro                  mount read-only (writes fail with EROFS); other\n"
+		"                           read-only mounts of the archive may stand\n"
+		"                           beside it, a read-write one may not\n"
 		"    -o no_default_permissions\n"
 		"                           let the kernel skip checking permission bits\n"
 		"                           (default: checked, so with -o allow_other only\n"
@@ -91,7 +94,9 @@ static void usage(FILE *out, const char *prog)
 		"    -V, --version          print the version\n"
 		"\n"
 		"Exit status: 0 mounted (and, with -f, unmounted cleanly); 1 usage;\n"
-		"2 the archive cannot be read; 3 the archive is not valid; 4 mount failed.\n"
+		"2 the archive cannot be read; 3 the archive is not valid; 4 mount failed;\n"
+		"5 another mount holds the archive (one read-write mount, or read-only\n"
+		"ones, at a time).\n"
 		"\n",
 		prog);
 }
@@ -253,6 +258,10 @@ int main(int argc, char *argv[])
 	case AR_EFORMAT:
 		fprintf(stderr, "mount.mhfu: %s\n", msg);
 		status = EXIT_FORMAT;
+		break;
+	case AR_EBUSY:
+		fprintf(stderr, "mount.mhfu: %s\n", msg);
+		status = EXIT_BUSY;
 		break;
 	}
 	for (struct view_error *v = fs.errors, *next; v; v = next) {

@@ -18,6 +18,7 @@ char *meta_info(struct archive *ar, size_t *len)
 	strbuf_printf(&t, "size\t%llu\n", (unsigned long long)ar->size);
 	if (databin) {
 		strbuf_printf(&t, "game\t%s\n", databin_game_name(ar->db.game));
+		strbuf_printf(&t, "game_from\t%s\n", ar->game_from);
 		strbuf_printf(&t, "encrypted\t%s\n", ar->db.encrypted ? "yes" : "no");
 		strbuf_printf(&t, "entries\t%u\n", ar->count);
 		strbuf_printf(&t, "size_pairs\t%u\n", ar->db.nsizes);

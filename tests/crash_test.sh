@@ -41,6 +41,17 @@ abort_mount() {
 	[ -n "$conn" ] && echo 1 >"/sys/fs/fuse/connections/$conn/abort" 2>/dev/null
 }
 not_ok() { failed=$((failed + 1)); echo "not ok - $1"; }
+# Unmounts and waits (bounded) for the daemon to exit: until then it holds
+# the archive open, and a filesystem holding it cannot be remounted.
+unmount_wait() {
+	local pid
+	pid=$(awk -F'\t' '$1 == "pid" { print $2 }' "$1/.mhfu/info")
+	fusermount3 -u "$1" && [ -n "$pid" ] || return 0
+	for _ in $(seq 200); do
+		[ -d "/proc/$pid" ] && [ "$(awk '$1 == "State:" { print $2 }' "/proc/$pid/status" 2>/dev/null)" != Z ] || return 0
+		sleep 0.05
+	done
+}
 
 mkdir -p "$mnt"
 cp "$sample/DATA.BIN" "$archive"
@@ -147,7 +158,7 @@ if mount -t tmpfs -o size=24m tmpfs "$tmpfs" 2>/dev/null; then
 	else
 		not_ok "a full disk refuses a growing commit, archive unchanged, no sidecar left"; cat "$mnt/.mhfu/log"
 	fi
-	fusermount3 -u "$mnt"
+	unmount_wait "$mnt"
 	rm -f "$tmpfs/filler"
 	mount -o remount,ro "$tmpfs"
 	if "$mount_bin" "$tmpfs/DATA.BIN" "$mnt" && grep -q 'read-only' "$mnt/.mhfu/info" &&
@@ -156,7 +167,7 @@ if mount -t tmpfs -o size=24m tmpfs "$tmpfs" 2>/dev/null; then
 	else
 		not_ok "a read-only backing file gives a read-only mount (EROFS)"
 	fi
-	fusermount3 -u "$mnt"
+	unmount_wait "$mnt"
 	umount "$tmpfs"
 else
 	echo "ok - full disk and read-only filesystem # skip cannot mount tmpfs"

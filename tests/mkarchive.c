@@ -127,7 +127,7 @@ static const struct {
 
 enum content {
 	C_BLOB,   /* random bytes that sniff as data */
-	C_PLAIN,  /* table of small u32: an entry MHFU stores plain */
+	C_PLAIN,  /* a module or movie: an entry MHFU stores plain */
 	C_PAC,    /* PAC container, maybe nested */
 	C_MAGIC0, /* C_MAGIC0 + i: MAGICS[i] then random bytes */
 };
@@ -178,22 +178,45 @@ static void put_magic(struct rng *r, unsigned m, size_t len, struct buf *out)
 	rng_bytes(r, out->p + MAGICS[m].len, len - MAGICS[m].len);
 }
 
-/* Records of four small u32, the first being the record's index from 0:
- * the head is mostly zero bytes (how databin_guess_game tells plain from
- * encrypted) and its count word 0 rules out a PAC. */
-static void build_plain_table(struct rng *r, const struct ctx *c, struct buf *out)
+/* What MHFU stores plain: PSP modules (ids 42 and 43) and PSMF movies, so
+ * each begins with the magic databin_guess_game looks for first.  A
+ * header (the module's name or the movie's version and sizes, zeros
+ * between), then records of four small u32, the first being the record's
+ * index from 0: the head is mostly zero bytes either way (the statistical
+ * fallback of the guess), and the magic rules out a PAC. */
+#define PLAIN_HEADER 0x50u
+
+static void build_plain_entry(struct rng *r, const struct ctx *c, uint32_t id,
+			      struct buf *out)
 {
 	uint32_t nrec = rng_range(r, 4, 400), step = rng_range(r, 1, 64);
+	size_t len = PLAIN_HEADER + (size_t)nrec * 16;
 	if (!c->rec && rng_below(r, 4) == 0)
-		nrec = (uint32_t)align_up(nrec, DATABIN_BLOCK / 16);
-	buf_resize(out, (size_t)nrec * 16);
+		len = align_up(len, DATABIN_BLOCK);
+	buf_resize(out, len);
+	memset(out->p, 0, len);
+	if (id < 46) {
+		memcpy(out->p, "~PSP", 4);
+		put_le16(out->p + 6, 1);     /* compression attributes */
+		put_le16(out->p + 8, 0x0101); /* version 1.1 */
+		snprintf((char *)out->p + 10, 28, "mhfu_overlay_%u", id);
+	} else {
+		/* Big-endian offset and size of the stream after the header. */
+		uint32_t words[2] = {PLAIN_HEADER, (uint32_t)len - PLAIN_HEADER};
+		memcpy(out->p, "PSMF0015", 8);
+		for (int w = 0; w < 2; w++)
+			for (int k = 0; k < 4; k++)
+				out->p[8 + 4 * w + k] = (uint8_t)(words[w] >> (24 - 8 * k));
+	}
 	for (uint32_t i = 0; i < nrec; i++) {
-		uint8_t *p = out->p + 16 * (size_t)i;
+		uint8_t *p = out->p + PLAIN_HEADER + 16 * (size_t)i;
 		put_le32(p, i);
 		put_le32(p + 4, i * step);
 		put_le32(p + 8, rng_below(r, 16));
 		put_le32(p + 12, rng_below(r, 1000));
 	}
+	if (!databin_plain_magic(out->p, out->len))
+		fail(1, "internal error: plain entry %u has no plain magic", id);
 }
 
 /* ---- PAC containers ---- */
@@ -376,7 +399,7 @@ static void build_entry(const struct opts *o, const struct plan *p, uint32_t id,
 	else if (p->content[id] == C_BLOB)
 		build_blob(&r, &c, out);
 	else if (p->content[id] == C_PLAIN)
-		build_plain_table(&r, &c, out);
+		build_plain_entry(&r, &c, id, out);
 	else if (p->content[id] == C_PAC) /* one in ten nests PAC_NEST deep */
 		build_pac(&r, o->full, PAC_NEST, rng_below(&r, 10) == 0, out);
 	else

@@ -135,6 +135,7 @@ no_sanitizer_reports() {
 enc=$work/enc
 check "mount the encrypted sample" mount_archive "$sample/DATA.BIN" "$enc"
 check "info: encrypted MHFU" test "$(info_field "$enc" encrypted)/$(info_field "$enc" game)" = "yes/MHFU (NA/EU)"
+check "info: the game told by the plain entries' magics" test "$(info_field "$enc" game_from)" = magics
 check "index.tsv lists every entry as the generator laid it out" same_index "$enc" no
 check "every entry and sub-entry reads back byte-identical (encrypted)" same_tree "$enc"
 check "sizes and st_blocks (encrypted)" sizes_and_blocks "$enc"
@@ -200,6 +201,39 @@ mkdir -p "$opt"
 check "-o game= sets the plain-entry list" bash -c "
 	'$mount_bin' -o game=mhp2g '$sample/DATA.BIN' '$opt' && trap \"fusermount3 -u '$opt'\" EXIT &&
 	grep -q \$'^game\tMHP2G' '$opt/.mhfu/info'"
+# game_mount DIR FILE [options...]: mounts read-only, leaving the daemon's
+# stderr in $work/err; unmounted by the next call or at the end.
+game_mount() {
+	local dir=$1 file=$2
+	shift 2
+	mountpoint -q "$dir" && fusermount3 -u "$dir"
+	"$mount_bin" -o ro "$@" "$file" "$dir" 2>"$work/err" || { cat "$work/err"; return 1; }
+	mounts+=("$dir")
+}
+warned() { # warned DIR WORDS: stderr and the mount's log both say WORDS
+	cat "$work/err"
+	grep -qF -- "$2" "$work/err" && grep -qF -- "$2" "$1/.mhfu/log"
+}
+check "-o game= contradicting the plain entries: mounted as asked" game_mount "$opt" "$sample/DATA.BIN" -o game=mhp2g
+check "  info: game MHP2G, from -o game=" test "$(info_field "$opt" game)/$(info_field "$opt" game_from)" = "MHP2G (JP)/-o game="
+check "  warned on stderr and in .mhfu/log, naming the entry that contradicts" warned "$opt" \
+	"-o game= says MHP2G (JP), but entry 43 (file_00042) is a PSP module (~PSP), which MHFU (NA/EU) stores plain"
+check "-o game= agreeing with the plain entries: no warning" game_mount "$opt" "$sample/DATA.BIN" -o game=mhfu
+check "  nothing on stderr" test ! -s "$work/err"
+# The plain entries overwritten with bytes that are neither a known magic
+# nor plain data: an encrypted archive whose game cannot be told.
+nogame=$work/nogame.bin
+cp "$sample/DATA.BIN" "$nogame"
+awk -F'\t' '$7 == "yes" { print $3, $4 }' "$src/index.tsv" | while read -r start blocks; do
+	head -c $((blocks * 2048)) /dev/zero | tr '\0' '\245' |
+		dd of="$nogame" bs=2048 seek="$start" conv=notrunc status=none
+done
+check "an encrypted archive whose game cannot be told is mounted" game_mount "$opt" "$nogame"
+check "  info: game unknown, told by nothing" test "$(info_field "$opt" game)/$(info_field "$opt" game_from)" = "unknown/nothing"
+check "  warned on stderr and in .mhfu/log, naming -o game=" warned "$opt" \
+	"cannot tell which game this encrypted archive is from"
+check "  the warning says what to give" grep -qF -- "mount with -o game=mhfu, mhp2g or mhp3rd" "$work/err"
+fusermount3 -u "$opt"
 check "-o game= refuses an unknown game (exit 1)" bash -c "
 	'$mount_bin' -o game=mhp4 '$sample/DATA.BIN' '$opt' 2>'$work/err'; test \$? = 1 && grep -q 'expected mhfu' '$work/err'"
 check "-o rules= refuses an unknown mode (exit 1)" bash -c "
@@ -224,6 +258,15 @@ check "a truncated archive is refused (TOC cut)" refused "$bad" 3 "not a DATA.BI
 cp "$sample/DATA.plain.BIN" "$bad"
 printf '\xff\xff\xff\x7f' | dd of="$bad" bs=1 seek=400 conv=notrunc status=none
 check "a corrupt start list is refused, naming the word" refused "$bad" 3 "start\[100\]"
+# Cut at a block where an entry starts: the start list ends at the file's
+# block count there, and the TOC's words go on past it.
+cut_at=$(awk -F'\t' '$2 == 100 { print $3 }' "$src/index.tsv")
+for twin in DATA.BIN DATA.plain.BIN; do
+	cp "$sample/$twin" "$bad"
+	truncate -s $((cut_at * 2048)) "$bad"
+	check "$twin cut where entry 100 starts is refused, naming it" refused "$bad" 3 \
+		"entry 100 (file_00099) starts at block $cut_at, where the file ends, but the TOC lists 6656 entries"
+done
 check "a missing archive is refused" refused "$work/none.bin" 2 "No such file"
 
 check "no sanitizer reports from the daemons" no_sanitizer_reports

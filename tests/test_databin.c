@@ -723,6 +723,135 @@ static void test_game_parse_aliases_any_case(void **state)
 	assert_int_equal(databin_game_parse("mhp3"), GAME_UNKNOWN);
 }
 
+/* ---- archives cut short ----------------------------------------------- */
+
+/* Opens the first `blocks` blocks of archive `a` as a file of that size. */
+static enum mh_err open_cut(const uint8_t *a, uint32_t blocks, struct databin *got,
+			    struct mh_diag *d)
+{
+	struct mem mem = {a, (size_t)blocks * BLK, (uint64_t)blocks * BLK, 0, false};
+	return databin_open(mem_read, &mem, mem.size, got, d);
+}
+
+/* Cut where entry `id` starts: refused as cut short, naming that entry,
+ * its start block, and what the TOC lists. */
+static void expect_cut_at_entry(const uint8_t *a, const struct databin *m, uint32_t id)
+{
+	struct databin got;
+	struct mh_diag d = {0};
+	char want[160];
+	enum mh_err err = open_cut(a, m->start[id], &got, &d);
+	if (err == MH_OK) {
+		uint32_t count = got.count;
+		databin_free(&got);
+		fail_msg("cut at entry %u's block %u: opened with %u entries", id,
+			 m->start[id], count);
+	}
+	assert_diag(&d, err, MH_ETRUNC, 4 * (uint64_t)id);
+	snprintf(want, sizeof want, "entry %u (file_%05u) starts at block %u, where the file ends",
+		 id, id - 1, m->start[id]);
+	if (!strstr(d.msg, want))
+		fail_msg("message %s lacks \"%s\"", d.msg, want);
+	snprintf(want, sizeof want, "the TOC lists %u entries to block %u", m->count,
+		 m->start[m->count]);
+	if (!strstr(d.msg, want))
+		fail_msg("message %s lacks \"%s\"", d.msg, want);
+	assert_non_null(strstr(d.msg, "runs past the end of the file"));
+	assert_null(got.start);
+}
+
+static void test_open_refuses_archive_cut_where_an_entry_starts(void **state)
+{
+	(void)state;
+	/* Size pairs after the start list, as in the games' archives; cut at
+	 * every entry's start, plain and encrypted. */
+	static const uint32_t blocks[] = {2, 1, 3, 1, 1, 2, 4, 1};
+	static const struct databin_size sizes[] = {{1, 100}, {2, 5000}, {6, 7000}};
+	for (int enc = 0; enc < 2; enc++) {
+		struct databin m;
+		uint64_t size;
+		model_init(&m, 1, 8, blocks, enc);
+		model_sizes(&m, 3, sizes);
+		model_fill(&m, 0);
+		uint8_t *a = build_archive(&m, &size);
+		for (uint32_t id = 1; id < m.count; id++)
+			expect_cut_at_entry(a, &m, id);
+		free(a);
+		databin_free(&m);
+	}
+}
+
+static void test_open_refuses_cut_archive_without_size_pairs(void **state)
+{
+	(void)state;
+	/* No size pairs, a fill of zeros: the start list's words then zeros. */
+	struct databin m;
+	uint64_t size;
+	model_init(&m, 1, 40, NULL, true);
+	model_sizes(&m, 0, NULL);
+	model_fill(&m, 0);
+	uint8_t *a = build_archive(&m, &size);
+	expect_cut_at_entry(a, &m, 1);
+	expect_cut_at_entry(a, &m, 39);
+	free(a);
+	databin_free(&m);
+}
+
+static void test_open_refuses_cut_after_an_empty_entry(void **state)
+{
+	(void)state;
+	/* The running example: entry 2 has no blocks, so start = 1 3 4 4 7 9;
+	 * cut at block 4 the list ends at start[2] and goes on 4 7 9. */
+	struct databin m;
+	uint64_t size;
+	example_model(&m, false);
+	uint8_t *a = build_archive(&m, &size);
+	expect_cut_at_entry(a, &m, 2);
+	free(a);
+	databin_free(&m);
+}
+
+static void test_open_keeps_whole_archives_whose_fill_ascends(void **state)
+{
+	(void)state;
+	/* No size pairs and a fill of 0xff bytes: the words after the start
+	 * list ascend to the TOC's end, which no start list does. */
+	struct databin m, got;
+	struct mh_diag d = {0};
+	uint64_t size;
+	model_init(&m, 1, 10, NULL, false);
+	model_sizes(&m, 0, NULL);
+	model_fill(&m, 0xff);
+	uint8_t *a = build_archive(&m, &size);
+	struct mem mem = {a, (size_t)size, size, 0, false};
+	assert_int_equal(databin_open(mem_read, &mem, size, &got, &d), MH_OK);
+	assert_models_equal(&m, &got);
+	free(a);
+	databin_free(&m);
+	databin_free(&got);
+}
+
+static void test_encode_rejects_fill_that_reads_as_more_starts(void **state)
+{
+	(void)state;
+	/* A fill beginning with words past the end and then zeros would read
+	 * back as a start list cut short: the model would not decode. */
+	struct databin m;
+	struct mh_diag d = {0};
+	uint8_t *toc = (uint8_t *)&d;
+	size_t len = 99;
+	model_init(&m, 1, 3, NULL, false);
+	model_sizes(&m, 0, NULL);
+	model_fill(&m, 0);
+	put32(m.fill, 9);
+	put32(m.fill + 4, 12);
+	enum mh_err err = databin_encode(&m, &toc, &len, &d);
+	assert_diag(&d, err, MH_ERANGE, 16);
+	assert_null(toc);
+	assert_int_equal(len, 0);
+	databin_free(&m);
+}
+
 /* ---- game guessing ----------------------------------------------------- */
 
 /* An encrypted archive of 100 one-block entries whose entries on
@@ -801,6 +930,155 @@ static void test_guess_game_unknown_when_every_entry_is_encrypted(void **state)
 	free(a);
 	databin_free(&m);
 	databin_free(&got);
+}
+
+/* What each of 100 one-block entries holds, as stored. */
+enum held { HELD_ENCRYPTED, HELD_TABLE, HELD_NOISE, HELD_MODULE, HELD_MOVIE };
+
+/* An encrypted archive of 100 one-block entries: HELD_ENCRYPTED entries a
+ * structured table stored encrypted; the others stored plain, a table
+ * (mostly zeros), noise (no more zeros than its decryption), or noise
+ * behind a PSP module's or a PSMF movie's magic. */
+static uint8_t *held_archive(const enum held *held, uint64_t *size, struct databin *m)
+{
+	struct rng r = {0x5EED};
+	model_init(m, 1, 100, NULL, true);
+	model_sizes(m, 0, NULL);
+	model_fill(m, 0);
+	*size = model_file_size(m);
+	uint8_t *toc, *a = calloc(1, *size);
+	size_t len;
+	assert_non_null(a);
+	encode_ok(m, &toc, &len);
+	memcpy(a, toc, len);
+	free(toc);
+	for (uint32_t id = 0; id < m->count; id++) {
+		uint8_t *p = a + databin_entry_offset(m, id);
+		if (held[id] == HELD_ENCRYPTED || held[id] == HELD_TABLE)
+			structured_content(id, p, BLK);
+		else
+			for (size_t i = 0; i < BLK; i++)
+				p[i] = (uint8_t)(1 + rng_below(&r, 255));
+		if (held[id] == HELD_MODULE)
+			memcpy(p, id % 2 ? "~PSP" : "\x7f" "ELF", 4);
+		if (held[id] == HELD_MOVIE)
+			memcpy(p, "PSMF", 4);
+		if (held[id] == HELD_ENCRYPTED)
+			cipher_encrypt(m->start[id], 0, p, BLK);
+	}
+	return a;
+}
+
+/* Marks `game`'s plain ids in held[] as `what`. */
+static void hold_game(enum held *held, enum databin_game game, enum held what)
+{
+	for (uint32_t id = 0; id < 100; id++)
+		if (databin_game_plain_id(game, id))
+			held[id] = what;
+}
+
+static struct databin_game_clue tell(const enum held *held)
+{
+	struct databin m, got;
+	struct mh_diag d = {0};
+	struct databin_game_clue clue;
+	uint64_t size;
+	uint8_t *a = held_archive(held, &size, &m);
+	struct mem mem = {a, (size_t)size, size, 0, false};
+	assert_int_equal(databin_open(mem_read, &mem, size, &got, &d), MH_OK);
+	assert_true(got.encrypted);
+	databin_tell_game(&got, mem_read, &mem, &clue);
+	assert_int_equal(got.game, GAME_UNKNOWN); /* left alone */
+	assert_int_equal(databin_guess_game(&got, mem_read, &mem), clue.game);
+	assert_int_equal(got.game, clue.game);
+	free(a);
+	databin_free(&m);
+	databin_free(&got);
+	return clue;
+}
+
+static void test_guess_game_by_magic_when_plain_entries_read_as_noise(void **state)
+{
+	(void)state;
+	/* Modules and movies are compressed or encrypted by Sony: as many
+	 * zeros stored as decrypted, so no statistics; the magics tell. */
+	enum held held[100] = {0};
+	hold_game(held, GAME_MHFU, HELD_MOVIE);
+	held[42] = held[43] = HELD_MODULE;
+	struct databin_game_clue clue = tell(held);
+	assert_int_equal(clue.game, GAME_MHFU);
+	assert_int_equal(clue.how, CLUE_MAGIC);
+	/* 42 is on MHP2G's list too: 43 is the witness. */
+	assert_int_equal(clue.id, 43);
+	assert_string_equal(clue.what, "a PSP module (~PSP)");
+
+	memset(held, 0, sizeof held);
+	hold_game(held, GAME_MHP3RD, HELD_MODULE);
+	clue = tell(held);
+	assert_int_equal(clue.game, GAME_MHP3RD);
+	assert_int_equal(clue.how, CLUE_MAGIC);
+	assert_int_equal(clue.id, 17);
+	assert_string_equal(clue.what, "a PSP module (~PSP)");
+}
+
+static void test_guess_game_magics_come_before_statistics(void **state)
+{
+	(void)state;
+	/* MHP2G's entries read as plain tables, MHFU's hold movies: the
+	 * movies are the stronger evidence. */
+	enum held held[100] = {0};
+	hold_game(held, GAME_MHP2G, HELD_TABLE);
+	hold_game(held, GAME_MHFU, HELD_MOVIE);
+	struct databin_game_clue clue = tell(held);
+	assert_int_equal(clue.game, GAME_MHFU);
+	assert_int_equal(clue.how, CLUE_MAGIC);
+	assert_string_equal(clue.what, "a PSMF movie");
+}
+
+static void test_guess_game_magic_tie_falls_back_to_statistics(void **state)
+{
+	(void)state;
+	/* One movie at 42, on both MHFU's and MHP2G's lists: a tie.  The
+	 * statistics then decide: MHP2G's other entries read as tables. */
+	enum held held[100] = {0};
+	hold_game(held, GAME_MHP2G, HELD_TABLE);
+	held[42] = HELD_MOVIE;
+	struct databin_game_clue clue = tell(held);
+	assert_int_equal(clue.game, GAME_MHP2G);
+	assert_int_equal(clue.how, CLUE_STATISTICS);
+
+	/* Nothing else plain: nothing tells. */
+	memset(held, 0, sizeof held);
+	held[42] = HELD_MOVIE;
+	clue = tell(held);
+	assert_int_equal(clue.game, GAME_UNKNOWN);
+	assert_int_equal(clue.how, CLUE_NONE);
+}
+
+static void test_guess_game_unknown_when_plain_entries_read_as_noise(void **state)
+{
+	(void)state;
+	/* Stored plain but neither a known magic nor structured data. */
+	enum held held[100] = {0};
+	hold_game(held, GAME_MHFU, HELD_NOISE);
+	struct databin_game_clue clue = tell(held);
+	assert_int_equal(clue.game, GAME_UNKNOWN);
+	assert_int_equal(clue.how, CLUE_NONE);
+}
+
+static void test_plain_magic_names_what_an_entry_begins_with(void **state)
+{
+	(void)state;
+	assert_string_equal(databin_plain_magic((const uint8_t *)"~PSP\0\0", 6),
+			    "a PSP module (~PSP)");
+	assert_string_equal(databin_plain_magic((const uint8_t *)"\x7f" "ELF", 4),
+			    "a PSP module (ELF)");
+	assert_string_equal(databin_plain_magic((const uint8_t *)"PSMF0015", 8),
+			    "a PSMF movie");
+	assert_string_equal(databin_plain_magic((const uint8_t *)"RIFF", 4), "a RIFF sound");
+	assert_null(databin_plain_magic((const uint8_t *)"~PS", 3));
+	assert_null(databin_plain_magic((const uint8_t *)"pmo\0", 4));
+	assert_null(databin_plain_magic((const uint8_t *)"psmf", 4));
 }
 
 static void test_guess_game_plain_archive_by_entry_count(void **state)
@@ -1400,6 +1678,16 @@ int main(void)
 		cmocka_unit_test(test_guess_game_mhp3rd_from_plain_entries),
 		cmocka_unit_test(test_guess_game_unknown_when_every_entry_is_encrypted),
 		cmocka_unit_test(test_guess_game_plain_archive_by_entry_count),
+		cmocka_unit_test(test_guess_game_by_magic_when_plain_entries_read_as_noise),
+		cmocka_unit_test(test_guess_game_magics_come_before_statistics),
+		cmocka_unit_test(test_guess_game_magic_tie_falls_back_to_statistics),
+		cmocka_unit_test(test_guess_game_unknown_when_plain_entries_read_as_noise),
+		cmocka_unit_test(test_plain_magic_names_what_an_entry_begins_with),
+		cmocka_unit_test(test_open_refuses_archive_cut_where_an_entry_starts),
+		cmocka_unit_test(test_open_refuses_cut_archive_without_size_pairs),
+		cmocka_unit_test(test_open_refuses_cut_after_an_empty_entry),
+		cmocka_unit_test(test_open_keeps_whole_archives_whose_fill_ascends),
+		cmocka_unit_test(test_encode_rejects_fill_that_reads_as_more_starts),
 		cmocka_unit_test(test_decode_rejects_file_size_not_block_multiple),
 		cmocka_unit_test(test_decode_rejects_empty_file),
 		cmocka_unit_test(test_decode_rejects_toc_shorter_than_a_word),
