@@ -1,8 +1,11 @@
 /* mount.mhfu: mounts a Monster Hunter PSP DATA.BIN, or a single PAC, as
  * a directory tree.  See man/mount.mhfu.8. */
+#include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <malloc.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +33,8 @@ struct options {
 	char *rules;         /* -o rules= */
 	int read_only;       /* -o ro, also passed on to the kernel */
 	int backup;          /* -o backup */
-	int cache_mb;        /* -o cache_mb= */
+	char *cache_mb;      /* -o cache_mb= */
+	char *scratch_mb;    /* -o scratch_mb= */
 };
 
 enum { KEY_RO };
@@ -39,7 +43,8 @@ static const struct fuse_opt option_spec[] = {
 	{"game=%s", offsetof(struct options, game), 0},
 	{"rules=%s", offsetof(struct options, rules), 0},
 	{"backup", offsetof(struct options, backup), 1},
-	{"cache_mb=%d", offsetof(struct options, cache_mb), 0},
+	{"cache_mb=%s", offsetof(struct options, cache_mb), 0},
+	{"scratch_mb=%s", offsetof(struct options, scratch_mb), 0},
 	FUSE_OPT_KEY("ro", KEY_RO),
 	FUSE_OPT_END,
 };
@@ -81,6 +86,9 @@ static void usage(FILE *out, const char *prog)
 		"    -o cache_mb=N          memory for decoded PACs, skeletons, packs and\n"
 		"                           their texts; beyond it, the least recently\n"
 		"                           used are dropped (default 64)\n"
+		"    -o scratch_mb=N        memory for scratch files (editor temporaries),\n"
+		"                           all together; beyond it, writes to them fail\n"
+		"                           with ENOSPC (default 256)\n"
 		"    -h, --help             print this help\n"
 		"    -V, --version          print the version\n"
 		"\n"
@@ -99,6 +107,29 @@ static void add_mount_option(struct fuse_args *args, const char *name,
 		return;
 	fuse_opt_add_arg(args, opt);
 	free(opt);
+}
+
+/* The largest -o ..._mb= value: 1 TiB, and its bytes fit a size_t.
+ * Parsed here: fuse_opt's %d wraps silently. */
+#define MB_OPTION_MAX ((unsigned long long)(SIZE_MAX >> 20) < (1ull << 20) \
+			       ? (unsigned long long)(SIZE_MAX >> 20) : (1ull << 20))
+
+/* -o NAME=VALUE, a budget in MiB, into *bytes (left as is when not
+ * given); false with a message when it is not a number in range. */
+static bool parse_mb(const char *name, const char *value, size_t *bytes)
+{
+	if (!value)
+		return true;
+	char *end;
+	errno = 0;
+	unsigned long long mb = strtoull(value, &end, 10);
+	if (!isdigit((unsigned char)value[0]) || *end || errno || mb > MB_OPTION_MAX) {
+		fprintf(stderr, "mount.mhfu: -o %s=%s: expected 0 or more MiB, at most %llu\n",
+			name, value, MB_OPTION_MAX);
+		return false;
+	}
+	*bytes = (size_t)mb << 20;
+	return true;
 }
 
 static int serve(struct mhfs *fs, struct fuse_args *args,
@@ -151,7 +182,9 @@ int main(int argc, char *argv[])
 {
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
 	struct fuse_cmdline_opts cmd = {0};
-	struct options opts = {.cache_mb = DEFAULT_CACHE_MB};
+	struct options opts = {0};
+	size_t cache_bytes = (size_t)DEFAULT_CACHE_MB << 20;
+	size_t scratch_bytes = SCRATCH_DEFAULT_BUDGET;
 	static struct mhfs fs; /* large (the log): not on the stack */
 	uint64_t began = archive_now_us();
 	char msg[512];
@@ -188,10 +221,9 @@ int main(int argc, char *argv[])
 			opts.rules);
 		goto out;
 	}
-	if (opts.cache_mb < 0) {
-		fprintf(stderr, "mount.mhfu: -o cache_mb=%d: expected 0 or more\n", opts.cache_mb);
+	if (!parse_mb("cache_mb", opts.cache_mb, &cache_bytes) ||
+	    !parse_mb("scratch_mb", opts.scratch_mb, &scratch_bytes))
 		goto out;
-	}
 	enum databin_game game = GAME_UNKNOWN;
 	if (opts.game && (game = databin_game_parse(opts.game)) == GAME_UNKNOWN) {
 		fprintf(stderr, "mount.mhfu: -o game=%s: expected mhfu, mhp2g or mhp3rd\n",
@@ -208,6 +240,7 @@ int main(int argc, char *argv[])
 	openlog("mount.mhfu", LOG_PID, LOG_USER);
 	mlog_init(&fs.log, true);
 	scratch_init(&fs.scratch);
+	fs.scratch.budget = scratch_bytes;
 	known_init(&fs.known);
 	pthread_mutex_init(&fs.errors_lock, NULL);
 	prefetch_init(&fs.prefetch);
@@ -220,7 +253,7 @@ int main(int argc, char *argv[])
 			     msg, sizeof msg)) {
 	case AR_OK:
 		fs.ar.backup = opts.backup;
-		fs.ar.cache_budget = (size_t)opts.cache_mb << 20;
+		fs.ar.cache_budget = cache_bytes;
 		/* Nothing renames anything in a read-only mount: names may be
 		 * cached as long as attributes. */
 		if (!fs.ar.writable)
@@ -257,6 +290,8 @@ out:
 	free(cmd.mountpoint);
 	free(opts.game);
 	free(opts.rules);
+	free(opts.cache_mb);
+	free(opts.scratch_mb);
 	fuse_opt_free_args(&args);
 	return status;
 }

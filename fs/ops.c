@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include "commit.h"
 #include "handle.h"
@@ -48,7 +49,7 @@ static int meta_text(struct mhfs *fs, const struct node *n, uint8_t **data, size
 	char *text = NULL;
 	switch (n->type) {
 	case NODE_INFO:
-		text = meta_info(&fs->ar, len);
+		text = meta_info(fs, len);
 		break;
 	case NODE_LOG:
 		text = mlog_text(&fs->log, len);
@@ -647,17 +648,38 @@ static void mhfs_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size,
 	list_dir(req, ino, size, off, true);
 }
 
+/* Blocks of frsize bytes as DATABIN_BLOCK-byte blocks. */
+static uint64_t in_blocks(uint64_t blocks, uint64_t frsize)
+{
+	return frsize >= DATABIN_BLOCK ? blocks * (frsize / DATABIN_BLOCK)
+				       : blocks / (DATABIN_BLOCK / (frsize ? frsize : 1));
+}
+
+/* The archive's blocks are used; the room to write is the backing
+ * filesystem's (cp, rsync and editors check it before writing), none in
+ * a read-only mount. */
 static void mhfs_statfs(fuse_req_t req, fuse_ino_t ino)
 {
 	(void)ino;
 	struct mhfs *fs = fs_of(req);
+	struct statvfs backing;
+	pthread_rwlock_rdlock(&fs->ar.io); /* a growth commit replaces the file */
+	uint64_t used = (fs->ar.size + DATABIN_BLOCK - 1) / DATABIN_BLOCK;
+	bool known = fs->ar.writable && !fstatvfs(fs->ar.fd, &backing);
+	pthread_rwlock_unlock(&fs->ar.io);
+	if (!known)
+		memset(&backing, 0, sizeof backing);
 	struct statvfs sv = {
 		.f_bsize = DATABIN_BLOCK,
 		.f_frsize = DATABIN_BLOCK,
-		.f_blocks = (fs->ar.size + DATABIN_BLOCK - 1) / DATABIN_BLOCK,
-		.f_files = fs->ar.count,
+		.f_bfree = in_blocks(backing.f_bfree, backing.f_frsize),
+		.f_bavail = in_blocks(backing.f_bavail, backing.f_frsize),
+		.f_ffree = backing.f_ffree,
+		.f_favail = backing.f_favail,
 		.f_namemax = 255,
 	};
+	sv.f_blocks = used + sv.f_bfree;
+	sv.f_files = fs->ar.count + sv.f_ffree;
 	fuse_reply_statfs(req, &sv);
 }
 
