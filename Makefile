@@ -121,6 +121,7 @@ units: $(UNITS) $(FUZZERS) $(SAMPLE)/.done
 mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(SAMPLE)/.done
 	bash tests/mount_test.sh $(MOUNT) $(SAMPLE) $(VIEWCHECK)
 	bash tests/write_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
+	bash tests/record_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/scratch_test.sh $(MOUNT) $(SAMPLE)
 	bash tests/crash_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(CRASH_ROUNDS)
 	bash tests/concurrency_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(STORM_SECONDS)

@@ -35,6 +35,7 @@ struct options {
 	int backup;          /* -o backup */
 	char *cache_mb;      /* -o cache_mb= */
 	char *scratch_mb;    /* -o scratch_mb= */
+	char *state;         /* -o state= */
 };
 
 enum { KEY_RO };
@@ -45,6 +46,7 @@ static const struct fuse_opt option_spec[] = {
 	{"backup", offsetof(struct options, backup), 1},
 	{"cache_mb=%s", offsetof(struct options, cache_mb), 0},
 	{"scratch_mb=%s", offsetof(struct options, scratch_mb), 0},
+	{"state=%s", offsetof(struct options, state), 0},
 	FUSE_OPT_KEY("ro", KEY_RO),
 	FUSE_OPT_END,
 };
@@ -89,10 +91,14 @@ static void usage(FILE *out, const char *prog)
 		"    -o scratch_mb=N        memory for scratch files (editor temporaries),\n"
 		"                           all together; beyond it, writes to them fail\n"
 		"                           with ENOSPC (default 256)\n"
+		"    -o state=DIR           keep the log and refused texts in DIR (default:\n"
+		"                           $XDG_STATE_HOME/mhfufs/NAME-HASH, else under\n"
+		"                           ~/.local/state), where they outlive the mount\n"
 		"    -h, --help             print this help\n"
 		"    -V, --version          print the version\n"
 		"\n"
-		"Exit status: 0 mounted (and, with -f, unmounted cleanly); 1 usage;\n"
+		"Exit status: 0 mounted (and, with -f, unmounted cleanly); 1 usage\n"
+		"(a bad option, an unusable -o state folder);\n"
 		"2 the archive cannot be read; 3 the archive is not valid; 4 mount failed.\n"
 		"\n",
 		prog);
@@ -132,6 +138,29 @@ static bool parse_mb(const char *name, const char *value, size_t *bytes)
 	return true;
 }
 
+/* The record folder (record.h).  A folder given with -o state= must be
+ * usable; when the default one is not (a read-only home), the mount goes
+ * on with the record in memory, and says so. */
+static bool open_record(struct mhfs *fs, const struct options *o)
+{
+	char msg[512] = "out of memory";
+	char *dir = o->state ? strdup(o->state) : record_default_dir(o->archive);
+	int err = dir ? record_open(&fs->record, dir, msg, sizeof msg) : ENOMEM;
+	if (!err && (err = mlog_keep_in(&fs->log, fs->record.dir))) {
+		snprintf(msg, sizeof msg, "%s/log: %s", fs->record.path, strerror(err));
+		record_close(&fs->record);
+	}
+	free(dir);
+	if (err && o->state) {
+		fprintf(stderr, "mount.mhfu: -o state=%s: %s\n", o->state, msg);
+		return false;
+	}
+	if (err)
+		mlog_printf(&fs->log, "the record cannot be kept on disk (%s): the log and "
+			    "refused texts last only until unmount (see -o state=)", msg);
+	return true;
+}
+
 static int serve(struct mhfs *fs, struct fuse_args *args,
 		 struct fuse_cmdline_opts *cmd, uint64_t began)
 {
@@ -148,6 +177,9 @@ static int serve(struct mhfs *fs, struct fuse_args *args,
 	/* The parent returns only now, so a mount that returned is ready. */
 	fuse_daemonize(cmd->foreground);
 	fs->log.to_stderr = cmd->foreground;
+	/* Each mount's lines follow this one in the record. */
+	mlog_printf(&fs->log, "mounted %s on %s, %s", fs->ar.path, cmd->mountpoint,
+		    fs->ar.writable ? "read-write" : "read-only");
 
 	int ret;
 	/* Workers' read buffers are freed as they exit; a single-threaded
@@ -239,6 +271,7 @@ int main(int argc, char *argv[])
 	mallopt(M_TRIM_THRESHOLD, 8 << 20);
 	openlog("mount.mhfu", LOG_PID, LOG_USER);
 	mlog_init(&fs.log, true);
+	fs.record.dir = -1;
 	scratch_init(&fs.scratch);
 	fs.scratch.budget = scratch_bytes;
 	known_init(&fs.known);
@@ -254,6 +287,11 @@ int main(int argc, char *argv[])
 	case AR_OK:
 		fs.ar.backup = opts.backup;
 		fs.ar.cache_budget = cache_bytes;
+		if (!open_record(&fs, &opts)) {
+			archive_close(&fs.ar);
+			status = EXIT_USAGE;
+			break;
+		}
 		/* Nothing renames anything in a read-only mount: names may be
 		 * cached as long as attributes. */
 		if (!fs.ar.writable)
@@ -285,6 +323,7 @@ int main(int argc, char *argv[])
 	known_destroy(&fs.known);
 	scratch_destroy(&fs.scratch);
 	mlog_destroy(&fs.log);
+	record_close(&fs.record);
 	closelog();
 out:
 	free(cmd.mountpoint);
@@ -292,6 +331,7 @@ out:
 	free(opts.rules);
 	free(opts.cache_mb);
 	free(opts.scratch_mb);
+	free(opts.state);
 	fuse_opt_free_args(&args);
 	return status;
 }

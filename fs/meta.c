@@ -43,6 +43,7 @@ char *meta_info(struct mhfs *fs, size_t *len)
 	strbuf_printf(&t, "scratch_budget\t%zu\n", fs->scratch.budget);
 	strbuf_printf(&t, "scratch_bytes\t%zu\n", fs->scratch.used);
 	pthread_mutex_unlock(&fs->scratch.lock);
+	strbuf_printf(&t, "record\t%s\n", fs->record.path ? fs->record.path : "none (in memory)");
 	strbuf_printf(&t, "startup_us\t%llu\n", (unsigned long long)ar->startup_us);
 	strbuf_printf(&t, "last_commit_us\t%llu\n",
 		      (unsigned long long)atomic_load(&ar->last_commit_us));

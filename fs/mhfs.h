@@ -10,6 +10,7 @@
 #include "log.h"
 #include "rules.h"
 #include "prefetch.h"
+#include "record.h"
 #include "scratch.h"
 
 /* The largest request: 1 MiB (the kernel's limit is 256 pages). */
@@ -25,6 +26,7 @@ struct view_error {
 struct mhfs {
 	struct archive ar;           /* the backing archive */
 	struct mlog log;             /* .mhfu/log */
+	struct record record;        /* where the log and refused texts are kept */
 	struct scratch_table scratch;/* files that are not views */
 	struct known known;          /* inodes the kernel holds */
 	struct fuse_session *se;     /* for cache invalidations */

@@ -21,8 +21,10 @@
 #include "handle.h"
 #include "meta.h"
 
-/* Listing positions past every view's: the directory's scratch files. */
-#define POS_SCRATCH (1ull << 40)
+/* Listing positions past every view's: in .mhfu/rejected/ the kept texts,
+ * then in every folder its scratch files. */
+#define POS_RECORD (1ull << 40)
+#define POS_SCRATCH (1ull << 41)
 
 struct mhfs *fs_of(fuse_req_t req)
 {
@@ -154,6 +156,13 @@ double attr_timeout(const struct mhfs *fs, fuse_ino_t ino)
 int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st)
 {
 	int err = 0;
+	if (record_ino(ino)) {
+		if (!(err = record_get(&fs->record, ino, st, NULL, NULL))) {
+			st->st_uid = fs->uid;
+			st->st_gid = fs->gid;
+		}
+		return err;
+	}
 	if (ino & SCRATCH_INO) {
 		pthread_mutex_lock(&fs->scratch.lock);
 		struct scratch *f = scratch_by_ino(&fs->scratch, ino);
@@ -193,9 +202,12 @@ static void mhfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	struct mhfs *fs = fs_of(req);
 	struct node dir, child;
 	uint64_t ino = 0;
+	struct stat kept;
 
+	if (parent == NODE_REJECTED && !record_lookup(&fs->record, name, &kept))
+		ino = kept.st_ino;
 	pthread_mutex_lock(&fs->scratch.lock);
-	struct scratch *f = scratch_find(&fs->scratch, parent, name);
+	struct scratch *f = ino ? NULL : scratch_find(&fs->scratch, parent, name);
 	if (f)
 		ino = f->ino;
 	pthread_mutex_unlock(&fs->scratch.lock);
@@ -353,7 +365,16 @@ static void mhfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 
 	if (h)
 		atomic_init(&h->refs, 1);
-	if (!err && (ino & SCRATCH_INO)) {
+	if (!err && record_ino(ino)) {
+		/* A kept text: read-only, read from a copy taken now. */
+		struct stat st;
+		if ((fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & O_TRUNC))
+			err = EACCES;
+		else
+			err = record_get(&fs->record, ino, &st, &h->data, &h->len);
+		h->buffered = true;
+		read_through(fi);
+	} else if (!err && (ino & SCRATCH_INO)) {
 		pthread_mutex_lock(&fs->scratch.lock);
 		struct scratch *f = scratch_by_ino(&fs->scratch, ino);
 		if (!f)
@@ -448,6 +469,15 @@ static void read_unopened(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, size_
 	uint8_t *data = NULL;
 	size_t len = 0;
 	int err = 0;
+	if (record_ino(ino)) {
+		struct stat st;
+		if ((err = record_get(&fs->record, ino, &st, &data, &len)))
+			fuse_reply_err(req, err);
+		else
+			reply_slice(req, data, len, size, off);
+		free(data);
+		return;
+	}
 	rdlock(fs);
 	if (!node_from_ino(&fs->ar, ino, &h.view) || is_dir(h.view.type)) {
 		err = ENOENT;
@@ -616,6 +646,23 @@ static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 			pos++;
 	}
 	unlock(fs);
+	if (!full && pos < POS_RECORD)
+		pos = POS_RECORD;
+	struct record_text *kept;
+	size_t nkept;
+	if (!full && pos < POS_SCRATCH && ino == NODE_REJECTED &&
+	    !record_list(&fs->record, &kept, &nkept)) {
+		for (; !full && pos - POS_RECORD < nkept; pos++) {
+			const struct record_text *k = &kept[pos - POS_RECORD];
+			st = k->st;
+			st.st_uid = fs->uid;
+			st.st_gid = fs->gid;
+			full = !add_entry(req, fs, buf, size, &used, k->name, &st, pos + 1, plus);
+			if (full)
+				break;
+		}
+		free(kept);
+	}
 	if (!full && pos < POS_SCRATCH)
 		pos = POS_SCRATCH;
 	while (!full) {

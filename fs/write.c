@@ -52,6 +52,8 @@ static int new_name(struct mhfs *fs, fuse_ino_t parent, const char *name,
 {
 	if (!fs->ar.writable)
 		return EROFS;
+	if (parent == NODE_REJECTED)
+		return EACCES; /* only refusals add texts there */
 	*k = classify(fs, parent, name, view);
 	return *k == NAME_NONE ? ENOENT : *k == NAME_VIEW ? EEXIST : 0;
 }
@@ -252,6 +254,8 @@ void mhfs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct node view;
 	uint64_t ino = 0;
 	int err = !S_ISREG(mode) ? EPERM : fs->ar.writable ? 0 : EROFS;
+	if (!err && parent == NODE_REJECTED)
+		err = EACCES;
 	if (!err && classify(fs, parent, name, &view) != NAME_SCRATCH)
 		err = EEXIST;
 	if (!err)
@@ -292,7 +296,9 @@ void mhfs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to_set,
 	struct handle *h = fi ? (struct handle *)(uintptr_t)fi->fh : NULL;
 	int err = 0;
 
-	if (ino & SCRATCH_INO) {
+	if (record_ino(ino)) {
+		err = EPERM; /* a kept text is as it was refused */
+	} else if (ino & SCRATCH_INO) {
 		pthread_mutex_lock(&fs->scratch.lock);
 		struct scratch *f = scratch_by_ino(&fs->scratch, ino);
 		if (!f) {
@@ -363,6 +369,12 @@ void mhfs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 	struct mhfs *fs = fs_of(req);
 	struct node view;
 	int err = 0;
+	/* A kept text removed from the mount is removed from the record. */
+	if (parent == NODE_REJECTED && (err = record_remove(&fs->record, name)) != ENOENT) {
+		fuse_reply_err(req, err);
+		return;
+	}
+	err = 0;
 	pthread_mutex_lock(&fs->scratch.lock);
 	struct scratch *f = scratch_find(&fs->scratch, parent, name);
 	if (f)
@@ -450,6 +462,9 @@ void mhfs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct node src, dst;
 	uint64_t ino = 0;
 	int err = flags & RENAME_EXCHANGE ? EINVAL : fs->ar.writable ? 0 : EROFS;
+	/* Kept texts are not moved: mv copies (then removes the text). */
+	if (!err && (parent == NODE_REJECTED || newparent == NODE_REJECTED))
+		err = EXDEV;
 
 	pthread_mutex_lock(&fs->scratch.lock);
 	struct scratch *f = scratch_find(&fs->scratch, parent, name);

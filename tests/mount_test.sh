@@ -15,6 +15,8 @@ sample=$(realpath "$2")
 viewcheck=$(realpath "$3")
 src=$sample/src
 work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-mount-test.XXXXXX")
+# The mount's record (log, refused texts) goes under the work dir.
+export XDG_STATE_HOME=$work/state
 export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="log_path=$work/ubsan:print_stacktrace=1:${UBSAN_OPTIONS:-}"
 passed=0
