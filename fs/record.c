@@ -173,7 +173,8 @@ static int list_texts(int dir, struct record_text **out, size_t *count)
 		free(t);
 		return err;
 	}
-	qsort(t, n, sizeof *t, by_name);
+	if (n)
+		qsort(t, n, sizeof *t, by_name);
 	*out = t;
 	*count = n;
 	return 0;
