@@ -140,6 +140,8 @@ mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(SAMPLE)/.
 	bash tests/editor_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/demo_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/lock_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
+	bash tests/record_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
+	bash tests/scratch_test.sh $(MOUNT) $(SAMPLE)
 	bash tests/crash_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(CRASH_ROUNDS)
 	bash tests/concurrency_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(STORM_SECONDS)
 	bash tests/flip_test.sh $(MOUNT) $(SAMPLE) $(FLIP_ARCHIVES)

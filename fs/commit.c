@@ -388,10 +388,20 @@ static unsigned violation_line(const struct edit *e, const struct rule_violation
 	}
 }
 
-/* Keeps the refused text under .mhfu/rejected/, named after the view. */
+/* Keeps the refused text in the record (.mhfu/rejected/); if it cannot be
+ * written there, in memory until unmount, named after the view. */
 static void keep_rejected(struct mhfs *fs, const char *path, const struct edit *e)
 {
 	char name[256];
+	int err = fs->record.dir < 0 ? 0
+		  : record_keep(&fs->record, path, e->data, e->len, name, sizeof name);
+	if (fs->record.dir >= 0 && !err) {
+		mlog_printf(&fs->log, "%s: the refused text is kept as .mhfu/rejected/%s", path, name);
+		return;
+	}
+	if (err)
+		mlog_printf(&fs->log, "%s: the refused text cannot be kept in %s (%s): kept in "
+			    "memory until unmount", path, fs->record.path, strerror(err));
 	size_t i = 0;
 	for (; path[i] && i + 1 < sizeof name; i++)
 		name[i] = path[i] == '/' ? '%' : path[i];
@@ -399,8 +409,8 @@ static void keep_rejected(struct mhfs *fs, const char *path, const struct edit *
 	pthread_mutex_lock(&fs->scratch.lock);
 	struct scratch *f = scratch_create(&fs->scratch, NODE_REJECTED, name,
 					   S_IFREG | 0644, fs->uid, fs->gid);
-	if (f)
-		scratch_set(f, e->data, e->len);
+	if (f && scratch_set(f, e->data, e->len))
+		scratch_unlink(&fs->scratch, f);
 	pthread_mutex_unlock(&fs->scratch.lock);
 }
 

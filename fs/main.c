@@ -1,8 +1,11 @@
 /* mount.mhfu: mounts a Monster Hunter PSP DATA.BIN, or a single PAC, as
  * a directory tree.  See man/mount.mhfu.8. */
+#include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <malloc.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +34,9 @@ struct options {
 	char *rules;         /* -o rules= */
 	int read_only;       /* -o ro, also passed on to the kernel */
 	int backup;          /* -o backup */
-	int cache_mb;        /* -o cache_mb= */
+	char *cache_mb;      /* -o cache_mb= */
+	char *scratch_mb;    /* -o scratch_mb= */
+	char *state;         /* -o state= */
 	int no_permissions;  /* -o no_default_permissions */
 };
 
@@ -41,7 +46,9 @@ static const struct fuse_opt option_spec[] = {
 	{"game=%s", offsetof(struct options, game), 0},
 	{"rules=%s", offsetof(struct options, rules), 0},
 	{"backup", offsetof(struct options, backup), 1},
-	{"cache_mb=%d", offsetof(struct options, cache_mb), 0},
+	{"cache_mb=%s", offsetof(struct options, cache_mb), 0},
+	{"scratch_mb=%s", offsetof(struct options, scratch_mb), 0},
+	{"state=%s", offsetof(struct options, state), 0},
 	{"no_default_permissions", offsetof(struct options, no_permissions), 1},
 	FUSE_OPT_KEY("ro", KEY_RO),
 	FUSE_OPT_END,
@@ -90,10 +97,17 @@ static void usage(FILE *out, const char *prog)
 		"    -o cache_mb=N          memory for decoded PACs, skeletons, packs and\n"
 		"                           their texts; beyond it, the least recently\n"
 		"                           used are dropped (default 64)\n"
+		"    -o scratch_mb=N        memory for scratch files (editor temporaries),\n"
+		"                           all together; beyond it, writes to them fail\n"
+		"                           with ENOSPC (default 256)\n"
+		"    -o state=DIR           keep the log and refused texts in DIR (default:\n"
+		"                           $XDG_STATE_HOME/mhfufs/NAME-HASH, else under\n"
+		"                           ~/.local/state), where they outlive the mount\n"
 		"    -h, --help             print this help\n"
 		"    -V, --version          print the version\n"
 		"\n"
-		"Exit status: 0 mounted (and, with -f, unmounted cleanly); 1 usage;\n"
+		"Exit status: 0 mounted (and, with -f, unmounted cleanly); 1 usage\n"
+		"(a bad option, an unusable -o state folder);\n"
 		"2 the archive cannot be read; 3 the archive is not valid; 4 mount failed;\n"
 		"5 another mount holds the archive (one read-write mount, or read-only\n"
 		"ones, at a time).\n"
@@ -112,6 +126,52 @@ static void add_mount_option(struct fuse_args *args, const char *name,
 	free(opt);
 }
 
+/* The largest -o ..._mb= value: 1 TiB, and its bytes fit a size_t.
+ * Parsed here: fuse_opt's %d wraps silently. */
+#define MB_OPTION_MAX ((unsigned long long)(SIZE_MAX >> 20) < (1ull << 20) \
+			       ? (unsigned long long)(SIZE_MAX >> 20) : (1ull << 20))
+
+/* -o NAME=VALUE, a budget in MiB, into *bytes (left as is when not
+ * given); false with a message when it is not a number in range. */
+static bool parse_mb(const char *name, const char *value, size_t *bytes)
+{
+	if (!value)
+		return true;
+	char *end;
+	errno = 0;
+	unsigned long long mb = strtoull(value, &end, 10);
+	if (!isdigit((unsigned char)value[0]) || *end || errno || mb > MB_OPTION_MAX) {
+		fprintf(stderr, "mount.mhfu: -o %s=%s: expected 0 or more MiB, at most %llu\n",
+			name, value, MB_OPTION_MAX);
+		return false;
+	}
+	*bytes = (size_t)mb << 20;
+	return true;
+}
+
+/* The record folder (record.h).  A folder given with -o state= must be
+ * usable; when the default one is not (a read-only home), the mount goes
+ * on with the record in memory, and says so. */
+static bool open_record(struct mhfs *fs, const struct options *o)
+{
+	char msg[512] = "out of memory";
+	char *dir = o->state ? strdup(o->state) : record_default_dir(o->archive);
+	int err = dir ? record_open(&fs->record, dir, msg, sizeof msg) : ENOMEM;
+	if (!err && (err = mlog_keep_in(&fs->log, fs->record.dir))) {
+		snprintf(msg, sizeof msg, "%s/log: %s", fs->record.path, strerror(err));
+		record_close(&fs->record);
+	}
+	free(dir);
+	if (err && o->state) {
+		fprintf(stderr, "mount.mhfu: -o state=%s: %s\n", o->state, msg);
+		return false;
+	}
+	if (err)
+		mlog_printf(&fs->log, "the record cannot be kept on disk (%s): the log and "
+			    "refused texts last only until unmount (see -o state=)", msg);
+	return true;
+}
+
 static int serve(struct mhfs *fs, struct fuse_args *args,
 		 struct fuse_cmdline_opts *cmd, uint64_t began)
 {
@@ -128,6 +188,9 @@ static int serve(struct mhfs *fs, struct fuse_args *args,
 	/* The parent returns only now, so a mount that returned is ready. */
 	fuse_daemonize(cmd->foreground);
 	fs->log.to_stderr = cmd->foreground;
+	/* Each mount's lines follow this one in the record. */
+	mlog_printf(&fs->log, "mounted %s on %s, %s", fs->ar.path, cmd->mountpoint,
+		    fs->ar.writable ? "read-write" : "read-only");
 
 	int ret;
 	/* Workers' read buffers are freed as they exit; a single-threaded
@@ -162,7 +225,9 @@ int main(int argc, char *argv[])
 {
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
 	struct fuse_cmdline_opts cmd = {0};
-	struct options opts = {.cache_mb = DEFAULT_CACHE_MB};
+	struct options opts = {0};
+	size_t cache_bytes = (size_t)DEFAULT_CACHE_MB << 20;
+	size_t scratch_bytes = SCRATCH_DEFAULT_BUDGET;
 	static struct mhfs fs; /* large (the log): not on the stack */
 	uint64_t began = archive_now_us();
 	char msg[512];
@@ -199,10 +264,9 @@ int main(int argc, char *argv[])
 			opts.rules);
 		goto out;
 	}
-	if (opts.cache_mb < 0) {
-		fprintf(stderr, "mount.mhfu: -o cache_mb=%d: expected 0 or more\n", opts.cache_mb);
+	if (!parse_mb("cache_mb", opts.cache_mb, &cache_bytes) ||
+	    !parse_mb("scratch_mb", opts.scratch_mb, &scratch_bytes))
 		goto out;
-	}
 	enum databin_game game = GAME_UNKNOWN;
 	if (opts.game && (game = databin_game_parse(opts.game)) == GAME_UNKNOWN) {
 		fprintf(stderr, "mount.mhfu: -o game=%s: expected mhfu, mhp2g or mhp3rd\n",
@@ -218,7 +282,9 @@ int main(int argc, char *argv[])
 	mallopt(M_TRIM_THRESHOLD, 8 << 20);
 	openlog("mount.mhfu", LOG_PID, LOG_USER);
 	mlog_init(&fs.log, true);
+	fs.record.dir = -1;
 	scratch_init(&fs.scratch);
+	fs.scratch.budget = scratch_bytes;
 	known_init(&fs.known);
 	pthread_mutex_init(&fs.errors_lock, NULL);
 	pthread_mutex_init(&fs.writers_lock, NULL);
@@ -233,7 +299,12 @@ int main(int argc, char *argv[])
 			     msg, sizeof msg)) {
 	case AR_OK:
 		fs.ar.backup = opts.backup;
-		fs.ar.cache_budget = (size_t)opts.cache_mb << 20;
+		fs.ar.cache_budget = cache_bytes;
+		if (!open_record(&fs, &opts)) {
+			archive_close(&fs.ar);
+			status = EXIT_USAGE;
+			break;
+		}
 		/* Nothing renames anything in a read-only mount: names may be
 		 * cached as long as attributes. */
 		if (!fs.ar.writable)
@@ -276,11 +347,15 @@ int main(int argc, char *argv[])
 	known_destroy(&fs.known);
 	scratch_destroy(&fs.scratch);
 	mlog_destroy(&fs.log);
+	record_close(&fs.record);
 	closelog();
 out:
 	free(cmd.mountpoint);
 	free(opts.game);
 	free(opts.rules);
+	free(opts.cache_mb);
+	free(opts.scratch_mb);
+	free(opts.state);
 	fuse_opt_free_args(&args);
 	return status;
 }

@@ -5,11 +5,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mhfs.h"
 #include "strbuf.h"
 #include "version.h"
 
-char *meta_info(struct archive *ar, size_t *len)
+char *meta_info(struct mhfs *fs, size_t *len)
 {
+	struct archive *ar = &fs->ar;
 	struct strbuf t = {0};
 	bool databin = ar->format == FORMAT_DATABIN;
 
@@ -43,6 +45,11 @@ char *meta_info(struct archive *ar, size_t *len)
 	strbuf_printf(&t, "cache_budget\t%zu\n", ar->cache_budget);
 	strbuf_printf(&t, "cached_bytes\t%zu\n", atomic_load(&ar->cached_bytes));
 	strbuf_printf(&t, "evictions\t%llu\n", (unsigned long long)atomic_load(&ar->evictions));
+	pthread_mutex_lock(&fs->scratch.lock);
+	strbuf_printf(&t, "scratch_budget\t%zu\n", fs->scratch.budget);
+	strbuf_printf(&t, "scratch_bytes\t%zu\n", fs->scratch.used);
+	pthread_mutex_unlock(&fs->scratch.lock);
+	strbuf_printf(&t, "record\t%s\n", fs->record.path ? fs->record.path : "none (in memory)");
 	strbuf_printf(&t, "startup_us\t%llu\n", (unsigned long long)ar->startup_us);
 	strbuf_printf(&t, "last_commit_us\t%llu\n",
 		      (unsigned long long)atomic_load(&ar->last_commit_us));

@@ -10,6 +10,7 @@
 #include "log.h"
 #include "rules.h"
 #include "prefetch.h"
+#include "record.h"
 #include "scratch.h"
 #include "times.h"
 
@@ -26,6 +27,7 @@ struct view_error {
 struct mhfs {
 	struct archive ar;           /* the backing archive */
 	struct mlog log;             /* .mhfu/log */
+	struct record record;        /* where the log and refused texts are kept */
 	struct scratch_table scratch;/* files that are not views */
 	struct known known;          /* inodes the kernel holds */
 	struct fuse_session *se;     /* for cache invalidations */

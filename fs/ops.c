@@ -16,13 +16,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include "commit.h"
 #include "handle.h"
 #include "meta.h"
 
-/* Listing positions past every view's: the directory's scratch files. */
-#define POS_SCRATCH (1ull << 40)
+/* Listing positions past every view's: in .mhfu/rejected/ the kept texts,
+ * then in every folder its scratch files. */
+#define POS_RECORD (1ull << 40)
+#define POS_SCRATCH (1ull << 41)
 
 struct mhfs *fs_of(fuse_req_t req)
 {
@@ -49,7 +52,7 @@ static int meta_text(struct mhfs *fs, const struct node *n, uint8_t **data, size
 	char *text = NULL;
 	switch (n->type) {
 	case NODE_INFO:
-		text = meta_info(&fs->ar, len);
+		text = meta_info(fs, len);
 		break;
 	case NODE_LOG:
 		text = mlog_text(&fs->log, len);
@@ -169,6 +172,13 @@ double attr_timeout(const struct mhfs *fs, fuse_ino_t ino)
 int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st)
 {
 	int err = 0;
+	if (record_ino(ino)) {
+		if (!(err = record_get(&fs->record, ino, st, NULL, NULL))) {
+			st->st_uid = fs->uid;
+			st->st_gid = fs->gid;
+		}
+		return err;
+	}
 	if (ino & SCRATCH_INO) {
 		pthread_mutex_lock(&fs->scratch.lock);
 		struct scratch *f = scratch_by_ino(&fs->scratch, ino);
@@ -210,13 +220,16 @@ static void mhfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	struct mhfs *fs = fs_of(req);
 	struct node dir, child;
 	uint64_t ino = 0;
+	struct stat kept;
 
 	if (strlen(name) > NAME_MAX) {
 		fuse_reply_err(req, ENAMETOOLONG);
 		return;
 	}
+	if (parent == NODE_REJECTED && !record_lookup(&fs->record, name, &kept))
+		ino = kept.st_ino;
 	pthread_mutex_lock(&fs->scratch.lock);
-	struct scratch *f = scratch_find(&fs->scratch, parent, name);
+	struct scratch *f = ino ? NULL : scratch_find(&fs->scratch, parent, name);
 	if (f)
 		ino = f->ino;
 	pthread_mutex_unlock(&fs->scratch.lock);
@@ -428,7 +441,16 @@ static void mhfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	struct handle *h = handle_new(ino);
 	int err = h ? 0 : ENOMEM;
 
-	if (!err && (ino & SCRATCH_INO)) {
+	if (!err && record_ino(ino)) {
+		/* A kept text: read-only, read from a copy taken now. */
+		struct stat st;
+		if ((fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & O_TRUNC))
+			err = EACCES;
+		else
+			err = record_get(&fs->record, ino, &st, &h->data, &h->len);
+		h->buffered = true;
+		read_through(fi);
+	} else if (!err && (ino & SCRATCH_INO)) {
 		pthread_mutex_lock(&fs->scratch.lock);
 		struct scratch *f = scratch_by_ino(&fs->scratch, ino);
 		if (!f)
@@ -536,6 +558,15 @@ static void read_unopened(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, size_
 	uint8_t *data = NULL;
 	size_t len = 0;
 	int err = 0;
+	if (record_ino(ino)) {
+		struct stat st;
+		if ((err = record_get(&fs->record, ino, &st, &data, &len)))
+			fuse_reply_err(req, err);
+		else
+			reply_slice(req, data, len, size, off);
+		free(data);
+		return;
+	}
 	rdlock(fs);
 	if (!node_from_ino(&fs->ar, ino, &h.view) || is_dir(h.view.type)) {
 		err = ENOENT;
@@ -706,6 +737,23 @@ static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 			pos++;
 	}
 	unlock(fs);
+	if (!full && pos < POS_RECORD)
+		pos = POS_RECORD;
+	struct record_text *kept;
+	size_t nkept;
+	if (!full && pos < POS_SCRATCH && ino == NODE_REJECTED &&
+	    !record_list(&fs->record, &kept, &nkept)) {
+		for (; !full && pos - POS_RECORD < nkept; pos++) {
+			const struct record_text *k = &kept[pos - POS_RECORD];
+			st = k->st;
+			st.st_uid = fs->uid;
+			st.st_gid = fs->gid;
+			full = !add_entry(req, fs, buf, size, &used, k->name, &st, pos + 1, plus);
+			if (full)
+				break;
+		}
+		free(kept);
+	}
 	if (!full && pos < POS_SCRATCH)
 		pos = POS_SCRATCH;
 	while (!full) {
@@ -738,17 +786,38 @@ static void mhfs_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size,
 	list_dir(req, ino, size, off, true);
 }
 
+/* Blocks of frsize bytes as DATABIN_BLOCK-byte blocks. */
+static uint64_t in_blocks(uint64_t blocks, uint64_t frsize)
+{
+	return frsize >= DATABIN_BLOCK ? blocks * (frsize / DATABIN_BLOCK)
+				       : blocks / (DATABIN_BLOCK / (frsize ? frsize : 1));
+}
+
+/* The archive's blocks are used; the room to write is the backing
+ * filesystem's (cp, rsync and editors check it before writing), none in
+ * a read-only mount. */
 static void mhfs_statfs(fuse_req_t req, fuse_ino_t ino)
 {
 	(void)ino;
 	struct mhfs *fs = fs_of(req);
+	struct statvfs backing;
+	pthread_rwlock_rdlock(&fs->ar.io); /* a growth commit replaces the file */
+	uint64_t used = (fs->ar.size + DATABIN_BLOCK - 1) / DATABIN_BLOCK;
+	bool known = fs->ar.writable && !fstatvfs(fs->ar.fd, &backing);
+	pthread_rwlock_unlock(&fs->ar.io);
+	if (!known)
+		memset(&backing, 0, sizeof backing);
 	struct statvfs sv = {
 		.f_bsize = DATABIN_BLOCK,
 		.f_frsize = DATABIN_BLOCK,
-		.f_blocks = (fs->ar.size + DATABIN_BLOCK - 1) / DATABIN_BLOCK,
-		.f_files = fs->ar.count,
+		.f_bfree = in_blocks(backing.f_bfree, backing.f_frsize),
+		.f_bavail = in_blocks(backing.f_bavail, backing.f_frsize),
+		.f_ffree = backing.f_ffree,
+		.f_favail = backing.f_favail,
 		.f_namemax = 255,
 	};
+	sv.f_blocks = used + sv.f_bfree;
+	sv.f_files = fs->ar.count + sv.f_ffree;
 	fuse_reply_statfs(req, &sv);
 }
 

@@ -5,14 +5,15 @@
 #include <string.h>
 #include <time.h>
 
-/* Scratch files are editor temporaries: a bound keeps a runaway writer
- * from exhausting memory. */
+/* Scratch files are editor temporaries: one file past this bound fails
+ * with EFBIG; together they are held to the table's budget (ENOSPC). */
 #define SCRATCH_MAX_BYTES (256u << 20)
 
 void scratch_init(struct scratch_table *t)
 {
 	memset(t, 0, sizeof *t);
 	pthread_mutex_init(&t->lock, NULL);
+	t->budget = SCRATCH_DEFAULT_BUDGET;
 }
 
 void scratch_destroy(struct scratch_table *t)
@@ -60,6 +61,7 @@ struct scratch *scratch_create(struct scratch_table *t, uint64_t parent,
 		return NULL;
 	}
 	f->ino = SCRATCH_INO | ++t->serial;
+	f->table = t;
 	f->parent = parent;
 	f->linked = true;
 	f->st.st_ino = f->ino;
@@ -75,32 +77,68 @@ struct scratch *scratch_create(struct scratch_table *t, uint64_t parent,
 	return f;
 }
 
-static int reserve(struct scratch *f, size_t size)
+/* The file's size becomes `size`, counted against the table's budget. */
+static void set_size(struct scratch *f, size_t size)
 {
+	f->table->used = f->table->used - (size_t)f->st.st_size + size;
+	f->st.st_size = (off_t)size;
+	f->st.st_blocks = (blkcnt_t)((size + 511) / 512);
+}
+
+/* Room for `size` bytes of data: within the budget, which counts sizes
+ * (allocated room beyond a file's size is never touched, so it takes no
+ * memory); bytes past the old size are zero. */
+static int make_room(struct scratch *f, size_t size)
+{
+	struct scratch_table *t = f->table;
+	size_t old = (size_t)f->st.st_size;
 	if (size > SCRATCH_MAX_BYTES)
 		return EFBIG;
-	if (size <= f->cap)
+	if (size <= old)
 		return 0;
-	size_t cap = f->cap ? f->cap : 4096;
-	while (cap < size)
-		cap *= 2;
-	uint8_t *p = realloc(f->data, cap);
-	if (!p)
-		return ENOMEM;
-	memset(p + f->cap, 0, cap - f->cap);
-	f->data = p;
-	f->cap = cap;
+	if (size - old > (t->budget > t->used ? t->budget - t->used : 0))
+		return ENOSPC;
+	if (size > f->cap) {
+		size_t cap = f->cap ? f->cap : 4096;
+		while (cap < size)
+			cap *= 2;
+		uint8_t *p = realloc(f->data, cap);
+		if (!p)
+			return ENOMEM;
+		f->data = p;
+		f->cap = cap;
+	}
+	memset(f->data + old, 0, size - old);
 	return 0;
+}
+
+/* Frees what a file no longer needs: all of it when empty, else the room
+ * past twice its size. */
+static void shrink(struct scratch *f)
+{
+	size_t size = (size_t)f->st.st_size;
+	if (size == 0) {
+		free(f->data);
+		f->data = NULL;
+		f->cap = 0;
+	} else if (size <= f->cap / 2) {
+		uint8_t *p = realloc(f->data, size);
+		if (p) {
+			f->data = p;
+			f->cap = size;
+		}
+	}
 }
 
 int scratch_set(struct scratch *f, const uint8_t *data, size_t len)
 {
-	int err = reserve(f, len);
+	int err = make_room(f, len);
 	if (err)
 		return err;
-	memcpy(f->data, data, len);
-	f->st.st_size = (off_t)len;
-	f->st.st_blocks = (blkcnt_t)((len + 511) / 512);
+	if (len)
+		memcpy(f->data, data, len);
+	set_size(f, len);
+	shrink(f);
 	touch(f);
 	return 0;
 }
@@ -109,26 +147,27 @@ int scratch_write(struct scratch *f, const uint8_t *data, size_t len, uint64_t o
 {
 	if (off > SCRATCH_MAX_BYTES || len > SCRATCH_MAX_BYTES - off)
 		return EFBIG;
-	int err = reserve(f, (size_t)off + len);
+	size_t end = (size_t)(off + len);
+	int err = make_room(f, end);
 	if (err)
 		return err;
-	memcpy(f->data + off, data, len);
-	if (off + len > (uint64_t)f->st.st_size)
-		f->st.st_size = (off_t)(off + len);
-	f->st.st_blocks = (f->st.st_size + 511) / 512;
+	if (len)
+		memcpy(f->data + off, data, len);
+	if (end > (size_t)f->st.st_size)
+		set_size(f, end);
 	touch(f);
 	return 0;
 }
 
 int scratch_truncate(struct scratch *f, uint64_t size)
 {
-	int err = reserve(f, (size_t)size);
+	if (size > SCRATCH_MAX_BYTES)
+		return EFBIG;
+	int err = make_room(f, (size_t)size);
 	if (err)
 		return err;
-	if (size < (uint64_t)f->st.st_size)
-		memset(f->data + size, 0, (size_t)((uint64_t)f->st.st_size - size));
-	f->st.st_size = (off_t)size;
-	f->st.st_blocks = (f->st.st_size + 511) / 512;
+	set_size(f, (size_t)size);
+	shrink(f);
 	touch(f);
 	return 0;
 }
@@ -141,6 +180,7 @@ static void scratch_free(struct scratch_table *t, struct scratch *f)
 			*p = f->next;
 			break;
 		}
+	set_size(f, 0); /* its room back to the budget */
 	free(f->name);
 	free(f->data);
 	free(f);

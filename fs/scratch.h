@@ -5,7 +5,11 @@
  *
  * Scratch inodes carry SCRATCH_INO, a bit no view inode has (views use
  * bits 63..48 for an engine id below 2^15).  The table is protected by
- * its own mutex; a scratch file lives until it is unlinked and closed. */
+ * its own mutex; a scratch file lives until it is unlinked and closed.
+ *
+ * Their contents share one budget (-o scratch_mb): a write or truncate
+ * that would take the files past it fails with ENOSPC, as on a full disk;
+ * removing (once closed) or truncating a file gives its memory back. */
 #ifndef FS_SCRATCH_H
 #define FS_SCRATCH_H
 
@@ -16,6 +20,7 @@
 #include <sys/stat.h>
 
 #define SCRATCH_INO (1ull << 63)
+#define SCRATCH_DEFAULT_BUDGET ((size_t)256 << 20)
 
 struct scratch {
 	uint64_t ino;
@@ -30,6 +35,7 @@ struct scratch {
 	bool pending;          /* a view being created (a new slot file): its
 				  contents are committed to that view */
 	uint64_t view;         /* pending: the view's inode */
+	struct scratch_table *table; /* whose budget its data counts against */
 	struct scratch *next;
 };
 
@@ -37,6 +43,8 @@ struct scratch_table {
 	pthread_mutex_t lock;  /* protects everything below and every file */
 	struct scratch *files;
 	uint64_t serial;
+	size_t budget;         /* bytes all files' data may take */
+	size_t used;           /* bytes they hold: the sum of their sizes */
 };
 
 void scratch_init(struct scratch_table *t);
@@ -51,9 +59,9 @@ struct scratch *scratch_by_ino(struct scratch_table *t, uint64_t ino);
 struct scratch *scratch_create(struct scratch_table *t, uint64_t parent,
 			       const char *name, mode_t mode, uid_t uid, gid_t gid);
 
-/* Sets the contents; 0 or ENOMEM. */
+/* Sets the contents; 0 or ENOMEM/EFBIG/ENOSPC. */
 int scratch_set(struct scratch *f, const uint8_t *data, size_t len);
-/* Writes at off, growing the file; 0 or ENOMEM/EFBIG. */
+/* Writes at off, growing the file; 0 or ENOMEM/EFBIG/ENOSPC. */
 int scratch_write(struct scratch *f, const uint8_t *data, size_t len, uint64_t off);
 int scratch_truncate(struct scratch *f, uint64_t size);
 

@@ -70,6 +70,8 @@ static int new_name(struct mhfs *fs, fuse_ino_t parent, const char *name,
 		return ENAMETOOLONG;
 	if (!fs->ar.writable)
 		return EROFS;
+	if (parent == NODE_REJECTED)
+		return EACCES; /* only refusals add texts there */
 	*k = classify(fs, parent, name, view);
 	return name_error(*k);
 }
@@ -472,7 +474,9 @@ void mhfs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to_set,
 	struct handle *h = fi ? (struct handle *)(uintptr_t)fi->fh : NULL;
 	int err;
 
-	if (ino & SCRATCH_INO) {
+	if (record_ino(ino)) {
+		err = EPERM; /* a kept text is as it was refused */
+	} else if (ino & SCRATCH_INO) {
 		err = set_scratch_attributes(fs, ino, attr, to_set);
 		if (!err && (to_set & FUSE_SET_ATTR_SIZE) && h) {
 			pthread_mutex_lock(&h->lock);
@@ -521,6 +525,12 @@ void mhfs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 		fuse_reply_err(req, ENAMETOOLONG);
 		return;
 	}
+	/* A kept text removed from the mount is removed from the record. */
+	if (parent == NODE_REJECTED && (err = record_remove(&fs->record, name)) != ENOENT) {
+		fuse_reply_err(req, err);
+		return;
+	}
+	err = 0;
 	pthread_mutex_lock(&fs->scratch.lock);
 	struct scratch *f = scratch_find(&fs->scratch, parent, name);
 	bool was_scratch = f != NULL;
@@ -609,6 +619,9 @@ void mhfs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct node src, dst;
 	uint64_t ino = 0;
 	int err = flags & RENAME_EXCHANGE ? EINVAL : fs->ar.writable ? 0 : EROFS;
+	/* Kept texts are not moved: mv copies (then removes the text). */
+	if (!err && (parent == NODE_REJECTED || newparent == NODE_REJECTED))
+		err = EXDEV;
 
 	pthread_mutex_lock(&fs->scratch.lock);
 	struct scratch *f = scratch_find(&fs->scratch, parent, name);

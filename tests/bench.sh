@@ -14,6 +14,7 @@ dir=$build/bench
 archive=$dir/DATA.BIN
 mnt=$dir/mnt
 mkdir -p "$dir" "$mnt"
+export XDG_STATE_HOME=$dir/state   # the mounts' record (log, refused texts)
 
 if [ ! -f "$dir/.done" ] || [ "$build/mkarchive" -nt "$dir/.done" ]; then
 	echo "generating the full-scale archive and its peers (once)..."

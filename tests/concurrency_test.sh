@@ -18,6 +18,8 @@ sample=$(realpath "$2")
 dump=$(realpath "$3")
 seconds=${4:-10}
 work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-concurrency-test.XXXXXX")
+# The mount's record (log, refused texts) goes under the work dir.
+export XDG_STATE_HOME=$work/state
 export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
 export TSAN_OPTIONS="log_path=$work/tsan:${TSAN_OPTIONS:-}"
 mnt=$work/mnt

@@ -15,6 +15,8 @@ sample=$(realpath "$2")
 dump=$(realpath "$3")
 rounds=${4:-200}
 work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-crash-test.XXXXXX")
+# The mount's record (log, refused texts) goes under the work dir.
+export XDG_STATE_HOME=$work/state
 export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="log_path=$work/ubsan:print_stacktrace=1:${UBSAN_OPTIONS:-}"
 mnt=$work/mnt
@@ -126,8 +128,10 @@ done
 [ "$lost" -eq 0 ] && [ "$torn" -eq 0 ] && [ "$hung" -eq 0 ] &&
 	ok "$rounds kill -9 rounds: $acked_n acknowledged commits, none lost, no partial entry"
 
-# A torn journal: discarded, the archive untouched.
+# A torn journal: discarded, the archive untouched.  (The record of the
+# rounds above is dropped: the log must hold this mount's lines only.)
 cp "$sample/DATA.BIN" "$archive"
+rm -rf "$XDG_STATE_HOME"
 printf 'MHFUJNL1\001\000\000\000garbage' >"$archive.mhfu-journal"
 if "$mount_bin" "$archive" "$mnt" && grep -q 'discarded an incomplete journal' "$mnt/.mhfu/log" &&
 	fusermount3 -u "$mnt" && cmp "$sample/DATA.BIN" "$archive" && [ ! -e "$archive.mhfu-journal" ]; then

@@ -14,6 +14,8 @@ sample=$(realpath "$2")
 dump=$(realpath "$3")
 shim=$(realpath "$4")
 work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-fault-test.XXXXXX")
+# The mount's record (log, refused texts) goes under the work dir.
+export XDG_STATE_HOME=$work/state
 mnt=$work/mnt
 archive=$work/DATA.BIN
 clip=file_06185/3/stream2/slot024.txt
@@ -85,6 +87,7 @@ attempt same 4
 jn=$archive.mhfu-journal
 if [ -s "$jn" ]; then
 	truncate -s $(( $(stat -c %s "$jn") / 2 )) "$jn"
+	rm -rf "$XDG_STATE_HOME"   # the log must hold this mount's lines only
 	"$mount_bin" "$archive" "$mnt" 2>/dev/null
 	grep -q 'discarded an incomplete journal' "$mnt/.mhfu/log"; discarded=$?
 	fusermount3 -u "$mnt"

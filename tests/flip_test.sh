@@ -12,6 +12,8 @@ mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
 count=${3:-20}
 work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-flip-test.XXXXXX")
+# The mount's record (log, refused texts) goes under the work dir.
+export XDG_STATE_HOME=$work/state
 export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="log_path=$work/ubsan:print_stacktrace=1:${UBSAN_OPTIONS:-}"
 mnt=$work/mnt

@@ -15,6 +15,8 @@ sample=$(realpath "$2")
 viewcheck=$(realpath "$3")
 src=$sample/src
 work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-mount-test.XXXXXX")
+# The mount's record (log, refused texts) goes under the work dir.
+export XDG_STATE_HOME=$work/state
 export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="log_path=$work/ubsan:print_stacktrace=1:${UBSAN_OPTIONS:-}"
 passed=0
@@ -151,8 +153,15 @@ check "Tigrex: 6 streams, filled 62 0 64 0 62 0" \
 check "grep -r finds a channel in the clip texts" grep -rq --include='*.txt' '^channel rot_x' "$tig"
 check "skeleton.txt of the Tigrex lists 48 bones" \
 	test "$(grep -cE '^ *[0-9]+ ' "$enc/file_06185/0/skeleton.txt")" = 48
-check "statfs: 2048-byte blocks, the archive's block count" \
-	test "$(stat -f -c '%S %b' "$enc")" = "2048 $(($(stat -c %s "$sample/DATA.BIN") / 2048))"
+check "statfs: 2048-byte blocks, the archive's blocks used" \
+	test "$(stat -f -c '%S %b %f' "$enc" | awk '{ print $1, $2 - $3 }')" = "2048 $(($(stat -c %s "$sample/DATA.BIN") / 2048))"
+# Copy tools check the room left before writing: it is the backing
+# filesystem's (the same within 64 MiB: other processes write there too).
+check "df: the space available is the backing filesystem's" bash -c "
+	df -B1 --output=avail '$enc' '$sample' | tail -2 | tr '\n' ' ' | tee /dev/stderr |
+	awk '{ d = \$1 - \$2; if (d < 0) d = -d; exit !(\$1 > 0 && d < 64 * 1048576) }'"
+check "statfs: names up to 255 bytes, the entries among the files" bash -c "
+	test \$(stat -f -c %l '$enc') = 255 && test \$(stat -f -c %c '$enc') -ge \$(grep -vc '^#' '$src/index.tsv')"
 check "index.tsv and .mhfu/info cannot be written" bash -c "! echo x >'$enc/index.tsv' && ! echo x >'$enc/.mhfu/info'"
 ino1=$(stat -c %i "$enc/file_00100.bin" "$enc"/file_*/0.* 2>/dev/null | md5sum)
 check "unmount the encrypted sample" unmount "$enc"
@@ -178,6 +187,7 @@ check "read-only: a reader going in order had entries stored ahead of it" \
 check "sizes and st_blocks (read-only)" sizes_and_blocks "$ro"
 check "8 parallel readers see the same bytes (read-only)" parallel_readers "$ro"
 check "every text view parses back to its exact bytes (read-only)" "$viewcheck" "$ro"
+check "read-only: statfs shows no room to write" test "$(stat -f -c '%a %f' "$ro")" = "0 0"
 check "unmount the read-only mount" unmount "$ro"
 
 # --- a cache budget of nothing: every decoded model evicted at once ---
@@ -198,6 +208,7 @@ check "unmount the cache_mb=1 mount" unmount "$tiny"
 # --- options ---
 opt=$work/opt
 mkdir -p "$opt"
+mounts+=("$opt")
 check "-o game= sets the plain-entry list" bash -c "
 	'$mount_bin' -o game=mhp2g '$sample/DATA.BIN' '$opt' && trap \"fusermount3 -u '$opt'\" EXIT &&
 	grep -q \$'^game\tMHP2G' '$opt/.mhfu/info'"
@@ -240,6 +251,18 @@ check "-o rules= refuses an unknown mode (exit 1)" bash -c "
 	'$mount_bin' -o rules=lax '$sample/DATA.BIN' '$opt' 2>'$work/err'; test \$? = 1 && grep -q 'expected strict, warn or off' '$work/err'"
 check "-o cache_mb= refuses a negative budget (exit 1)" bash -c "
 	'$mount_bin' -o cache_mb=-1 '$sample/DATA.BIN' '$opt' 2>'$work/err'; test \$? = 1 && grep -q 'expected 0 or more' '$work/err'"
+# fuse_opt's %d would wrap these: 2^32 MiB to 0, the others anywhere.
+for bad in 99999999999999 18446744073709551617 4294967296 1048577 12abc ' 5'; do
+	check "-o cache_mb=$bad is refused (exit 1), and -o scratch_mb=$bad" bash -c "
+		for o in cache_mb scratch_mb; do
+			'$mount_bin' -o \"\$o=$bad\" '$sample/DATA.BIN' '$opt' 2>'$work/err'; rc=\$?
+			mountpoint -q '$opt' && fusermount3 -u '$opt'
+			test \$rc = 1 && grep -q \"\$o=$bad: expected 0 or more MiB, at most 1048576\" '$work/err' || exit 1
+		done"
+done
+check "-o cache_mb=1048576 (1 TiB, the largest) is taken as is" bash -c "
+	'$mount_bin' -o cache_mb=1048576,scratch_mb=1048576 '$sample/DATA.BIN' '$opt' && trap \"fusermount3 -u '$opt'\" EXIT &&
+	grep -qx \$'cache_budget\t1099511627776' '$opt/.mhfu/info' && grep -qx \$'scratch_budget\t1099511627776' '$opt/.mhfu/info'"
 
 # --- a single PAC ---
 pac=$(cd "$src" && ls -d file_*.pac | head -1)

@@ -14,6 +14,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-write-test.XXXXXX")
 export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="log_path=$work/ubsan:print_stacktrace=1:${UBSAN_OPTIONS:-}"
 export HOME=$work/home TERM=xterm
+unset XDG_STATE_HOME   # the mount's record goes to its default place in HOME
 mkdir -p "$HOME"
 passed=0 failed=0 skipped=0
 mnt=$work/mnt
@@ -37,9 +38,11 @@ check() {
 }
 have() { command -v "$1" >/dev/null 2>&1; }
 
-# fresh [options]: a pristine copy of the sample, mounted.
+# fresh [options]: a pristine copy of the sample, mounted, with no record
+# of earlier mounts (log, refused texts).
 fresh() {
 	mountpoint -q "$mnt" && fusermount3 -u "$mnt"
+	rm -rf "$HOME/.local/state/mhfufs"
 	mkdir -p "$mnt"
 	cp "$sample/DATA.BIN" "$archive"
 	"$mount_bin" "$@" "$archive" "$mnt"

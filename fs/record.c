@@ -1,0 +1,368 @@
+#include "record.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define REJECTED "rejected"
+
+/* FNV-1a, 64 bits: a stable name for a path, not a secret. */
+static uint64_t path_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
+	return h;
+}
+
+char *record_default_dir(const char *archive)
+{
+	char *full = realpath(archive, NULL);
+	const char *path = full ? full : archive;
+	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	struct passwd *pw;
+	char *base = NULL, *dir = NULL;
+	int n = -1;
+	/* Relative values are ignored, as the XDG specification asks. */
+	if (state && state[0] == '/')
+		n = asprintf(&base, "%s/mhfufs", state);
+	else if (home && home[0] == '/')
+		n = asprintf(&base, "%s/.local/state/mhfufs", home);
+	else if ((pw = getpwuid(getuid())) && pw->pw_dir && pw->pw_dir[0] == '/' &&
+		 strcmp(pw->pw_dir, "/"))
+		n = asprintf(&base, "%s/.local/state/mhfufs", pw->pw_dir);
+	else
+		n = asprintf(&base, "/var/tmp/mhfufs-%ld", (long)getuid());
+	if (n >= 0 && asprintf(&dir, "%s/%.200s-%016llx", base, name,
+			       (unsigned long long)path_hash(path)) < 0)
+		dir = NULL;
+	free(base);
+	free(full);
+	return dir;
+}
+
+/* mkdir -p, new folders private. */
+static int make_dirs(const char *dir)
+{
+	char *p = strdup(dir);
+	if (!p)
+		return ENOMEM;
+	int err = 0;
+	for (char *s = p + 1; !err; s++) {
+		bool end = !*s;
+		if (*s != '/' && !end)
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0700) && errno != EEXIST)
+			err = errno;
+		if (end)
+			break;
+		*s = '/';
+	}
+	free(p);
+	return err;
+}
+
+int record_open(struct record *r, const char *dir, char *msg, size_t msg_len)
+{
+	struct stat st;
+	r->dir = -1;
+	r->path = NULL;
+	int err = make_dirs(dir);
+	if (!err && (r->dir = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		err = errno;
+	if (!err && fstat(r->dir, &st))
+		err = errno;
+	/* Never keep texts where another user could read or swap them. */
+	if (!err && st.st_uid != geteuid())
+		err = EACCES;
+	if (!err && mkdirat(r->dir, REJECTED, 0700) && errno != EEXIST)
+		err = errno;
+	if (!err && (faccessat(r->dir, ".", W_OK | X_OK, AT_EACCESS) ||
+		     faccessat(r->dir, REJECTED, W_OK | X_OK, AT_EACCESS)))
+		err = errno;
+	if (!err && !(r->path = realpath(dir, NULL)))
+		err = errno;
+	if (err) {
+		snprintf(msg, msg_len, "%s: %s", dir,
+			 err == EACCES && r->dir >= 0 ? "not the mounting user's folder, or not writable"
+						      : strerror(err));
+		record_close(r);
+	}
+	return err;
+}
+
+void record_close(struct record *r)
+{
+	if (r->dir >= 0)
+		close(r->dir);
+	r->dir = -1;
+	free(r->path);
+	r->path = NULL;
+}
+
+static int open_rejected(struct record *r)
+{
+	if (r->dir < 0)
+		return -1;
+	return openat(r->dir, REJECTED, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+/* A name a kept text could have: no folder, nothing hidden (temporaries). */
+static bool text_name(const char *name)
+{
+	return name[0] && name[0] != '.' && !strchr(name, '/');
+}
+
+/* The mount's attributes of a kept text: read-only, an inode of its own. */
+static void mount_stat(struct stat *st)
+{
+	st->st_ino = RECORD_INO | (st->st_ino & ~RECORD_INO);
+	st->st_mode = S_IFREG | 0444;
+	st->st_nlink = 1;
+	st->st_blksize = 4096;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct record_text *)a)->name, ((const struct record_text *)b)->name);
+}
+
+/* The kept texts of the open rejected/ folder, oldest first, with their
+ * attributes as on disk.  0 or errno. */
+static int list_texts(int dir, struct record_text **out, size_t *count)
+{
+	int fd = dup(dir);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct record_text *t = NULL;
+	size_t n = 0, cap = 0;
+	int err = 0;
+	if (!d) {
+		err = errno;
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	rewinddir(d);
+	for (struct dirent *e; (e = readdir(d));) {
+		if (!text_name(e->d_name) || strlen(e->d_name) >= sizeof t->name)
+			continue;
+		if (n == cap) {
+			struct record_text *more = realloc(t, (cap = cap ? cap * 2 : 32) * sizeof *t);
+			if (!more) {
+				err = ENOMEM;
+				break;
+			}
+			t = more;
+		}
+		if (fstatat(dir, e->d_name, &t[n].st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(t[n].st.st_mode))
+			continue; /* removed meanwhile, or not a text */
+		snprintf(t[n].name, sizeof t[n].name, "%s", e->d_name);
+		n++;
+	}
+	closedir(d);
+	if (err) {
+		free(t);
+		return err;
+	}
+	if (n)
+		qsort(t, n, sizeof *t, by_name);
+	*out = t;
+	*count = n;
+	return 0;
+}
+
+/* Removes the oldest texts past the bounds, never `newest`. */
+static void trim_texts(int dir, const char *newest)
+{
+	struct record_text *t;
+	size_t n, kept = 1;
+	uint64_t bytes = 0;
+	bool full = false;
+	if (list_texts(dir, &t, &n))
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(t[i].name, newest))
+			bytes = (uint64_t)t[i].st.st_size;
+	for (size_t i = n; i-- > 0;) {
+		if (!strcmp(t[i].name, newest))
+			continue;
+		full = full || kept >= RECORD_MAX_TEXTS ||
+		       bytes + (uint64_t)t[i].st.st_size > RECORD_MAX_BYTES;
+		if (full) {
+			unlinkat(dir, t[i].name, 0);
+		} else {
+			kept++;
+			bytes += (uint64_t)t[i].st.st_size;
+		}
+	}
+	free(t);
+}
+
+static int write_all(int fd, const uint8_t *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int record_keep(struct record *r, const char *view_path, const void *data, size_t len,
+		char *name, size_t name_len)
+{
+	struct timespec now;
+	struct tm tm;
+	char stamp[32], view[232];
+	int dir = open_rejected(r), fd = -1, err = 0;
+	if (dir < 0 && r->dir >= 0 && errno == ENOENT && !mkdirat(r->dir, REJECTED, 0700))
+		dir = open_rejected(r); /* removed by hand while mounted */
+	if (dir < 0)
+		return r->dir < 0 ? ENOENT : errno;
+	size_t i = 0;
+	for (; view_path[i] && i + 1 < sizeof view; i++)
+		view[i] = view_path[i] == '/' ? '%' : view_path[i];
+	view[i] = '\0';
+	clock_gettime(CLOCK_REALTIME, &now);
+	/* A name taken (the same microsecond): the next microsecond. */
+	for (int tries = 0; fd < 0 && tries < 1000; tries++, now.tv_nsec += 1000) {
+		if (now.tv_nsec >= 1000000000L) {
+			now.tv_sec++;
+			now.tv_nsec -= 1000000000L;
+		}
+		gmtime_r(&now.tv_sec, &tm);
+		strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%S", &tm);
+		snprintf(name, name_len, "%s.%06ldZ-%s", stamp, now.tv_nsec / 1000, view);
+		fd = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		err = errno;
+	} else {
+		/* On disk before the refusal is returned: the user may quit
+		 * the editor on seeing it. */
+		err = write_all(fd, data, len);
+		if (!err && fsync(fd))
+			err = errno;
+		close(fd);
+		if (err)
+			unlinkat(dir, name, 0);
+		else
+			fsync(dir);
+	}
+	if (!err)
+		trim_texts(dir, name);
+	close(dir);
+	return err;
+}
+
+int record_lookup(struct record *r, const char *name, struct stat *st)
+{
+	if (!text_name(name))
+		return ENOENT;
+	int dir = open_rejected(r), err = 0;
+	if (dir < 0)
+		return ENOENT;
+	if (fstatat(dir, name, st, AT_SYMLINK_NOFOLLOW))
+		err = errno;
+	else if (!S_ISREG(st->st_mode))
+		err = ENOENT;
+	else
+		mount_stat(st);
+	close(dir);
+	return err;
+}
+
+int record_list(struct record *r, struct record_text **texts, size_t *count)
+{
+	int dir = open_rejected(r);
+	if (dir < 0)
+		return ENOENT;
+	int err = list_texts(dir, texts, count);
+	close(dir);
+	for (size_t i = 0; !err && i < *count; i++)
+		mount_stat(&(*texts)[i].st);
+	return err;
+}
+
+/* Reads a whole kept text. */
+static int read_text(int dir, const char *name, uint8_t **data, size_t *len)
+{
+	struct stat st;
+	int fd = openat(dir, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), err = 0;
+	if (fd < 0)
+		return errno;
+	uint8_t *p = NULL;
+	size_t used = 0;
+	if (fstat(fd, &st))
+		err = errno;
+	else if (!(p = malloc(st.st_size ? (size_t)st.st_size : 1)))
+		err = ENOMEM;
+	while (!err && used < (size_t)st.st_size) {
+		ssize_t n = pread(fd, p + used, (size_t)st.st_size - used, (off_t)used);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break; /* cut meanwhile: what is there */
+		used += (size_t)n;
+	}
+	close(fd);
+	if (err) {
+		free(p);
+		return err;
+	}
+	*data = p;
+	*len = used;
+	return 0;
+}
+
+int record_get(struct record *r, uint64_t ino, struct stat *st, uint8_t **data, size_t *len)
+{
+	struct record_text *t;
+	size_t n;
+	int dir = open_rejected(r), err = ENOENT;
+	if (dir < 0)
+		return ENOENT;
+	if (!list_texts(dir, &t, &n)) {
+		for (size_t i = 0; i < n && err == ENOENT; i++) {
+			mount_stat(&t[i].st);
+			if (t[i].st.st_ino != ino)
+				continue;
+			*st = t[i].st;
+			err = data ? read_text(dir, t[i].name, data, len) : 0;
+		}
+		free(t);
+	}
+	close(dir);
+	return err;
+}
+
+int record_remove(struct record *r, const char *name)
+{
+	struct stat st;
+	if (!text_name(name))
+		return ENOENT;
+	int dir = open_rejected(r), err = 0;
+	if (dir < 0)
+		return ENOENT;
+	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
+		err = ENOENT;
+	else if (unlinkat(dir, name, 0))
+		err = errno;
+	close(dir);
+	return err;
+}

@@ -1,0 +1,79 @@
+/* The mount's record on disk: a folder per archive holding `log` (what
+ * .mhfu/log shows, appended by log.c) and `rejected/` (the texts of
+ * refused writes, what .mhfu/rejected/ lists), so both outlive the mount.
+ *
+ * The folder is -o state=DIR itself when given, else
+ * BASE/mhfufs/NAME-HASH: NAME the archive's file name, HASH a hash of its
+ * full path (the same archive always gets the same folder; two archives
+ * of one name do not share one).  BASE is $XDG_STATE_HOME, else
+ * $HOME/.local/state, else the user's home from the password database
+ * plus .local/state (the daemon runs as the mounting user, whose HOME may
+ * be unset); with no home at all, /var/tmp/mhfufs-UID/NAME-HASH.
+ *
+ * rejected/ is bounded: past RECORD_MAX_TEXTS texts or RECORD_MAX_BYTES
+ * bytes, the oldest are removed (the newest is always kept).  Each text
+ * is named after its time and its view,
+ * 20261130T123456.123456Z-file_06185%3%stream2%slot024.txt (UTC; '%' for
+ * '/'), so names sort by time and several refusals of one view are all
+ * kept.  A kept text is synced to disk before the refusal returns.
+ *
+ * In the mount, kept texts have inodes of their own: RECORD_INO plus the
+ * file's inode number on disk.  Every function here reads the folder
+ * afresh and keeps no state but its descriptor: safe from any thread. */
+#ifndef FS_RECORD_H
+#define FS_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "scratch.h"
+
+/* A scratch-class inode (SCRATCH_INO) with a bit no scratch file uses. */
+#define RECORD_INO (SCRATCH_INO | (1ull << 62))
+#define RECORD_MAX_TEXTS 100
+#define RECORD_MAX_BYTES (16u << 20)
+
+struct record {
+	int dir;         /* the archive's folder, -1 when there is none */
+	char *path;      /* its absolute path */
+};
+
+static inline bool record_ino(uint64_t ino)
+{
+	return (ino & RECORD_INO) == RECORD_INO;
+}
+
+/* The default folder for the archive at `archive` (a path to an existing
+ * file), malloc'ed; NULL on ENOMEM. */
+char *record_default_dir(const char *archive);
+
+/* Opens (creating it and its parents, mode 0700) the folder `dir` and its
+ * rejected/.  0, or an errno with the reason in msg. */
+int record_open(struct record *r, const char *dir, char *msg, size_t msg_len);
+void record_close(struct record *r);
+
+/* Keeps a refused text of the view at `view_path`; its file name goes to
+ * name.  Removes the oldest texts past the bounds.  0 or an errno. */
+int record_keep(struct record *r, const char *view_path, const void *data, size_t len,
+		char *name, size_t name_len);
+
+/* The kept text named `name`: its attributes (st_ino its inode in the
+ * mount).  0 or an errno. */
+int record_lookup(struct record *r, const char *name, struct stat *st);
+struct record_text {
+	char name[256];
+	struct stat st;  /* as the mount shows it */
+};
+
+/* The kept texts, oldest first, as a malloc'ed array.  0 or an errno. */
+int record_list(struct record *r, struct record_text **texts, size_t *count);
+/* The kept text of inode `ino`: attributes, and (if data) its contents,
+ * malloc'ed.  0 or an errno. */
+int record_get(struct record *r, uint64_t ino, struct stat *st, uint8_t **data,
+	       size_t *len);
+/* Removes a kept text.  0 or an errno. */
+int record_remove(struct record *r, const char *name);
+
+#endif
