@@ -12,6 +12,8 @@ sample=$(realpath "$2")
 dump=$(realpath "$3")
 demo_sh=$(realpath "$(dirname "$0")/demo.sh")
 work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-demo-test.XXXXXX")
+# The mounts keep their record (log, refused texts) in here.
+export XDG_STATE_HOME=$work/state
 export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="log_path=$work/ubsan:print_stacktrace=1:${UBSAN_OPTIONS:-}"
 passed=0 failed=0

@@ -14,6 +14,8 @@ mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
 dump=$(realpath "$3")
 work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-editor-test.XXXXXX")
+# The mounts keep their record (log, refused texts) in here.
+export XDG_STATE_HOME=$work/state
 export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="log_path=$work/ubsan:print_stacktrace=1:${UBSAN_OPTIONS:-}"
 # A new user's editors: no settings of their own.
@@ -24,7 +26,8 @@ mnt=$work/mnt
 archive=$work/DATA.BIN
 clip=file_06185/3/stream2/slot024.txt   # the Tigrex's head clip, unshared
 cdir=$mnt/file_06185/3/stream2
-rejected=$mnt/.mhfu/rejected/file_06185%3%stream2%slot024.txt
+# The newest refused text of the clip kept under .mhfu/rejected/.
+rejected() { ls -t "$mnt"/.mhfu/rejected/*slot024.txt 2>/dev/null | head -1; }
 # The editors' own tmux server, so no other session is touched.
 tm() { tmux -S "$work/tmux.sock" "$@"; }
 
@@ -80,7 +83,7 @@ refusals() { grep -c "slot024.txt:$T0: TRACK_MASK" "$mnt/.mhfu/log"; }
 # before_save: what kept compares with.
 before_save() {
 	refused_before=$(refusals)
-	rm -f "$rejected"
+	rm -f "$mnt"/.mhfu/rejected/*
 }
 # kept: after a refused save, the archive is the sample byte for byte, the
 # view reads its last valid text, the refusal is logged and the typed text
@@ -91,7 +94,7 @@ kept() {
 		{ echo "the view does not read the archive's text"; return 1; }
 	[ "$(refusals)" -gt "$refused_before" ] ||
 		{ echo "no TRACK_MASK refusal logged:"; cat "$mnt/.mhfu/log"; return 1; }
-	grep -q "^$bad_track" "$rejected" ||
+	grep -q "^$bad_track" "$(rejected)" ||
 		{ echo "the typed text is not under .mhfu/rejected/"; return 1; }
 }
 lands() { # lands: the valid keyframe value is on disk
@@ -267,7 +270,7 @@ check "shell redirection (close unchecked): the refusal is in the log and user.m
 	printf 'track 0\nchannel rot_q\n' >'$cdir/slot024.txt'
 	cmp '$sample/DATA.BIN' '$archive' && grep -q 'slot024.txt:2:9: SYNTAX' '$mnt/.mhfu/log' &&
 	getfattr --only-values -n user.mhfu.error '$cdir/slot024.txt' | grep -q 'slot024.txt:2:9: SYNTAX' &&
-	grep -q 'rot_q' '$rejected'"
+	grep -q 'rot_q' \"\$(ls -t '$mnt'/.mhfu/rejected/*slot024.txt | head -1)\""
 
 # unmount: unmounts and waits (bounded) for the daemon to exit, so its
 # sanitizer reports, if any, are written before they are looked for.

@@ -18,6 +18,8 @@ ops=$5
 shift 5
 seeds=("$@")
 work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-fsx-test.XXXXXX")
+# The mounts keep their record (log, refused texts) in here.
+export XDG_STATE_HOME=$work/state
 export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="log_path=$work/ubsan:print_stacktrace=1:${UBSAN_OPTIONS:-}"
 passed=0 failed=0

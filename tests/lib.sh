@@ -7,6 +7,8 @@
 #   skip NAME WHY
 #   finish                  the closing line; the status to exit with
 
+# The mounts keep their record (log, refused texts) in here.
+export XDG_STATE_HOME=$work/state
 export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="log_path=$work/ubsan:print_stacktrace=1:${UBSAN_OPTIONS:-}"
 passed=0 failed=0 skipped=0

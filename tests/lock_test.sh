@@ -15,6 +15,8 @@ mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
 dump=$(realpath "$3")
 work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-lock-test.XXXXXX")
+# The mounts keep their record (log, refused texts) in here.
+export XDG_STATE_HOME=$work/state
 export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="log_path=$work/ubsan:print_stacktrace=1:${UBSAN_OPTIONS:-}"
 passed=0 failed=0

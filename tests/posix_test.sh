@@ -13,6 +13,8 @@ sample=$(realpath "$2")
 dump=$(realpath "$3")
 posix_check=$(realpath "$4")
 work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-posix-test.XXXXXX")
+# The mounts keep their record (log, refused texts) in here.
+export XDG_STATE_HOME=$work/state
 export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="log_path=$work/ubsan:print_stacktrace=1:${UBSAN_OPTIONS:-}"
 passed=0 failed=0
