@@ -524,6 +524,28 @@ static int lock_like(const struct archive *ar, int fd)
 	return ar->locked ? flock(fd, LOCK_EX | LOCK_NB) : 0;
 }
 
+/* Opens the file that will be renamed over the archive (ARCHIVE.mhfu-new)
+ * with the archive's mode and owner, so a rewrite changes nobody's access
+ * to it, locked like it.  -1 with errno on failure (the file removed). */
+static int open_replacement(const struct archive *ar, const char *tmp)
+{
+	struct stat st;
+	int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	/* Only root may give a file away: a user writing another's archive
+	 * leaves the new file theirs. */
+	if (fstat(ar->fd, &st) || fchmod(fd, st.st_mode & 07777) ||
+	    (fchown(fd, st.st_uid, st.st_gid) && errno != EPERM) || lock_like(ar, fd)) {
+		int err = errno;
+		close(fd);
+		unlink(tmp);
+		errno = err;
+		return -1;
+	}
+	return fd;
+}
+
 /* Entries moved per read and write of a rewrite: at least one, else as
  * many as fit here. */
 #define REWRITE_CHUNK (8u << 20)
@@ -583,8 +605,8 @@ static int rewrite_archive(struct archive *ar, const struct databin *db, uint32_
 	}
 	/* The TOC spans the blocks before entry 0. */
 	uint64_t head = databin_entry_offset(&ar->db, 0), at = databin_entry_offset(db, id);
-	fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || lock_like(ar, fd) || pwrite_full(fd, toc, toc_len, 0) ||
+	fd = open_replacement(ar, tmp);
+	if (fd < 0 || pwrite_full(fd, toc, toc_len, 0) ||
 	    copy_span(ar->fd, fd, head, at - head, buf, REWRITE_CHUNK) ||
 	    pwrite_full(fd, entry, (size_t)blocks * DATABIN_BLOCK, at))
 		goto io;
@@ -758,8 +780,8 @@ static int write_pac_file(struct archive *ar, const uint8_t *bytes, size_t len,
 {
 	char tmp[4096];
 	snprintf(tmp, sizeof tmp, "%s.mhfu-new", ar->path);
-	int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || lock_like(ar, fd) || pwrite_full(fd, bytes, len, 0) || fsync(fd) ||
+	int fd = open_replacement(ar, tmp);
+	if (fd < 0 || pwrite_full(fd, bytes, len, 0) || fsync(fd) ||
 	    rename(tmp, ar->path) || sync_parent(ar->path)) {
 		snprintf(why, why_len, "writing %s: %s", tmp, strerror(errno));
 		if (fd >= 0) {

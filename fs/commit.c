@@ -388,20 +388,22 @@ static unsigned violation_line(const struct edit *e, const struct rule_violation
 	}
 }
 
-/* Keeps the refused text in the record (.mhfu/rejected/); if it cannot be
- * written there, in memory until unmount, named after the view. */
-static void keep_rejected(struct mhfs *fs, const char *path, const struct edit *e)
+/* Keeps a text (`what`: a refused one, a removed clip's) in the record
+ * (.mhfu/rejected/); if it cannot be written there, in memory until
+ * unmount, named after the view. */
+static void keep_text(struct mhfs *fs, const char *path, const uint8_t *data, size_t len,
+		      const char *what)
 {
 	char name[256];
 	int err = fs->record.dir < 0 ? 0
-		  : record_keep(&fs->record, path, e->data, e->len, name, sizeof name);
+		  : record_keep(&fs->record, path, data, len, name, sizeof name);
 	if (fs->record.dir >= 0 && !err) {
-		mlog_printf(&fs->log, "%s: the refused text is kept as .mhfu/rejected/%s", path, name);
+		mlog_printf(&fs->log, "%s: %s is kept as .mhfu/rejected/%s", path, what, name);
 		return;
 	}
 	if (err)
-		mlog_printf(&fs->log, "%s: the refused text cannot be kept in %s (%s): kept in "
-			    "memory until unmount", path, fs->record.path, strerror(err));
+		mlog_printf(&fs->log, "%s: %s cannot be kept in %s (%s): kept in "
+			    "memory until unmount", path, what, fs->record.path, strerror(err));
 	size_t i = 0;
 	for (; path[i] && i + 1 < sizeof name; i++)
 		name[i] = path[i] == '/' ? '%' : path[i];
@@ -409,9 +411,27 @@ static void keep_rejected(struct mhfs *fs, const char *path, const struct edit *
 	pthread_mutex_lock(&fs->scratch.lock);
 	struct scratch *f = scratch_create(&fs->scratch, NODE_REJECTED, name,
 					   S_IFREG | 0644, fs->uid, fs->gid);
-	if (f && scratch_set(f, e->data, e->len))
+	if (f && scratch_set(f, data, len))
 		scratch_unlink(&fs->scratch, f);
 	pthread_mutex_unlock(&fs->scratch.lock);
+}
+
+/* The text of the clip a slot removal takes out of the pack, malloc'ed
+ * with its view's path; false when the slot only shares another's clip
+ * (nothing leaves the pack) or the text cannot be had. */
+static bool removed_clip(struct archive *ar, const struct node *slot, char *path,
+			 size_t path_len, uint8_t **text, size_t *len)
+{
+	struct node txt = *slot;
+	struct node_target t;
+	txt.type = NODE_SLOT_TXT;
+	if (!node_resolve(ar, &txt, &t) || t.link[0] || !t.text ||
+	    !(*text = malloc(t.text->len ? t.text->len : 1)))
+		return false;
+	memcpy(*text, t.text->text, t.text->len);
+	*len = t.text->len;
+	node_path(ar, &txt, path, path_len);
+	return true;
 }
 
 /* Logs what a refused edit broke; the first error becomes the view's
@@ -454,7 +474,7 @@ static int refuse(struct mhfs *fs, const struct edit *e, const char *path,
 		log_violations(fs, e, path, r, first, sizeof first);
 	set_view_error(fs, node_ino(&fs->ar, &e->view), first);
 	if (e->kind == EDIT_WRITE && e->view.type != NODE_FILE)
-		keep_rejected(fs, path, e);
+		keep_text(fs, path, e->data, e->len, "the refused text");
 	atomic_fetch_add(&fs->ar.refusals, 1);
 	return EINVAL;
 }
@@ -496,7 +516,10 @@ int commit_edit(struct mhfs *fs, const struct edit *e)
 	uint8_t *entry = NULL, *item_new = NULL, *entry_new = NULL;
 	size_t item_len = 0, entry_len = 0;
 	char path[512], why[512] = "";
-	bool unchanged = false, replayed = false;
+	bool unchanged = false, replayed = false, removed = false;
+	uint8_t *removed_text = NULL;
+	size_t removed_len = 0;
+	char removed_path[512];
 	uint32_t pending_entry = 0;
 	int err = 0;
 
@@ -505,6 +528,12 @@ int commit_edit(struct mhfs *fs, const struct edit *e)
 	uint64_t began = archive_now_us();
 	pthread_rwlock_wrlock(&ar->io);
 	node_path(ar, &e->view, path, sizeof path);
+	/* A clip removed is kept in the record, as a refused text is: a
+	 * removal by mistake, or the one GNU mv makes before copying over a
+	 * view, loses nothing. */
+	if (e->kind == EDIT_EMPTY_SLOT)
+		removed = removed_clip(ar, &e->view, removed_path, sizeof removed_path,
+				       &removed_text, &removed_len);
 	/* A commit that failed after its journal was synced is completed
 	 * first: no other commit goes ahead of it. */
 	bool was_pending = ar->journal_pending;
@@ -586,6 +615,9 @@ int commit_edit(struct mhfs *fs, const struct edit *e)
 		    e->len, item.entry, entry_len);
 out:
 	pthread_rwlock_unlock(&ar->io);
+	if (!err && removed)
+		keep_text(fs, removed_path, removed_text, removed_len, "the removed clip's text");
+	free(removed_text);
 	if (replayed)
 		invalidate(fs, pending_entry);
 	if (!err && !unchanged)

@@ -35,7 +35,7 @@ struct handle {
 	_Atomic bool showing;  /* ...while written and not committed: after a
 				  commit the view shows the archive (a refused
 				  text is not what the view holds) */
-	struct handle *next_writer; /* fs->writers: open for writing a view */
+	struct handle *next_open; /* fs->handles */
 	struct node view;      /* the view opened (not a scratch file) */
 	uint64_t scratch;      /* a scratch file's inode, else 0 */
 	uint32_t entry;        /* raw reads: the entry... */
@@ -62,15 +62,16 @@ struct handle *handle_new(uint64_t ino);
 /* Drops a reference; the last frees the handle. */
 void handle_put(struct handle *h);
 
-/* The open file is closed: out of the writers, its scratch file's open
+/* The open file is closed: out of fs->handles, its scratch file's open
  * count down, its reference dropped. */
 void handle_release(struct mhfs *fs, struct handle *h);
 
-/* Handles open for writing a view, so that the view's size is the
- * writer's while it is open (stat and O_APPEND see what was written, as
- * on a local disk), and a truncate by path reaches the writer's buffer. */
-void writers_add(struct mhfs *fs, struct handle *h);
-void writers_remove(struct mhfs *fs, struct handle *h);
+/* Every open file is in fs->handles: a view open for writing shows the
+ * writer's size while it is open (stat and O_APPEND see what was
+ * written, as on a local disk), a truncate by path reaches the writer's
+ * buffer, and what the kernel never released is freed at unmount. */
+void handles_add(struct mhfs *fs, struct handle *h);
+void handles_free_all(struct mhfs *fs);
 /* The handle open for writing ino, with a reference (handle_put it);
  * NULL if none. */
 struct handle *writer_of(struct mhfs *fs, uint64_t ino);

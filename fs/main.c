@@ -12,6 +12,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "handle.h"
 #include "mhfs.h"
 #include "version.h"
 
@@ -287,7 +288,7 @@ int main(int argc, char *argv[])
 	fs.scratch.budget = scratch_bytes;
 	known_init(&fs.known);
 	pthread_mutex_init(&fs.errors_lock, NULL);
-	pthread_mutex_init(&fs.writers_lock, NULL);
+	pthread_mutex_init(&fs.handles_lock, NULL);
 	times_init(&fs.times);
 	prefetch_init(&fs.prefetch);
 	fs.uid = getuid();
@@ -341,7 +342,8 @@ int main(int argc, char *argv[])
 		free(v);
 	}
 	pthread_mutex_destroy(&fs.errors_lock);
-	pthread_mutex_destroy(&fs.writers_lock);
+	handles_free_all(&fs);
+	pthread_mutex_destroy(&fs.handles_lock);
 	times_destroy(&fs.times);
 	prefetch_destroy(&fs.prefetch);
 	known_destroy(&fs.known);

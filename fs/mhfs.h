@@ -42,8 +42,8 @@ struct mhfs {
 	struct prefetch prefetch;    /* read-only mounts: across entries */
 	pthread_mutex_t errors_lock; /* protects errors */
 	struct view_error *errors;
-	pthread_mutex_t writers_lock; /* protects writers */
-	struct handle *writers;      /* views open for writing (handle.h) */
+	pthread_mutex_t handles_lock; /* protects handles */
+	struct handle *handles;      /* open files (handle.h) */
 	struct times_table times;    /* times set on views */
 };
 

@@ -300,49 +300,68 @@ void handle_put(struct handle *h)
 	}
 }
 
-void writers_add(struct mhfs *fs, struct handle *h)
+void handles_add(struct mhfs *fs, struct handle *h)
 {
 	atomic_store(&h->shown_len, h->len);
-	atomic_store(&h->showing, h->emptied);
-	pthread_mutex_lock(&fs->writers_lock);
-	h->next_writer = fs->writers;
-	fs->writers = h;
-	pthread_mutex_unlock(&fs->writers_lock);
+	atomic_store(&h->showing, h->writable && h->emptied);
+	pthread_mutex_lock(&fs->handles_lock);
+	h->next_open = fs->handles;
+	fs->handles = h;
+	pthread_mutex_unlock(&fs->handles_lock);
 }
 
-void writers_remove(struct mhfs *fs, struct handle *h)
+static void handles_remove(struct mhfs *fs, struct handle *h)
 {
-	pthread_mutex_lock(&fs->writers_lock);
-	for (struct handle **p = &fs->writers; *p; p = &(*p)->next_writer)
+	pthread_mutex_lock(&fs->handles_lock);
+	for (struct handle **p = &fs->handles; *p; p = &(*p)->next_open)
 		if (*p == h) {
-			*p = h->next_writer;
+			*p = h->next_open;
 			break;
 		}
-	pthread_mutex_unlock(&fs->writers_lock);
+	pthread_mutex_unlock(&fs->handles_lock);
+}
+
+void handles_free_all(struct mhfs *fs)
+{
+	/* An unmount does not wait for the kernel's last releases. */
+	for (struct handle *h = fs->handles, *next; h; h = next) {
+		next = h->next_open;
+		handle_put(h);
+	}
+	fs->handles = NULL;
+}
+
+/* The handle open for writing view ino, with the handles lock held. */
+static struct handle *find_writer(struct mhfs *fs, uint64_t ino)
+{
+	struct handle *h = fs->handles;
+	while (h && !(h->writable && h->ino == ino))
+		h = h->next_open;
+	return h;
 }
 
 struct handle *writer_of(struct mhfs *fs, uint64_t ino)
 {
-	pthread_mutex_lock(&fs->writers_lock);
-	struct handle *h = fs->writers;
-	while (h && h->ino != ino)
-		h = h->next_writer;
+	pthread_mutex_lock(&fs->handles_lock);
+	struct handle *h = find_writer(fs, ino);
 	if (h)
 		atomic_fetch_add(&h->refs, 1);
-	pthread_mutex_unlock(&fs->writers_lock);
+	pthread_mutex_unlock(&fs->handles_lock);
 	return h;
 }
 
 bool writer_len(struct mhfs *fs, uint64_t ino, uint64_t *len)
 {
-	pthread_mutex_lock(&fs->writers_lock);
-	struct handle *h = fs->writers;
-	while (h && (h->ino != ino || !atomic_load(&h->showing)))
-		h = h->next_writer;
-	if (h)
-		*len = atomic_load(&h->shown_len);
-	pthread_mutex_unlock(&fs->writers_lock);
-	return h != NULL;
+	bool showing = false;
+	pthread_mutex_lock(&fs->handles_lock);
+	for (struct handle *h = fs->handles; h; h = h->next_open)
+		if (h->writable && h->ino == ino && atomic_load(&h->showing)) {
+			*len = atomic_load(&h->shown_len);
+			showing = true;
+			break;
+		}
+	pthread_mutex_unlock(&fs->handles_lock);
+	return showing;
 }
 
 int handle_resize(struct handle *h, size_t size)
@@ -473,8 +492,7 @@ static void mhfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, err);
 		return;
 	}
-	if (h->writable)
-		writers_add(fs, h);
+	handles_add(fs, h);
 	fi->fh = (uintptr_t)h;
 	if (fuse_reply_open(req, fi))
 		handle_release(fs, h);
@@ -482,8 +500,7 @@ static void mhfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 
 void handle_release(struct mhfs *fs, struct handle *h)
 {
-	if (h->writable)
-		writers_remove(fs, h);
+	handles_remove(fs, h);
 	if (h->scratch) {
 		pthread_mutex_lock(&fs->scratch.lock);
 		scratch_close(&fs->scratch, h->scratch);

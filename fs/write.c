@@ -317,6 +317,8 @@ void mhfs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 		pthread_mutex_unlock(&fs->scratch.lock);
 	}
 	struct fuse_entry_param e = {0};
+	if (!err)
+		handles_add(fs, h);
 	if (!err && (err = ino_stat(fs, ino, &e.attr)))
 		handle_release(fs, h);
 	if (err) {

@@ -244,6 +244,16 @@ check "ln -s shares a clip into an empty slot" bash -c "
 	ln -s slot000.txt '$cdir/slot099.txt' && test \"\$(readlink '$cdir/slot099.txt')\" = slot000.txt &&
 	cmp <('$dump' '$archive' file_06185/3/stream2/slot099.bin) <('$dump' '$archive' file_06185/3/stream2/slot000.bin)"
 check "rm empties a slot" bash -c "rm '$cdir/slot099.txt' && ! test -e '$cdir/slot099.txt' && ! '$dump' '$archive' file_06185/3/stream2/slot099.txt >/dev/null"
+check "a removed clip's text is kept in the record; mv of a refused text over it loses nothing" bash -c "
+	cp '$cdir/slot001.txt' '$work/s1.txt' && rm '$cdir/slot001.txt' &&
+	cmp '$work/s1.txt' \"\$(ls -t '$mnt'/.mhfu/rejected/*slot001.txt | head -1)\" &&
+	cp '$work/s1.txt' '$cdir/slot001.txt' && printf 'track x\n' >'$work/bad1.txt' &&
+	! mv '$work/bad1.txt' '$cdir/slot001.txt' 2>/dev/null &&
+	! '$dump' '$archive' file_06185/3/stream2/slot001.txt >/dev/null 2>&1 &&
+	for f in '$mnt'/.mhfu/rejected/*slot001.txt; do
+		cmp -s \"\$f\" '$work/s1.txt' && rm '$cdir/slot001.txt' && cp \"\$f\" '$cdir/slot001.txt' &&
+			'$dump' '$archive' file_06185/3/stream2/slot001.txt | cmp - '$work/s1.txt' && exit 0
+	done; exit 1"
 check "a new slot file fills an empty slot" bash -c "
 	'$dump' '$archive' file_06185/3/stream2/slot001.txt >'$work/new.txt' && cp '$work/new.txt' '$cdir/slot098.txt' &&
 	cmp <('$dump' '$archive' file_06185/3/stream2/slot098.bin) <('$dump' '$archive' file_06185/3/stream2/slot001.bin)"
@@ -259,12 +269,14 @@ check "git: the clip folder as a work tree; diff, then checkout -- restores" bas
 	sed -i '${L}s/^\( *[0-9]* *\)-\{0,1\}[0-9]*/\1321/' '$cdir/slot024.txt' &&
 	\$g diff --stat | grep -q slot024.txt && \$g checkout -- slot024.txt && \$g diff --quiet &&
 	cmp <('$dump' '$archive' '$clip') <(\$g show HEAD:slot024.txt)"
+chmod 604 "$archive" # a rewrite keeps the archive's mode
 check "growing a clip past its entry's blocks moves the later entries" bash -c "
 	size=\$(stat -c %s '$archive')
 	{ cat '$cdir/slot024.txt'; for i in \$(seq 400); do echo \"track \$((i + 8))\"; done; } >/dev/null
 	awk '/^channel rot_x/ && !done { print; print \"#  frame value ease_in ease_out\"; for (f = 0; f < 3000; f++) print f, f % 100, 0, 0; done = 1; skip = 1; next }
 	     skip && /^ *[0-9-]/ { next } { skip = 0; print }' '$cdir/slot024.txt' >'$work/big.txt' &&
 	cp '$work/big.txt' '$cdir/slot024.txt' && test \$(stat -c %s '$archive') -gt \$size &&
+	test \$(stat -c %a '$archive') = 604 &&
 	'$dump' --check '$archive' && diff -r --no-dereference '$sample/src/file_05250' '$mnt/file_05250' &&
 	for f in \$(awk -F'\t' 'NR > 1 && \$2 > 6186 && \$2 % 97 == 0 { print \$1 }' '$sample/src/index.tsv'); do
 		cmp '$sample/src/'\$f '$mnt/'\$f && cmp <('$dump' '$archive' \$f) '$sample/src/'\$f || exit 1
