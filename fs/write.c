@@ -111,6 +111,28 @@ static int share_slot(struct mhfs *fs, const struct node *view, const char *targ
 	return commit_edit(fs, &e);
 }
 
+/* Whether a link at `view` to `target` stays a link once made: the file
+ * of a shared clip is its first slot's, and every later slot links to
+ * it, so linking a slot to a later one would make the new name a regular
+ * file where ln(1) made a link.  True too when the target is not a clip
+ * (share_slot says why). */
+static bool links_to_earlier(struct mhfs *fs, const struct node *view, const char *target)
+{
+	struct node first = *view;
+	struct node_target t;
+	uint32_t s, n;
+	if (!link_slot(view, target, &s, &n))
+		return true;
+	first.stream = (uint16_t)s;
+	first.slot = (uint16_t)n;
+	pthread_rwlock_rdlock(&fs->ar.io);
+	bool shared = node_resolve(&fs->ar, &first, &t) && t.link[0];
+	pthread_rwlock_unlock(&fs->ar.io);
+	if (shared && !link_slot(&first, t.link, &s, &n))
+		return true;
+	return s < view->stream || (s == view->stream && n < view->slot);
+}
+
 /* Commits a scratch file's contents to a view: a link shares its target's
  * clip, anything else is written. */
 static int commit_scratch(struct mhfs *fs, uint64_t ino, const struct node *view)
@@ -684,7 +706,17 @@ void mhfs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 	 * first made the same link already (tar restores both) succeeds. */
 	if (err == EEXIST && is_link_to(fs, &view, link))
 		err = 0;
-	else if (!err && k == NAME_NEW_SLOT) {
+	else if (!err && k == NAME_NEW_SLOT && !links_to_earlier(fs, &view, link)) {
+		char path[512];
+		pthread_rwlock_rdlock(&fs->ar.io);
+		node_path(&fs->ar, &view, path, sizeof path);
+		pthread_rwlock_unlock(&fs->ar.io);
+		mlog_printf(&fs->log, "%s: refused: a link goes to an earlier slot (a shared "
+			    "clip's file is its first slot's) (fix: copy the clip here, then link "
+			    "the later slot to this one: cp %s %s && ln -sf %s %s)", path, link,
+			    strrchr(path, '/') + 1, strrchr(path, '/') + 1, link);
+		err = EINVAL;
+	} else if (!err && k == NAME_NEW_SLOT) {
 		/* ln -s slot000.txt slot007.txt: slot 7 plays slot 0's clip. */
 		if (!(err = share_slot(fs, &view, link)))
 			ino = node_ino(&fs->ar, &view);

@@ -50,12 +50,13 @@ lone_slot() {
 	return 1
 }
 
-empty_slot() { # an empty slot's text name in the stream folder $1
-	local stream=$mnt/$1 n
+empty_slot() { # an empty slot's text name in the stream folder $1, past slot $2
+	local stream=$mnt/$1 n from=${2:-0}
 	local slots
 	slots=$(grep "^stream ${stream##*stream} slots" "$(dirname "$stream")/pack.txt" | awk '{ print $4 }')
 	for _ in $(seq 50); do
-		n=$(printf 'slot%03d.txt' $((RANDOM % slots)))
+		[ "$slots" -gt "$from" ] || return 1
+		n=$(printf 'slot%03d.txt' $((from + RANDOM % (slots - from))))
 		[ -e "$stream/$n" ] || [ -L "$stream/$n" ] || { echo "${stream#$mnt/}/$n"; return 0; }
 	done
 	return 1
@@ -81,7 +82,8 @@ op_change_key() {
 op_share_slot() {
 	local from to
 	from=$(lone_slot "$1") || return 0
-	to=$(empty_slot "$(dirname "$from")") || return 0
+	# A link goes to an earlier slot (a shared clip's file is its first).
+	to=$(empty_slot "$(dirname "$from")" $((10#$(basename "$from" .txt | tr -dc 0-9) + 1))) || return 0
 	ln -s "$(basename "$from")" "$mnt/$to" && undo_with rm "$mnt/$to"
 }
 

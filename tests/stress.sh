@@ -28,6 +28,7 @@ done
 bash tests/flip_test.sh "$build/mount.mhfu" "$sample" 300 | tee "$log/flip" || status=1
 bash tests/fsx_test.sh "$build/mount.mhfu" "$sample" "$build/mhfudump" "$build/fsx" "$fsx_ops" "${fsx_seeds[@]}" |
 	tee "$log/fsx" || status=1
+bash tests/inverse_test.sh "$build/mount.mhfu" "$sample" "$build/mhfudump" 200 7 | tee "$log/inverse" || status=1
 bad=$(bash tests/write_test.sh "$build/mount.mhfu" "$sample" "$build/mhfudump" | tee "$log/write" |
 	grep -cE '^ok - .*(refused|hostile|100 MB|NUL|UTF-8|million|damaged|huge)')
 
@@ -45,6 +46,8 @@ printf '| concurrent reads / commits | %s / %s |\n' "$(field "$log/storm" 'reads
 printf '| concurrency anomalies | %s |\n' "$(field "$log/storm" 'anomalies')"
 printf '| fsx operations (%s seeds) / mismatches / on disk | %s / %s / %s |\n' "${#fsx_seeds[@]}" \
 	"$(field "$log/fsx" 'operations')" "$(field "$log/fsx" 'mismatches')" "$(field "$log/fsx" 'mismatches on disk')"
+printf '| edit sequences then their inverses, DATA.BIN byte-identical after | %s of 200 |\n' \
+	"$(grep -c '^ok - round' "$log/inverse")"
 [ -f "$log/tsan" ] && printf '| ThreadSanitizer storm | %s |\n' "$(grep -q '^not ok' "$log/tsan" && echo reports || echo clean)"
 rm -rf "$log"
 exit $status

@@ -243,6 +243,12 @@ fresh
 check "ln -s shares a clip into an empty slot" bash -c "
 	ln -s slot000.txt '$cdir/slot099.txt' && test \"\$(readlink '$cdir/slot099.txt')\" = slot000.txt &&
 	cmp <('$dump' '$archive' file_06185/3/stream2/slot099.bin) <('$dump' '$archive' file_06185/3/stream2/slot000.bin)"
+check "ln -s to a later slot is refused (EINVAL, logged): a shared clip's file is its first slot's" bash -c "
+	cp '$cdir/slot001.txt' '$cdir/slot096.txt' &&
+	! ln -s slot096.txt '$cdir/slot095.txt' 2>'$work/e' && grep -q 'Invalid argument' '$work/e' &&
+	grep -q 'slot095.txt: refused: a link goes to an earlier slot' '$mnt/.mhfu/log' &&
+	! test -e '$cdir/slot095.txt' && ! '$dump' '$archive' file_06185/3/stream2/slot095.txt >/dev/null 2>&1 &&
+	rm '$cdir/slot096.txt'"
 check "rm empties a slot" bash -c "rm '$cdir/slot099.txt' && ! test -e '$cdir/slot099.txt' && ! '$dump' '$archive' file_06185/3/stream2/slot099.txt >/dev/null"
 check "a removed clip's text is kept in the record; mv of a refused text over it loses nothing" bash -c "
 	cp '$cdir/slot001.txt' '$work/s1.txt' && rm '$cdir/slot001.txt' &&
