@@ -1,5 +1,4 @@
-/* Animation packs (seed 000 "Animation pack"; FORMATS.md "Skeleton and
- * animation details"): the container both games share.
+/* Animation packs (mhfu-archive(5) "ANIMATION PACK"): the container both games share.
  *
  *   0x00     {u32 slots, u32 table}[N]  per stream: slot count, table offset
  *   8N       u32 0

@@ -1,4 +1,4 @@
-/* The DATA.BIN cipher (FORMATS.md "The DATA.BIN cipher").
+/* The DATA.BIN cipher (mhfu-archive(5) "Cipher").
  *
  * A run is a sequence of u32 words seeded by a block number: the TOC is
  * one run seeded with 0, each entry one run seeded with its start block.

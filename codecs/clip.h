@@ -1,4 +1,4 @@
-/* Animation clips (seed 000 "Clips", "Channels"): the model, its two
+/* Animation clips (mhfu-archive(5) "CLIPS"): the model, its two
  * binary encodings and its text form.
  *
  * A clip holds one track per joint it drives, a track one channel per
@@ -40,7 +40,7 @@ enum clip_format {
 	CLIP_P3RD,     /* MHP3rd compact headers */
 };
 
-/* Channel bits (seed 000 "Channels"); one raw unit of each kind. */
+/* Channel bits (mhfu-archive(5) "CLIPS"); one raw unit of each kind. */
 #define CLIP_U1    0x001u
 #define CLIP_U2    0x002u
 #define CLIP_U4    0x004u

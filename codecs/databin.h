@@ -1,5 +1,5 @@
 /* DATA.BIN: the game's archive of entries in 2048-byte blocks
- * (FORMATS.md "DATA.BIN").
+ * (mhfu-archive(5) "DATA.BIN").
  *
  * The TOC is the first start[0] blocks: the start list (ending at the
  * archive's block count), then {id, size} pairs while they are valid, then

@@ -1,4 +1,4 @@
-/* PAC containers (FORMATS.md "PAC containers").
+/* PAC containers (mhfu-archive(5) "PAC").
  *
  * u32 count, then count {u32 offset, u32 size}; (0,0) is an empty entry.
  * Non-empty entries are packed in order, each at the previous end rounded

@@ -1,7 +1,7 @@
 /* Engine rules (rules.h): the table, one check function per rule, and
  * the report's level handling.
  *
- * Decisions the spec leaves open (seed 000 "Engine rules (MHFU)"):
+ * Decisions the spec leaves open (mount.mhfu(8) "Rules" lists the rules and levels):
  *  - KEY_FRAME: "in frame order" is read as never going backwards: two
  *    keys at the same frame pass (whether the engine's Hermite step over
  *    a zero-length interval is harmless is not known).  A negative frame

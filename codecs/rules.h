@@ -1,6 +1,7 @@
 /* Engine rules: what an edited skeleton or animation pack must keep for
- * MHFU to load and play it (seed 000 "Engine rules (MHFU)", "MHFU: parts
- * and streams"), checked at every commit (DESIGN.md "Writes").
+ * MHFU to load and play it (mount.mhfu(8) "Rules"; parts and
+ * streams in mhfu-archive(5) "ANIMATION PACK"), checked at every commit
+ * (mount.mhfu(8) "WRITING").
  *
  * Each rule has a stable code (its name, "PARENT_ORDER"), a default level
  * and a fix hint, listed in rules_table for the man page and --help.  A

@@ -1,5 +1,5 @@
-/* Skeletons: a monster's bone tree and bind pose (seed 000 "Skeleton";
- * FORMATS.md "Skeleton and animation details").  MHFU (and MHP2G) and
+/* Skeletons: a monster's bone tree and bind pose (mhfu-archive(5)
+ * "SKELETON").  MHFU (and MHP2G) and
  * MHP3rd share one layout and differ in the magic and the bone sections'
  * size.  All integers little-endian:
  *

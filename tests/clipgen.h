@@ -149,7 +149,7 @@ static inline void gen_share(struct anim *a, uint32_t s, uint32_t i,
 		abort();
 }
 
-/* A pack shaped like the native Tigrex's (FORMATS.md): 6 streams of 100
+/* A pack shaped like the native Tigrex's (mhfu-archive(5)): 6 streams of 100
  * and 105 slots, filled [62, 0, 64, 0, 62, 0], parts of 31 / 9 / 5
  * tracks, slots 24 and 25 only in stream 2, shared clips within and
  * across streams, and a tail that is not all zeros. */

@@ -1,5 +1,5 @@
-/* Allocation fault injection for the unit tests (STYLE.md "Tests": fail
- * call 1, 2, 3... until no fault fires).
+/* Allocation fault injection for the unit tests, which fail allocation
+ * call 1, 2, 3... until no fault fires, and check each failure is clean).
  *
  * Including this header in a test program replaces malloc, calloc,
  * realloc and free for the whole program with thin wrappers over glibc's

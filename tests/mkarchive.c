@@ -1,5 +1,5 @@
 /* mkarchive: writes a deterministic sample DATA.BIN in the MHFU NA/EU layout
- * (FORMATS.md "DATA.BIN"), for the tests, the demo and the benchmarks.
+ * (mhfu-archive(5) "DATA.BIN"), for the tests, the demo and the benchmarks.
  *
  *  1. Everything derives from --seed: the plan (what each entry holds,
  *     which entries have a size record) from one PRNG stream, each entry's

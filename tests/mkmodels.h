@@ -1,5 +1,5 @@
 /* Model PACs for the sample archive, built from the spec with the codecs'
- * builders: shaped like the retail ones (seed 000, FORMATS.md). */
+ * builders: shaped like the retail ones (mhfu-archive(5)). */
 #ifndef TESTS_MKMODELS_H
 #define TESTS_MKMODELS_H
 

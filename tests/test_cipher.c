@@ -1,9 +1,9 @@
-/* Tests of codecs/cipher (FORMATS.md "The DATA.BIN cipher").
+/* Tests of codecs/cipher (mhfu-archive(5) "Cipher").
  *
  * The oracle is an independent, deliberately naive model of the spec
  * written here: the key halves advanced one word at a time exactly as the
  * spec words it (seed halves NOT reduced first), and the DEC table as
- * printed in FORMATS.md, with ENC derived as its inverse.  Every random
+ * printed in mhfu-archive(5), with ENC derived as its inverse.  Every random
  * test seeds its own generator, so each test is isolated and
  * deterministic. */
 #include <stdarg.h>
@@ -21,7 +21,7 @@
 
 /* ---- the spec, naively ------------------------------------------------ */
 
-/* DEC exactly as printed in FORMATS.md, row r = DEC[16r .. 16r+15]. */
+/* DEC exactly as printed in mhfu-archive(5), row r = DEC[16r .. 16r+15]. */
 static const uint8_t SPEC_DEC[256] = {
 	0xcb, 0x96, 0x85, 0xa6, 0x5f, 0x3e, 0xab, 0x03, 0x50, 0xb7, 0x9c, 0x5c, 0xb2, 0x40, 0xef, 0xf6,
 	0xff, 0x61, 0x15, 0x29, 0xa2, 0xf1, 0xec, 0x52, 0x35, 0x28, 0xd9, 0x68, 0x24, 0x36, 0xc4, 0x74,
@@ -122,7 +122,7 @@ static const uint32_t EDGE_SEEDS[] = {
 };
 #define NSEEDS (sizeof EDGE_SEEDS / sizeof *EDGE_SEEDS)
 
-/* ---- FORMATS.md test vectors ------------------------------------------ */
+/* ---- mhfu-archive(5) test vectors --------------------------------------- */
 
 static void check_keys(uint32_t seed, const uint32_t *want, size_t n)
 {

@@ -21,7 +21,7 @@
 /* ---- fixtures ---------------------------------------------------------- */
 
 /* MHFU: loop 0, loop_start 0; track 0 (mask 0x018) rot_x with two keys,
- * rot_y with one; track 1 empty.  The DESIGN.md example, in bytes. */
+ * rot_y with one; track 1 empty.  The example of mhfu-clip(5), in bytes. */
 static const uint8_t FU[] = {
 	0x02, 0x00, 0x00, 0x80, 0x02, 0x00, 0x00, 0x00, 0x5c, 0x00, 0x00, 0x00,
 	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,

@@ -1,4 +1,4 @@
-/* Tests of codecs/databin (FORMATS.md "DATA.BIN").
+/* Tests of codecs/databin (mhfu-archive(5) "DATA.BIN").
  *
  * Archives are built in memory from a model (struct databin filled by the
  * helpers below), encoded with databin_encode, then read back with

@@ -1,4 +1,4 @@
-/* Tests of codecs/pac (FORMATS.md "PAC containers") and codecs/kind.
+/* Tests of codecs/pac (mhfu-archive(5) "PAC") and codecs/kind.
  *
  * Round trips are checked byte for byte: decode a PAC, rebuild it with
  * pac_encode from the decoded table, the entries' bytes and the tail, and

@@ -1,5 +1,5 @@
-/* Tests of codecs/skeleton (seed 000 "Skeleton"; FORMATS.md "Skeleton and
- * animation details") and its text form skeleton.txt.
+/* Tests of codecs/skeleton (mhfu-archive(5) "SKELETON") and its text
+ * form skeleton.txt.
  *
  * Skeletons are written byte by byte here (a local writer with its own
  * offsets, not skeleton_encode), then decoded, re-encoded and compared;
@@ -129,7 +129,7 @@ static uint8_t *hwrite(const struct hskel *h, size_t *len)
 	return b;
 }
 
-/* MHFU Tigrex (FORMATS.md): 48 bones, params {0, 45}, parts
+/* MHFU Tigrex (mhfu-archive(5)): 48 bones, params {0, 45}, parts
  * [0]*31 + [1]*9 + [2]*5 + [3]*3, roots 0 and 45; part 0 the body
  * (spine 0-1-2-3, then four legs and the neck off 3), part 1 the head
  * hanging off 30, part 2 the tail off 2, part 3 the severed tail.  Bind
