@@ -12,11 +12,7 @@ sample=$(realpath "$2")
 dump=$(realpath "$3")
 demo_sh=$(realpath "$(dirname "$0")/demo.sh")
 work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-demo-test.XXXXXX")
-# The mounts keep their record (log, refused texts) in here.
-export XDG_STATE_HOME=$work/state
-export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
-export UBSAN_OPTIONS="log_path=$work/ubsan:print_stacktrace=1:${UBSAN_OPTIONS:-}"
-passed=0 failed=0
+. "$(dirname "$0")/lib.sh"
 mnt=$work/mnt
 copy=$work/demo/DATA.BIN
 clip=file_06185/3/stream2/slot024.txt
@@ -27,13 +23,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ok() { passed=$((passed + 1)); echo "ok - $1"; }
-not_ok() { failed=$((failed + 1)); echo "not ok - $1"; }
-check() {
-	local name=$1
-	shift
-	if "$@" >"$work/out" 2>&1; then ok "$name"; else not_ok "$name"; sed 's/^/    /' "$work/out" | head -30; fi
-}
 
 mkdir -p "$work/sample"
 cp "$sample/DATA.BIN" "$work/sample/DATA.BIN"
@@ -67,6 +56,4 @@ check "a regenerated sample replaces the copy" copy_renewed
 pid=$(awk -F'\t' '$1 == "pid" { print $2 }' "$mnt/.mhfu/info")
 fusermount3 -u "$mnt"
 for _ in $(seq 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-check "no sanitizer reports from the daemons" bash -c "! ls '$work'/asan.* '$work'/ubsan.* 2>/dev/null | grep -q ."
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

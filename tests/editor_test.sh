@@ -14,14 +14,10 @@ mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
 dump=$(realpath "$3")
 work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-editor-test.XXXXXX")
-# The mounts keep their record (log, refused texts) in here.
-export XDG_STATE_HOME=$work/state
-export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
-export UBSAN_OPTIONS="log_path=$work/ubsan:print_stacktrace=1:${UBSAN_OPTIONS:-}"
+. "$(dirname "$0")/lib.sh"
 # A new user's editors: no settings of their own.
 export HOME=$work/home TERM=xterm
 mkdir -p "$HOME"
-passed=0 failed=0 skipped=0
 mnt=$work/mnt
 archive=$work/DATA.BIN
 clip=file_06185/3/stream2/slot024.txt   # the Tigrex's head clip, unshared
@@ -38,15 +34,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ok() { passed=$((passed + 1)); echo "ok - $1"; }
-not_ok() { failed=$((failed + 1)); echo "not ok - $1"; }
-skip() { skipped=$((skipped + 1)); echo "ok - $1 # skip $2"; }
-check() {
-	local name=$1
-	shift
-	if "$@" >"$work/out" 2>&1; then ok "$name"; else not_ok "$name"; sed 's/^/    /' "$work/out" | head -40; fi
-}
-have() { command -v "$1" >/dev/null 2>&1; }
 
 # fresh: a pristine copy of the sample, mounted.
 fresh() {
@@ -272,14 +259,5 @@ check "shell redirection (close unchecked): the refusal is in the log and user.m
 	getfattr --only-values -n user.mhfu.error '$cdir/slot024.txt' | grep -q 'slot024.txt:2:9: SYNTAX' &&
 	grep -q 'rot_q' \"\$(ls -t '$mnt'/.mhfu/rejected/*slot024.txt | head -1)\""
 
-# unmount: unmounts and waits (bounded) for the daemon to exit, so its
-# sanitizer reports, if any, are written before they are looked for.
-unmount() {
-	local pid
-	pid=$(awk -F'\t' '$1 == "pid" { print $2 }' "$mnt/.mhfu/info")
-	fusermount3 -u "$mnt" && eventually bash -c "! kill -0 $pid"
-}
-unmount
-check "no sanitizer reports from the daemons" bash -c "! ls '$work'/asan.* '$work'/ubsan.* 2>/dev/null | grep -q ."
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+unmount "$mnt"
+finish

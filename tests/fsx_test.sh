@@ -18,11 +18,7 @@ ops=$5
 shift 5
 seeds=("$@")
 work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-fsx-test.XXXXXX")
-# The mounts keep their record (log, refused texts) in here.
-export XDG_STATE_HOME=$work/state
-export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
-export UBSAN_OPTIONS="log_path=$work/ubsan:print_stacktrace=1:${UBSAN_OPTIONS:-}"
-passed=0 failed=0
+. "$(dirname "$0")/lib.sh"
 operations=0 mismatches=0 disk_mismatches=0
 mnt=$work/mnt
 archive=$work/DATA.BIN
@@ -36,25 +32,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ok() { passed=$((passed + 1)); echo "ok - $1"; }
-not_ok() { failed=$((failed + 1)); echo "not ok - $1"; }
-check() {
-	local name=$1
-	shift
-	if "$@" >"$work/out" 2>&1; then ok "$name"; else not_ok "$name"; sed 's/^/    /' "$work/out" | head -30; fi
-}
 
-unmount() {
-	local pid
-	pid=$(awk -F'\t' '$1 == "pid" { print $2 }' "$mnt/.mhfu/info")
-	fusermount3 -u "$mnt" || return 1
-	for _ in $(seq 200); do
-		kill -0 "$pid" 2>/dev/null || return 0
-		sleep 0.05
-	done
-	echo "daemon $pid still running after unmount"
-	return 1
-}
 
 # run_fsx LABEL ARGS...: runs fsx, relays its lines under LABEL and
 # counts its files' verdicts; a mount's run adds its operations and
@@ -85,15 +63,13 @@ for seed in "${seeds[@]}"; do
 	"$mount_bin" "$archive" "$mnt" || { not_ok "mount"; continue; }
 	rm -rf "$work/models" && mkdir -p "$work/models"
 	run_fsx "mount, seed $seed" --seed "$seed" --ops "$ops" --models "$work/models" "$mnt"
-	check "seed $seed: unmount" unmount
+	check "seed $seed: unmount" unmount "$mnt"
 	check "seed $seed: on disk, the raw entry is its model" on_disk "$raw" "$work/models/raw.bin"
 	check "seed $seed: on disk, the clip text is its model" on_disk "$text" "$work/models/text.txt"
 	check "seed $seed: on disk, the archive decodes whole" "$dump" --check "$archive"
 done
-check "no sanitizer reports" bash -c "! ls '$work'/asan.* '$work'/ubsan.* 2>/dev/null | grep -q ."
 
 printf '\n| fsx figure | value |\n|---|---|\n'
 printf '| operations | %s |\n| mismatches | %s |\n| mismatches on disk | %s |\n' \
 	"$operations" "$mismatches" "$disk_mismatches"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

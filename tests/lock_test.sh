@@ -15,11 +15,7 @@ mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
 dump=$(realpath "$3")
 work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-lock-test.XXXXXX")
-# The mounts keep their record (log, refused texts) in here.
-export XDG_STATE_HOME=$work/state
-export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
-export UBSAN_OPTIONS="log_path=$work/ubsan:print_stacktrace=1:${UBSAN_OPTIONS:-}"
-passed=0 failed=0
+. "$(dirname "$0")/lib.sh"
 archive=$work/DATA.BIN
 small=file_06185/3/stream2/slot024.txt  # same-size value edits: in place
 grow=file_06185/3/stream2/slot025.txt   # 2000 more keys: moves entries
@@ -33,13 +29,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ok() { passed=$((passed + 1)); echo "ok - $1"; }
-not_ok() { failed=$((failed + 1)); echo "not ok - $1"; }
-check() { # check NAME COMMAND...: passes when the command succeeds
-	local name=$1
-	shift
-	if "$@" >"$work/out" 2>&1; then ok "$name"; else not_ok "$name"; sed 's/^/    /' "$work/out" | head -20; fi
-}
 
 # mount_at DIR FILE [options...]: mounts, to be unmounted at the end.
 mount_at() {
@@ -83,12 +72,6 @@ gone() {
 	done
 	echo "process $1 still running"
 	return 1
-}
-# unmount DIR: unmounts and waits for its daemon to exit.
-unmount() {
-	local pid
-	pid=$(pid_of "$1")
-	fusermount3 -u "$1" && gone "$pid"
 }
 
 value_on_disk() { "$dump" "$archive" "$small" | sed -n "${L}p" | awk '{ print $2 }'; }
@@ -186,8 +169,5 @@ check "unmount the PAC" unmount "$m1"
 
 check "--help documents exit status 5" bash -c "'$mount_bin' --help | grep -q '^5 another mount holds the archive'"
 
-reports=$(ls "$work"/asan.* "$work"/ubsan.* 2>/dev/null)
-[ -z "$reports" ] && ok "no sanitizer reports" || { not_ok "sanitizer reports"; cat $reports | head -40; }
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

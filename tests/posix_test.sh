@@ -13,11 +13,7 @@ sample=$(realpath "$2")
 dump=$(realpath "$3")
 posix_check=$(realpath "$4")
 work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-posix-test.XXXXXX")
-# The mounts keep their record (log, refused texts) in here.
-export XDG_STATE_HOME=$work/state
-export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
-export UBSAN_OPTIONS="log_path=$work/ubsan:print_stacktrace=1:${UBSAN_OPTIONS:-}"
-passed=0 failed=0
+. "$(dirname "$0")/lib.sh"
 mnt=$work/mnt
 archive=$work/DATA.BIN
 # The views posix_check edits (tests/exercise.h).
@@ -30,27 +26,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ok() { passed=$((passed + 1)); echo "ok - $1"; }
-not_ok() { failed=$((failed + 1)); echo "not ok - $1"; }
-check() {
-	local name=$1
-	shift
-	if "$@" >"$work/out" 2>&1; then ok "$name"; else not_ok "$name"; sed 's/^/    /' "$work/out" | head -30; fi
-}
 
-# unmount: unmounts and waits (bounded) for the daemon to exit, so the
-# archive and any sanitizer reports are final when looked at.
-unmount() {
-	local pid
-	pid=$(awk -F'\t' '$1 == "pid" { print $2 }' "$mnt/.mhfu/info")
-	fusermount3 -u "$mnt" || return 1
-	for _ in $(seq 200); do
-		kill -0 "$pid" 2>/dev/null || return 0
-		sleep 0.05
-	done
-	echo "daemon $pid still running after unmount"
-	return 1
-}
 
 # --- on a local directory: the cases are right -------------------------
 mkdir -p "$work/local"
@@ -71,7 +47,7 @@ check "the cases left no scratch file in the mount" bash -c "
 	! ls -a '$mnt' '$mnt/${text%/*}' | grep '^pc-'"
 cp "$mnt/$text" "$work/text.mount"
 cp "$mnt/$raw" "$work/raw.mount"
-check "unmount" unmount
+check "unmount" unmount "$mnt"
 
 # --- on disk ------------------------------------------------------------
 # The clip text: the one edit renamed over it (its first rotation key's
@@ -92,6 +68,4 @@ check "on disk: the entries beside them are unchanged" bash -c "
 		cmp <('$dump' '$archive' \$e) '$sample/src/'\$e || exit 1
 	done"
 check "on disk: the archive decodes whole" "$dump" --check "$archive"
-check "no sanitizer reports" bash -c "! ls '$work'/asan.* '$work'/ubsan.* 2>/dev/null | grep -q ."
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
