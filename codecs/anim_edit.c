@@ -44,7 +44,7 @@ enum mh_err anim_slot_put(struct anim *a, uint32_t stream, uint32_t slot,
 		clip_free(c);
 		return err;
 	}
-	a->format = new_clip_format(a);
+	enum clip_format format = new_clip_format(a);
 	int32_t cur = a->streams[stream].slots[slot];
 	uint32_t first_stream, first_slot;
 	if (cur >= 0 && anim_first_use(a, (uint32_t)cur, &first_stream, &first_slot) &&
@@ -59,6 +59,7 @@ enum mh_err anim_slot_put(struct anim *a, uint32_t stream, uint32_t slot,
 		clip_free(c);
 		return mh_fail(d, MH_ENOMEM, 0, "out of memory");
 	}
+	a->format = format;
 	return anim_set_slot(a, stream, slot, idx, d);
 }
 
