@@ -65,7 +65,8 @@ static enum mh_err splice_from(const uint8_t *buf, size_t len, uint64_t base,
 		if (!(*out = malloc(member_len ? member_len : 1)))
 			return mh_fail(d, MH_ENOMEM, base, "a member of %zu bytes",
 				       member_len);
-		memcpy(*out, member, member_len);
+		if (member_len)
+			memcpy(*out, member, member_len);
 		*out_len = member_len;
 		return MH_OK;
 	}
