@@ -158,11 +158,11 @@ enum mh_err anim_parse_shape(const char *text, size_t len, struct anim *a,
 			     struct mh_diag *d);
 
 /* ---- slot and shape edits (anim_edit.c) ------------------------------
- * The edits a pack's folder takes (mount.mhfu(8) "WRITING"): each checks
- * its slots first (MH_ERANGE, "stream S has no slot N"), then changes
- * the model only when it succeeds.  The pack then needs anim_compact
- * before anim_encode: an edit may leave a clip unused or out of
- * first-use order. */
+ * The edits a pack's folder takes (mount.mhfu(8) "WRITING").  A slot
+ * edit checks its slot first (MH_ERANGE, "stream S has no slot N") and
+ * changes the pack only when it succeeds; the pack then needs
+ * anim_compact before anim_encode, as an edit may leave a clip unused or
+ * out of first-use order.  A shape edit builds a new pack. */
 
 /* How a slot's file gives its clip: slotNNN.txt or slotNNN.bin. */
 enum anim_slot_form {
