@@ -380,6 +380,25 @@ enum mh_err anim_decode(const uint8_t *buf, size_t len,
 
 /* ---- encoding --------------------------------------------------------- */
 
+/* Where the clips start: after the header and the slot tables. */
+static uint64_t data_start(const struct anim *a)
+{
+	uint64_t start = header_size(a->nstreams);
+	for (uint32_t s = 0; s < a->nstreams; s++)
+		start += 4 * (uint64_t)a->streams[s].nslots;
+	return start;
+}
+
+void anim_clip_offsets(const struct anim *a, uint64_t *offset, uint64_t *size)
+{
+	uint64_t at = data_start(a);
+	for (uint32_t i = 0; i < a->nclips; i++) {
+		offset[i] = at;
+		size[i] = clip_size(a->format, &a->clips[i]);
+		at += size[i];
+	}
+}
+
 /* Checks the clips are numbered in first-use order and all used. */
 static enum mh_err check_order(const struct anim *a, struct mh_diag *d)
 {
@@ -419,9 +438,7 @@ enum mh_err anim_encode(const struct anim *a, uint8_t **out, size_t *len,
 	if (err)
 		return err;
 
-	uint64_t start = header_size(a->nstreams);
-	for (uint32_t s = 0; s < a->nstreams; s++)
-		start += 4 * (uint64_t)a->streams[s].nslots;
+	uint64_t start = data_start(a);
 	uint64_t end = start;
 	for (uint32_t i = 0; i < a->nclips && end < UINT32_MAX; i++)
 		end += clip_size(a->format, &a->clips[i]);

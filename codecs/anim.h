@@ -79,6 +79,12 @@ enum mh_err anim_decode(const uint8_t *buf, size_t len,
 enum mh_err anim_encode(const struct anim *a, uint8_t **out, size_t *len,
 			struct mh_diag *d);
 
+/* Where anim_encode lays each clip out: clip i at byte offset[i] of the
+ * encoded pack, size[i] bytes long (both arrays of a->nclips).  For a
+ * pack anim_encode accepts (clips numbered in first-use order: as
+ * decoded, or after anim_compact); nothing is checked. */
+void anim_clip_offsets(const struct anim *a, uint64_t *offset, uint64_t *size);
+
 /* Scores whether `size` bytes whose first `len` are `head` are an
  * animation pack: 100 when the header, the slot tables and the first
  * clip's header agree; 70 when the head ends before the first clip; 50
@@ -150,5 +156,60 @@ char *anim_print_shape(const struct anim *a, size_t *len);
  * line:col and what was expected. */
 enum mh_err anim_parse_shape(const char *text, size_t len, struct anim *a,
 			     struct mh_diag *d);
+
+/* ---- slot and shape edits (anim_edit.c) ------------------------------
+ * The edits a pack's folder takes (mount.mhfu(8) "WRITING").  A slot
+ * edit checks its slot first (MH_ERANGE, "stream S has no slot N") and
+ * changes the pack only when it succeeds; the pack then needs
+ * anim_compact before anim_encode, as an edit may leave a clip unused or
+ * out of first-use order.  A shape edit builds a new pack. */
+
+/* How a slot's file gives its clip: slotNNN.txt or slotNNN.bin. */
+enum anim_slot_form {
+	ANIM_SLOT_TEXT,  /* clip text (clip_parse) */
+	ANIM_SLOT_BYTES, /* one clip's bytes in the pack's format, exactly */
+};
+
+/* The clip a slot file holds, into *c (the caller owns it): its text, or
+ * its bytes in format f, which must end where the clip does ("N bytes
+ * after the clip's end", MH_ECORRUPT at the clip's end otherwise). */
+enum mh_err anim_slot_file_clip(enum clip_format f, enum anim_slot_form form,
+				const uint8_t *file, size_t len, struct clip *c,
+				struct mh_diag *d);
+
+/* Gives slot `slot` of stream `stream` clip *c, copying on write: when
+ * the slot is its clip's first user (the slot whose file the others
+ * link to), the clip is replaced and every slot sharing it plays the
+ * new one; any other slot gets a clip of its own and the others keep
+ * theirs.  Takes *c whatever the outcome (it is zeroed). */
+enum mh_err anim_slot_put(struct anim *a, uint32_t stream, uint32_t slot,
+			  struct clip *c, struct mh_diag *d);
+
+/* A slot file written: its clip (anim_slot_file_clip, in the pack's
+ * format; a pack of no known format without clips takes MHFU's), put
+ * with anim_slot_put. */
+enum mh_err anim_slot_write(struct anim *a, uint32_t stream, uint32_t slot,
+			    enum anim_slot_form form, const uint8_t *file,
+			    size_t len, struct mh_diag *d);
+
+/* A slot emptied (its file removed); the slots sharing its clip keep it. */
+enum mh_err anim_slot_empty(struct anim *a, uint32_t stream, uint32_t slot,
+			    struct mh_diag *d);
+
+/* A slot made to play the clip of slot from_slot of stream from_stream
+ * (its file made a link to that slot's); MH_ERANGE when that slot holds
+ * no clip. */
+enum mh_err anim_slot_share(struct anim *a, uint32_t stream, uint32_t slot,
+			    uint32_t from_stream, uint32_t from_slot,
+			    struct mh_diag *d);
+
+/* A new pack.txt applied to `old`: *a gets the shape text[0..len) gives
+ * (anim_parse_shape) and, for each of its clips, a copy of the clip
+ * `old` holds in the slot that first uses it in the new shape.  Fails
+ * with the parser's error, or MH_ERANGE at the line of that slot's
+ * stream when the slot holds no clip in `old` (a slot filled by the
+ * shape must be given a clip by its file).  On failure *a is empty. */
+enum mh_err anim_reshape(const struct anim *old, const char *text, size_t len,
+			 struct anim *a, struct mh_diag *d);
 
 #endif

@@ -100,6 +100,21 @@ size_t databin_padded_len(const uint8_t *old, size_t old_len, const uint8_t *byt
 	return (blocks_for(without_trailing_zeros(bytes, len)) + spare) * DATABIN_BLOCK;
 }
 
+enum mh_err databin_repad(const uint8_t *old, size_t old_len, uint8_t **bytes,
+			  size_t *len, struct mh_diag *d)
+{
+	size_t want = databin_padded_len(old, old_len, *bytes, *len);
+	if (want > *len) {
+		uint8_t *p = realloc(*bytes, want);
+		if (!p)
+			return mh_fail(d, MH_ENOMEM, 0, "an entry of %zu bytes", want);
+		memset(p + *len, 0, want - *len);
+		*bytes = p;
+	}
+	*len = want;
+	return MH_OK;
+}
+
 /* Whether {id, size} is accepted as the pair after `prev_id` (-1 for the
  * first): ids ascend and the size falls in the entry's last block. */
 static bool pair_valid(const uint32_t *start, uint32_t count, int64_t prev_id,

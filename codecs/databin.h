@@ -136,6 +136,12 @@ uint64_t databin_entry_size(const struct databin *db, uint32_t id);
 size_t databin_padded_len(const uint8_t *old, size_t old_len, const uint8_t *bytes,
 			  size_t len);
 
+/* Pads the malloc'ed new contents *bytes[0..*len) of the entry stored as
+ * old[0..old_len) as databin_padded_len says: cut, or zero-extended
+ * (realloc'ed).  MH_ENOMEM leaves *bytes and *len as they were. */
+enum mh_err databin_repad(const uint8_t *old, size_t old_len, uint8_t **bytes,
+			  size_t *len, struct mh_diag *d);
+
 /* Whether the entry is stored unencrypted (always in a plain archive; in
  * an encrypted one, the game's exception ids). */
 bool databin_entry_plain(const struct databin *db, uint32_t id);

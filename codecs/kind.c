@@ -40,6 +40,11 @@ enum kind kind_sniff(const uint8_t *head, size_t len, uint64_t size)
 	return KIND_DATA;
 }
 
+enum kind kind_of(const uint8_t *buf, size_t len)
+{
+	return kind_sniff(buf, len < KIND_HEAD_MAX ? len : KIND_HEAD_MAX, len);
+}
+
 const char *kind_name(enum kind k)
 {
 	return k < KIND_COUNT ? KINDS[k].name : KINDS[KIND_DATA].name;

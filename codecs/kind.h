@@ -29,6 +29,9 @@ enum kind {
  * (len >= min(size, KIND_HEAD_MAX) suffices). */
 enum kind kind_sniff(const uint8_t *head, size_t len, uint64_t size);
 
+/* The kind of the whole of buf[0..len), sniffed from its head. */
+enum kind kind_of(const uint8_t *buf, size_t len);
+
 /* "pac", "pmo", ... and the file extension with its dot, ".bin" for data. */
 const char *kind_name(enum kind k);
 const char *kind_ext(enum kind k);

@@ -22,7 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kind.h"
 #include "lex.h"
+#include "pac.h"
+#include "pacpath.h"
 
 #define SCALE_BITS (CLIP_SCL_X | CLIP_SCL_Y | CLIP_SCL_Z)
 
@@ -583,6 +586,88 @@ enum mh_err rules_check_pack(const struct anim *a, const struct skeleton *rig,
 	if (rig)
 		check_first_uses(a, true, stamp, rig, r);
 	free(stamp);
+	return outcome(r);
+}
+
+/* ---- items ------------------------------------------------------------ */
+
+/* Whether a decode succeeded; one that ran out of memory fails the
+ * report. */
+static bool decoded(enum mh_err err, struct rule_report *r)
+{
+	if (err == MH_ENOMEM)
+		r->failed = true;
+	return err == MH_OK;
+}
+
+static void check_skeleton_item(const uint8_t *item, size_t len,
+				const uint8_t *before, size_t before_len,
+				struct rule_report *r)
+{
+	struct skeleton s, old;
+	bool have_old = before && decoded(skeleton_decode(before, before_len, &old, NULL), r);
+	if (decoded(skeleton_decode(item, len, &s, NULL), r)) {
+		rules_check_skeleton(&s, have_old ? &old : NULL, r);
+		skeleton_free(&s);
+	}
+	if (have_old)
+		skeleton_free(&old);
+}
+
+static void check_pack_item(const uint8_t *item, size_t len,
+			    const struct skeleton *rig, struct rule_report *r)
+{
+	struct anim a;
+	if (decoded(anim_decode(item, len, CLIP_NONE, &a, NULL), r)) {
+		rules_check_pack(&a, rig, r);
+		anim_free(&a);
+	}
+}
+
+static void check_pac_item(const uint8_t *item, size_t len, const uint8_t *before,
+			   size_t before_len, const struct skeleton *rig,
+			   struct rule_report *r)
+{
+	struct pac pac, old;
+	struct skeleton own;
+	bool have_own = false;
+	decoded(pacpath_first_skeleton(item, len, &own, &have_own, NULL), r);
+	bool have_old = before && decoded(pac_decode(before, before_len, &old, NULL), r);
+	if (decoded(pac_decode(item, len, &pac, NULL), r)) {
+		for (uint32_t i = 0; i < pac.count && !r->failed; i++) {
+			const struct pac_entry *m = &pac.entries[i];
+			bool same = have_old && i < old.count && old.entries[i].size;
+			if (m->size)
+				rules_check_item(item + m->offset, m->size,
+						 same ? before + old.entries[i].offset : NULL,
+						 same ? old.entries[i].size : 0,
+						 have_own ? &own : rig, r);
+		}
+		pac_free(&pac);
+	}
+	if (have_old)
+		pac_free(&old);
+	if (have_own)
+		skeleton_free(&own);
+}
+
+enum mh_err rules_check_item(const uint8_t *item, size_t len,
+			     const uint8_t *before, size_t before_len,
+			     const struct skeleton *rig, struct rule_report *r)
+{
+	switch (kind_of(item, len)) {
+	case KIND_SKELETON:
+		check_skeleton_item(item, len, before, before_len, r);
+		break;
+	case KIND_ANIM:
+		check_pack_item(item, len, rig, r);
+		break;
+	case KIND_PAC:
+		check_pac_item(item, len, before, before_len, rig, r);
+		break;
+	default:
+		break;
+	}
 	return outcome(r);
 }
 

@@ -132,6 +132,20 @@ enum mh_err rules_check_clip(const struct clip *c, enum clip_format f,
 enum mh_err rules_check_pack(const struct anim *a, const struct skeleton *rig,
 			     struct rule_report *r);
 
+/* The rules of every skeleton and pack in an item's bytes item[0..len):
+ * the item itself when it is a skeleton (rules_check_skeleton) or a pack
+ * (rules_check_pack against `rig`, NULL: none), and when it is a PAC,
+ * every member's, recursively, a PAC's members against its own first
+ * skeleton (pacpath_first_skeleton), else against `rig`.  `before`
+ * (NULL: none) is the item's bytes before the edit: a skeleton is
+ * checked for TEMPLATE against the one at the same position in it.
+ * Bytes that do not decode as what they sniff as are not checked (they
+ * are not a skeleton or pack after all); running out of memory decoding
+ * fails the report, like running out checking. */
+enum mh_err rules_check_item(const uint8_t *item, size_t len,
+			     const uint8_t *before, size_t before_len,
+			     const struct skeleton *rig, struct rule_report *r);
+
 /* ---- levels ----------------------------------------------------------- */
 
 enum rules_mode {

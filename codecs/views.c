@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 char *views_skeleton_text(const struct skeleton *s, const char *label, size_t *len)
 {
@@ -74,4 +75,56 @@ void views_slot_link(const struct anim *a, uint32_t stream, uint32_t slot,
 		snprintf(buf, len, "%s", name);
 	else
 		snprintf(buf, len, "../stream%u/%s", fs, name);
+}
+
+/* ---- names ------------------------------------------------------------ */
+
+/* The community's number of engine id `id`. */
+static long long entry_number(uint32_t id)
+{
+	return (long long)id - 1;
+}
+
+void views_entry_dir_name(uint32_t id, char *buf, size_t len)
+{
+	snprintf(buf, len, "file_%05lld", entry_number(id));
+}
+
+void views_entry_file_name(uint32_t id, enum kind kind, char *buf, size_t len)
+{
+	snprintf(buf, len, "file_%05lld%s", entry_number(id), kind_ext(kind));
+}
+
+void views_entry_label(uint32_t id, char *buf, size_t len)
+{
+	snprintf(buf, len, "entry %u (file_%05lld)", id, entry_number(id));
+}
+
+void views_member_name(uint32_t index, enum kind kind, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u%s", index, kind_ext(kind));
+}
+
+void views_item_dir_name(uint32_t id, const uint16_t *path, unsigned depth,
+			 char *buf, size_t len)
+{
+	views_entry_dir_name(id, buf, len);
+	for (unsigned i = 0; i < depth; i++) {
+		size_t used = strlen(buf);
+		snprintf(buf + used, len - used, "/%u", path[i]);
+	}
+}
+
+void views_item_name(uint32_t id, const uint16_t *path, unsigned depth,
+		     enum kind kind, char *buf, size_t len)
+{
+	if (depth == 0) {
+		views_entry_file_name(id, kind, buf, len);
+		return;
+	}
+	views_item_dir_name(id, path, depth - 1, buf, len);
+	size_t used = strlen(buf);
+	snprintf(buf + used, len - used, "/");
+	used = strlen(buf);
+	views_member_name(path[depth - 1], kind, buf + used, len - used);
 }

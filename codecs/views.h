@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "anim.h"
+#include "kind.h"
 #include "skeleton.h"
 
 /* skeleton.txt of the skeleton named `label` (e.g. "file_06185/0.skeleton"). */
@@ -35,5 +36,36 @@ char *views_clip_text(const struct anim *a, uint32_t clip, const char *label,
 void views_slot_name(uint32_t slot, int bin, char *buf, size_t len);
 void views_slot_link(const struct anim *a, uint32_t stream, uint32_t slot,
 		     int bin, char *buf, size_t len);
+
+/* ---- names (mount.mhfu(8) "THE TREE") ---------------------------------
+ * Entries go by the community's numbering: engine id minus one, five
+ * digits, so id 6186 is file_06185 and id 0 is file_-0001.  Each writes
+ * at most len (>= 1) bytes, NUL included, cutting the name short if need
+ * be. */
+
+/* An entry's folder: "file_06185". */
+void views_entry_dir_name(uint32_t id, char *buf, size_t len);
+
+/* An entry's file, its extension from its kind: "file_06185.pac". */
+void views_entry_file_name(uint32_t id, enum kind kind, char *buf, size_t len);
+
+/* An entry in messages about the archive as a whole:
+ * "entry 6186 (file_06185)". */
+void views_entry_label(uint32_t id, char *buf, size_t len);
+
+/* A PAC member's file, by its index and kind: "3.anim". */
+void views_member_name(uint32_t index, enum kind kind, char *buf, size_t len);
+
+/* The item at path[0..depth) of entry id (a member of nested PACs, as
+ * pacpath.h addresses it) from the mount's root, `kind` being the
+ * item's: its containers' folders, then its file ("file_06185/3.anim",
+ * "file_00100/1/0.skeleton"); at depth 0 the entry's file.  The label of
+ * the item in comments and the log. */
+void views_item_name(uint32_t id, const uint16_t *path, unsigned depth,
+		     enum kind kind, char *buf, size_t len);
+
+/* The folder of that item: "file_06185/3"; at depth 0 "file_06185". */
+void views_item_dir_name(uint32_t id, const uint16_t *path, unsigned depth,
+			 char *buf, size_t len);
 
 #endif

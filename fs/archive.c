@@ -14,6 +14,7 @@
 #include "fileio.h"
 #include "journal.h"
 #include "pac.h"
+#include "views.h"
 
 /* Entries larger than this are shown raw only: expanding one means
  * holding it whole in memory. */
@@ -33,13 +34,6 @@ static int read_backing(void *ctx, uint64_t off, void *buf, size_t len)
 	return pread_full(ar->fd, buf, len, off);
 }
 
-/* The entry's name at the root, without reading it: for messages about
- * the archive as a whole. */
-static void entry_label(uint32_t id, char *buf, size_t len)
-{
-	snprintf(buf, len, "entry %u (file_%05lld)", id, (long long)id - 1);
-}
-
 /* Sets the game: -o game= when given, else what the archive tells.  An
  * encrypted archive whose game cannot be told, or a -o game= its plain
  * entries contradict, is mounted with a warning: its entries may read as
@@ -56,7 +50,7 @@ static void settle_game(struct archive *ar, enum databin_game game)
 		[CLUE_STATISTICS] = "statistics", [CLUE_COUNT] = "entry count"};
 	ar->game_from = game != GAME_UNKNOWN ? "-o game=" : FROM[clue.how];
 	if (clue.how == CLUE_MAGIC)
-		entry_label(clue.id, entry, sizeof entry);
+		views_entry_label(clue.id, entry, sizeof entry);
 	if (game == GAME_UNKNOWN && clue.game == GAME_UNKNOWN && ar->db.encrypted)
 		mlog_printf(ar->log, "%s: cannot tell which game this encrypted archive "
 			    "is from: every entry is decrypted; if the ones a game stores "
@@ -440,9 +434,7 @@ const struct pactree *archive_entry_tree(struct archive *ar, uint32_t id)
 
 void archive_entry_name(struct archive *ar, uint32_t id, char *buf, size_t len)
 {
-	/* The community's numbering: engine id minus one, so id 0 is -0001. */
-	snprintf(buf, len, "file_%05lld%s", (long long)id - 1,
-		 kind_ext(archive_entry_kind(ar, id)));
+	views_entry_file_name(id, archive_entry_kind(ar, id), buf, len);
 }
 
 /* ---- writing ---------------------------------------------------------- */

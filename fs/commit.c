@@ -17,257 +17,10 @@
 
 #include "anim.h"
 #include "databin.h"
-#include "kind.h"
-#include "pac.h"
+#include "pacpath.h"
 #include "skeleton.h"
 
-/* ---- containers -------------------------------------------------------- */
-
-/* The member at `path` (depth indices) of the PAC chain in bytes. */
-static bool member_at(const uint8_t *bytes, size_t len, const uint16_t *path,
-		      unsigned depth, const uint8_t **out, size_t *out_len)
-{
-	for (unsigned i = 0; i < depth; i++) {
-		struct pac pac;
-		if (pac_decode(bytes, len, &pac, NULL) || path[i] >= pac.count) {
-			pac_free(&pac);
-			return false;
-		}
-		bytes += pac.entries[path[i]].offset;
-		len = pac.entries[path[i]].size;
-		pac_free(&pac);
-	}
-	*out = bytes;
-	*out_len = len;
-	return true;
-}
-
-/* bytes with the member at `path` replaced by item, each container
- * re-encoded at its own alignment with its own tail. */
-static int splice_member(const uint8_t *bytes, size_t len, const uint16_t *path,
-		  unsigned depth, const uint8_t *item, size_t item_len,
-		  uint8_t **out, size_t *out_len)
-{
-	if (depth == 0) {
-		*out = malloc(item_len ? item_len : 1);
-		if (!*out)
-			return ENOMEM;
-		memcpy(*out, item, item_len);
-		*out_len = item_len;
-		return 0;
-	}
-	struct pac pac;
-	struct pac_blob *blobs = NULL;
-	uint8_t *member = NULL;
-	size_t member_len;
-	int err = EIO;
-	if (pac_decode(bytes, len, &pac, NULL) || path[0] >= pac.count)
-		goto out;
-	const struct pac_entry *m = &pac.entries[path[0]];
-	if ((err = splice_member(bytes + m->offset, m->size, path + 1, depth - 1, item,
-			  item_len, &member, &member_len)))
-		goto out;
-	err = ENOMEM;
-	if (member_len > UINT32_MAX || !(blobs = calloc(pac.count, sizeof *blobs)))
-		goto out;
-	for (uint32_t i = 0; i < pac.count; i++)
-		blobs[i] = (struct pac_blob){bytes + pac.entries[i].offset, pac.entries[i].size};
-	blobs[path[0]] = (struct pac_blob){member, (uint32_t)member_len};
-	err = pac_encode(blobs, pac.count, pac.align, bytes + pac.tail,
-			 len - (size_t)pac.tail, out, out_len, NULL) ? EFBIG : 0;
-out:
-	free(member);
-	free(blobs);
-	pac_free(&pac);
-	return err;
-}
-
-static enum kind sniff(const uint8_t *p, size_t len)
-{
-	return kind_sniff(p, len < KIND_HEAD_MAX ? len : KIND_HEAD_MAX, len);
-}
-
-/* The first skeleton among a PAC's members, decoded into *rig. */
-static bool pac_rig(const uint8_t *bytes, size_t len, struct skeleton *rig)
-{
-	struct pac pac;
-	bool found = false;
-	if (pac_decode(bytes, len, &pac, NULL))
-		return false;
-	for (uint32_t i = 0; i < pac.count && !found; i++) {
-		const uint8_t *m = bytes + pac.entries[i].offset;
-		size_t n = pac.entries[i].size;
-		found = n && sniff(m, n) == KIND_SKELETON &&
-			skeleton_decode(m, n, rig, NULL) == MH_OK;
-	}
-	pac_free(&pac);
-	return found;
-}
-
-/* The skeleton beside the item at `view`'s path: its container's. */
-static bool item_rig(const uint8_t *entry, size_t len, const struct node *view,
-		     struct skeleton *rig)
-{
-	const uint8_t *parent;
-	size_t parent_len;
-	return view->depth > 0 &&
-	       member_at(entry, len, view->path, view->depth - 1, &parent, &parent_len) &&
-	       pac_rig(parent, parent_len, rig);
-}
-
-/* An entry stored in whole blocks, re-encoded: cut or zero-extended to
- * the length databin_padded_len gives. */
-static int repad(const uint8_t *old, size_t old_len, uint8_t **bytes, size_t *len)
-{
-	size_t want = databin_padded_len(old, old_len, *bytes, *len);
-	if (want > *len) {
-		uint8_t *p = realloc(*bytes, want);
-		if (!p)
-			return ENOMEM;
-		memset(p + *len, 0, want - *len);
-		*bytes = p;
-	}
-	*len = want;
-	return 0;
-}
-
-/* ---- rules ------------------------------------------------------------- */
-
-/* The rules of every skeleton and pack in an item; `before` (the same
- * position before the edit, or NULL) for the template rule. */
-static enum mh_err item_rules(const uint8_t *b, size_t n, const uint8_t *before,
-			      size_t before_n, const struct skeleton *rig,
-			      struct rule_report *r)
-{
-	enum mh_err err = MH_OK;
-	switch (sniff(b, n)) {
-	case KIND_SKELETON: {
-		struct skeleton s, old;
-		bool have_old = before && skeleton_decode(before, before_n, &old, NULL) == MH_OK;
-		if (skeleton_decode(b, n, &s, NULL) == MH_OK) {
-			err = rules_check_skeleton(&s, have_old ? &old : NULL, r);
-			skeleton_free(&s);
-		}
-		if (have_old)
-			skeleton_free(&old);
-		return err;
-	}
-	case KIND_ANIM: {
-		struct anim a;
-		if (anim_decode(b, n, CLIP_NONE, &a, NULL) == MH_OK) {
-			err = rules_check_pack(&a, rig, r);
-			anim_free(&a);
-		}
-		return err;
-	}
-	case KIND_PAC: {
-		struct pac pac, old;
-		struct skeleton own;
-		bool have_rig = pac_rig(b, n, &own);
-		bool have_old = before && pac_decode(before, before_n, &old, NULL) == MH_OK;
-		if (pac_decode(b, n, &pac, NULL) == MH_OK) {
-			for (uint32_t i = 0; i < pac.count && !err; i++) {
-				const struct pac_entry *m = &pac.entries[i];
-				bool same = have_old && i < old.count && old.entries[i].size;
-				if (m->size)
-					err = item_rules(b + m->offset, m->size,
-							 same ? before + old.entries[i].offset : NULL,
-							 same ? old.entries[i].size : 0,
-							 have_rig ? &own : rig, r);
-			}
-			pac_free(&pac);
-		}
-		if (have_old)
-			pac_free(&old);
-		if (have_rig)
-			skeleton_free(&own);
-		return err;
-	}
-	default:
-		return MH_OK;
-	}
-}
-
 /* ---- encoding an edit -------------------------------------------------- */
-
-/* The clip a slot file's bytes or text give. */
-static enum mh_err slot_clip(const struct edit *e, enum clip_format f, struct clip *c,
-			     struct mh_diag *d)
-{
-	if (e->view.type == NODE_SLOT_TXT)
-		return clip_parse((const char *)e->data, e->len, c, d);
-	size_t used;
-	enum mh_err err = clip_decode(f, e->data, e->len, c, &used, d);
-	if (!err && used != e->len) {
-		clip_free(c);
-		return mh_fail(d, MH_ECORRUPT, used, "%zu bytes after the clip's end",
-			       e->len - used);
-	}
-	return err;
-}
-
-/* A slot edit applied to the pack: a write replaces the clip of a slot
- * that is its clip's first user (every slot sharing it follows) and gives
- * any other slot a clip of its own. */
-static enum mh_err edit_pack_slot(const struct edit *e, struct anim *a, struct mh_diag *d)
-{
-	uint32_t s = e->view.stream, slot = e->view.slot;
-	if (s >= a->nstreams || slot >= a->streams[s].nslots)
-		return mh_fail(d, MH_ERANGE, 0, "stream %u has no slot %u", s, slot);
-	int32_t cur = a->streams[s].slots[slot];
-	if (e->kind == EDIT_EMPTY_SLOT)
-		return anim_set_slot(a, s, slot, ANIM_EMPTY, d);
-	if (e->kind == EDIT_SHARE_SLOT) {
-		if (e->share_stream >= a->nstreams ||
-		    e->share_slot >= a->streams[e->share_stream].nslots ||
-		    a->streams[e->share_stream].slots[e->share_slot] < 0)
-			return mh_fail(d, MH_ERANGE, 0, "the link's target holds no clip");
-		return anim_set_slot(a, s, slot, a->streams[e->share_stream].slots[e->share_slot], d);
-	}
-	if (a->format == CLIP_NONE)
-		a->format = CLIP_MHFU; /* the first clip of an empty pack, game unknown */
-	struct clip c;
-	enum mh_err err = slot_clip(e, a->format, &c, d);
-	if (err)
-		return err;
-	uint32_t fs, fslot;
-	if (cur >= 0 && anim_first_use(a, (uint32_t)cur, &fs, &fslot) && fs == s && fslot == slot) {
-		clip_free(&a->clips[cur]);
-		a->clips[cur] = c;
-		return MH_OK;
-	}
-	int32_t idx = anim_add_clip(a, &c);
-	if (idx < 0) {
-		clip_free(&c);
-		return mh_fail(d, MH_ENOMEM, 0, "out of memory");
-	}
-	return anim_set_slot(a, s, slot, idx, d);
-}
-
-/* pack.txt: the new shape, each clip taken from the slot that first uses
- * it in the new shape, as the pack holds it now. */
-static enum mh_err edit_pack_shape(const struct edit *e, const struct anim *old,
-				   struct anim *a, struct mh_diag *d)
-{
-	enum mh_err err = anim_parse_shape((const char *)e->data, e->len, a, d);
-	for (uint32_t c = 0; !err && c < a->nclips; c++) {
-		uint32_t s, slot;
-		anim_first_use(a, c, &s, &slot);
-		int32_t from = s < old->nstreams && slot < old->streams[s].nslots
-				       ? old->streams[s].slots[slot] : ANIM_EMPTY;
-		if (from < 0) {
-			err = mh_fail_text(d, MH_ERANGE, anim_text_line((const char *)e->data, e->len, (int)s), 1,
-					   "stream %u slot %u is filled but has no clip: "
-					   "write stream%u/slot%03u.txt to fill it", s, slot, s, slot);
-			break;
-		}
-		clip_free(&a->clips[c]);
-		err = clip_copy(&a->clips[c], &old->clips[from], d);
-	}
-	if (err)
-		anim_free(a);
-	return err;
-}
 
 /* The clip format of an edited pack that holds no clip, which its bytes
  * do not say: the one its entry's packs were seen in this mount, else
@@ -313,13 +66,21 @@ static enum mh_err encode_edit(const struct edit *e, const uint8_t *old, size_t 
 			return err;
 		*format = a.format;
 		if (e->view.type == NODE_PACK_TXT) {
-			err = edit_pack_shape(e, &a, &shaped, d);
+			err = anim_reshape(&a, (const char *)e->data, e->len, &shaped, d);
 			anim_free(&a);
 			if (err)
 				return err;
 			a = shaped;
+		} else if (e->kind == EDIT_EMPTY_SLOT) {
+			err = anim_slot_empty(&a, e->view.stream, e->view.slot, d);
+		} else if (e->kind == EDIT_SHARE_SLOT) {
+			err = anim_slot_share(&a, e->view.stream, e->view.slot, e->share_stream,
+					      e->share_slot, d);
 		} else {
-			err = edit_pack_slot(e, &a, d);
+			err = anim_slot_write(&a, e->view.stream, e->view.slot,
+					      e->view.type == NODE_SLOT_TXT ? ANIM_SLOT_TEXT
+									 : ANIM_SLOT_BYTES,
+					      e->data, e->len, d);
 		}
 		if (!err)
 			err = anim_compact(&a, d);
@@ -574,11 +335,15 @@ int commit_edit(struct mhfs *fs, const struct edit *e)
 		goto out;
 	}
 
-	bool have_rig = item_rig(entry, size, &item, &rig);
+	bool have_rig;
 	/* The item as it was is checked only when the edit breaks a rule:
-	 * what it broke already is demoted to a warning. */
-	if (item_rules(item_new, item_len, old, t.size, have_rig ? &rig : NULL, &after) ||
-	    (after.n && (item_rules(old, t.size, old, t.size, have_rig ? &rig : NULL, &before) ||
+	 * what it broke already is demoted to a warning.  A rig missing for
+	 * want of memory would skip rules: that fails the commit too. */
+	if (pacpath_item_rig(entry, size, item.path, item.depth, &rig, &have_rig, NULL) ==
+		    MH_ENOMEM ||
+	    rules_check_item(item_new, item_len, old, t.size, have_rig ? &rig : NULL, &after) ||
+	    (after.n && (rules_check_item(old, t.size, old, t.size, have_rig ? &rig : NULL,
+					  &before) ||
 			 rules_demote_existing(&after, &before)))) {
 		err = ENOMEM;
 	} else {
@@ -593,15 +358,20 @@ int commit_edit(struct mhfs *fs, const struct edit *e)
 	if (err)
 		goto out;
 
-	if ((err = splice_member(entry, size, item.path, item.depth, item_new, item_len,
-			  &entry_new, &entry_len)))
+	enum mh_err spliced = pacpath_splice(entry, size, item.path, item.depth, item_new,
+					     item_len, &entry_new, &entry_len, NULL);
+	if (spliced) {
+		err = spliced == MH_ENOMEM ? ENOMEM : spliced == MH_ERANGE ? EFBIG : EIO;
 		goto out;
+	}
 	/* Bytes written to the raw entry are the user's, padding and all;
 	 * anything re-encoded is padded as the entry was. */
 	bool raw_entry = e->view.type == NODE_FILE && e->view.depth == 0;
 	if (!raw_entry && archive_entry_padded(ar, item.entry) &&
-	    (err = repad(entry, size, &entry_new, &entry_len)))
+	    databin_repad(entry, size, &entry_new, &entry_len, NULL)) {
+		err = ENOMEM;
 		goto out;
+	}
 	if ((err = archive_write_entry(ar, item.entry, entry, size, entry_new, entry_len, why,
 				       sizeof why))) {
 		mlog_printf(&fs->log, "%s: not committed: %s", path, why);

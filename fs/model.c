@@ -6,21 +6,6 @@
 
 #include "views.h"
 
-/* Clip offsets follow from the layout: the header, the slot tables, then
- * the clips back to back in first-use order. */
-static void clip_layout(struct model *m)
-{
-	const struct anim *a = &m->pack;
-	uint64_t off = 8 * ((uint64_t)a->nstreams + 1);
-	for (uint32_t s = 0; s < a->nstreams; s++)
-		off += 4 * (uint64_t)a->streams[s].nslots;
-	for (uint32_t c = 0; c < a->nclips; c++) {
-		m->clip_offset[c] = off;
-		m->clip_size[c] = clip_size(a->format, &a->clips[c]);
-		off += m->clip_size[c];
-	}
-}
-
 /* Adds n bytes to what m holds. */
 static void model_count(struct model *m, size_t n)
 {
@@ -50,7 +35,7 @@ struct model *model_build(enum kind kind, const uint8_t *buf, size_t len,
 		m->clip_text = calloc(n, sizeof *m->clip_text);
 		if (!m->clip_offset || !m->clip_size || !m->clip_text)
 			goto nomem;
-		clip_layout(m);
+		anim_clip_offsets(&m->pack, m->clip_offset, m->clip_size);
 		m->rig = rig;
 		m->text.text = views_pack_text(&m->pack, &m->text.len);
 	}

@@ -664,6 +664,292 @@ static void test_sniff(void **state)
 	free(buf);
 }
 
+/* ---- clip offsets and slot and shape edits ------------------------------ */
+
+static void test_clip_offsets_are_encodes(void **state)
+{
+	(void)state;
+	struct anim a;
+	decode_ok(PACK, sizeof PACK, CLIP_NONE, &a);
+	uint64_t off[2], size[2];
+	anim_clip_offsets(&a, off, size);
+	assert_int_equal(off[0], 0x28);
+	assert_int_equal(size[0], 0x34);
+	assert_int_equal(off[1], 0x5c);
+	assert_int_equal(size[1], 0x14);
+	anim_free(&a);
+
+	/* Random packs: each slot's table word is its clip's offset, and
+	 * the clips run back to back up to the tail. */
+	struct gen_rng r = {77};
+	for (int iter = 0; iter < 200; iter++) {
+		gen_pack(&r, &a);
+		uint8_t *b;
+		size_t n;
+		encode_ok(&a, &b, &n);
+		uint64_t *o = malloc((a.nclips + 1) * sizeof *o);
+		uint64_t *z = malloc((a.nclips + 1) * sizeof *z);
+		assert_non_null(o);
+		assert_non_null(z);
+		anim_clip_offsets(&a, o, z);
+		size_t table = 8 * ((size_t)a.nstreams + 1);
+		for (uint32_t st = 0; st < a.nstreams; st++)
+			for (uint32_t i = 0; i < a.streams[st].nslots; i++, table += 4)
+				if (a.streams[st].slots[i] != ANIM_EMPTY)
+					assert_int_equal(le32(b + table),
+							 o[a.streams[st].slots[i]]);
+		uint64_t end = le32(b + 8 * (size_t)a.nstreams + 4);
+		for (uint32_t c = 0; c < a.nclips; c++) {
+			assert_int_equal(o[c], end);
+			end += z[c];
+		}
+		assert_int_equal(end + a.tail_len, n);
+		free(o);
+		free(z);
+		free(b);
+		anim_free(&a);
+	}
+}
+
+/* An MHFU clip without tracks whose loop word is `loop`: 0x14 bytes. */
+static struct clip bare_clip(uint32_t loop)
+{
+	return (struct clip){.loop = loop};
+}
+
+static void compact_encode(struct anim *a, uint8_t **out, size_t *len)
+{
+	struct mh_diag d = {0};
+	if (anim_compact(a, &d))
+		fail_msg("compact: %s", d.msg);
+	encode_ok(a, out, len);
+}
+
+static void test_slot_put_copies_on_write(void **state)
+{
+	(void)state;
+	struct anim a;
+	struct mh_diag d = {0};
+	uint8_t *b;
+	size_t n;
+
+	/* Slot 2 shares slot 0's clip A: it gets a clip of its own, and
+	 * slot 0 keeps A byte for byte.  First-use order: A at 0x28, the
+	 * new clip at 0x5c, B at 0x70, then the tail. */
+	decode_ok(PACK, sizeof PACK, CLIP_NONE, &a);
+	struct clip c = bare_clip(7);
+	assert_int_equal(anim_slot_put(&a, 0, 2, &c, &d), MH_OK);
+	assert_int_equal(c.loop, 0); /* taken */
+	compact_encode(&a, &b, &n);
+	assert_int_equal(n, sizeof PACK + 0x14);
+	assert_int_equal(le32(b + 0x18), 0x28);
+	assert_int_equal(le32(b + 0x1c), ANIM_NO_CLIP);
+	assert_int_equal(le32(b + 0x20), 0x5c);
+	assert_int_equal(le32(b + 0x24), 0x70);
+	assert_memory_equal(b + 0x28, PACK + 0x28, 0x34);
+	assert_int_equal(le32(b + 0x5c), CLIP_MHFU_TAG);
+	assert_int_equal(le32(b + 0x5c + 12), 7);
+	assert_memory_equal(b + 0x70, PACK + 0x5c, 0x14 + 4);
+	free(b);
+	anim_free(&a);
+
+	/* Slot 0 is A's first user: A is replaced, slot 2 follows it. */
+	decode_ok(PACK, sizeof PACK, CLIP_NONE, &a);
+	c = bare_clip(9);
+	assert_int_equal(anim_slot_put(&a, 0, 0, &c, &d), MH_OK);
+	compact_encode(&a, &b, &n);
+	assert_int_equal(n, sizeof PACK - 0x34 + 0x14);
+	assert_int_equal(le32(b + 0x18), 0x28);
+	assert_int_equal(le32(b + 0x20), 0x28);
+	assert_int_equal(le32(b + 0x24), 0x3c);
+	assert_int_equal(le32(b + 0x28 + 12), 9);
+	assert_memory_equal(b + 0x3c, PACK + 0x5c, 0x14 + 4);
+	free(b);
+	anim_free(&a);
+
+	/* An empty slot gets a clip of its own. */
+	decode_ok(PACK, sizeof PACK, CLIP_NONE, &a);
+	c = bare_clip(5);
+	assert_int_equal(anim_slot_put(&a, 0, 1, &c, &d), MH_OK);
+	compact_encode(&a, &b, &n);
+	assert_int_equal(le32(b + 0x1c), 0x5c);
+	assert_int_equal(le32(b + 0x5c + 12), 5);
+	assert_int_equal(le32(b + 0x24), 0x70);
+	free(b);
+
+	/* Out of range: refused, the clip freed, the pack unchanged. */
+	struct anim before;
+	decode_ok(PACK, sizeof PACK, CLIP_NONE, &before);
+	anim_free(&a);
+	decode_ok(PACK, sizeof PACK, CLIP_NONE, &a);
+	c = bare_clip(1);
+	assert_non_null(clip_add_track(&c, 0));
+	assert_diag(&d, anim_slot_put(&a, 0, 3, &c, &d), MH_ERANGE, 0);
+	assert_string_equal(d.msg, "stream 0 has no slot 3");
+	assert_int_equal(c.ntracks, 0);
+	assert_diag(&d, anim_slot_put(&a, 2, 0, &(struct clip){0}, &d), MH_ERANGE, 0);
+	assert_string_equal(d.msg, "stream 2 has no slot 0");
+	assert_true(anim_equal(&a, &before));
+	anim_free(&before);
+	anim_free(&a);
+}
+
+static void test_slot_empty_and_share(void **state)
+{
+	(void)state;
+	struct anim a, before;
+	struct mh_diag d = {0};
+	uint8_t *b;
+	size_t n;
+	decode_ok(PACK, sizeof PACK, CLIP_NONE, &before);
+
+	/* Emptying A's first user: slot 2 keeps A, now its first user. */
+	decode_ok(PACK, sizeof PACK, CLIP_NONE, &a);
+	assert_int_equal(anim_slot_empty(&a, 0, 0, &d), MH_OK);
+	compact_encode(&a, &b, &n);
+	assert_int_equal(n, sizeof PACK);
+	assert_int_equal(le32(b + 0x18), ANIM_NO_CLIP);
+	assert_memory_equal(b + 0x1c, PACK + 0x1c, sizeof PACK - 0x1c);
+	free(b);
+	anim_free(&a);
+
+	/* Slot 1 made to play stream 1's slot 0 (clip B). */
+	decode_ok(PACK, sizeof PACK, CLIP_NONE, &a);
+	assert_int_equal(anim_slot_share(&a, 0, 1, 1, 0, &d), MH_OK);
+	compact_encode(&a, &b, &n);
+	assert_int_equal(n, sizeof PACK);
+	assert_int_equal(le32(b + 0x1c), 0x5c);
+	assert_memory_equal(b, PACK, 0x1c);
+	assert_memory_equal(b + 0x20, PACK + 0x20, sizeof PACK - 0x20);
+	free(b);
+	anim_free(&a);
+
+	/* Refusals leave the pack as it was. */
+	decode_ok(PACK, sizeof PACK, CLIP_NONE, &a);
+	assert_diag(&d, anim_slot_share(&a, 1, 0, 0, 1, &d), MH_ERANGE, 0);
+	assert_string_equal(d.msg, "the link's target holds no clip");
+	assert_diag(&d, anim_slot_share(&a, 1, 0, 0, 3, &d), MH_ERANGE, 0);
+	assert_string_equal(d.msg, "the link's target holds no clip");
+	assert_diag(&d, anim_slot_share(&a, 1, 0, 5, 0, &d), MH_ERANGE, 0);
+	assert_diag(&d, anim_slot_share(&a, 1, 1, 0, 0, &d), MH_ERANGE, 0);
+	assert_string_equal(d.msg, "stream 1 has no slot 1");
+	assert_diag(&d, anim_slot_empty(&a, 0, 3, &d), MH_ERANGE, 0);
+	assert_string_equal(d.msg, "stream 0 has no slot 3");
+	assert_true(anim_equal(&a, &before));
+	anim_free(&a);
+	anim_free(&before);
+}
+
+static void test_slot_write_from_files(void **state)
+{
+	(void)state;
+	struct anim a, before;
+	struct mh_diag d = {0};
+	uint8_t *b;
+	size_t n;
+	decode_ok(PACK, sizeof PACK, CLIP_NONE, &before);
+
+	/* slotNNN.bin: clip B's bytes, exactly; with 4 more they are refused
+	 * at the clip's end. */
+	decode_ok(PACK, sizeof PACK, CLIP_NONE, &a);
+	assert_int_equal(anim_slot_write(&a, 0, 2, ANIM_SLOT_BYTES, PACK + 0x5c, 0x14, &d),
+			 MH_OK);
+	compact_encode(&a, &b, &n);
+	assert_int_equal(le32(b + 0x20), 0x5c);
+	assert_memory_equal(b + 0x5c, PACK + 0x5c, 0x14);
+	free(b);
+	anim_free(&a);
+	decode_ok(PACK, sizeof PACK, CLIP_NONE, &a);
+	assert_diag(&d, anim_slot_write(&a, 0, 2, ANIM_SLOT_BYTES, PACK + 0x5c, 0x18, &d),
+		    MH_ECORRUPT, 0x14);
+	assert_string_equal(d.msg, "4 bytes after the clip's end");
+	/* The slot is checked before the file is read. */
+	assert_diag(&d, anim_slot_write(&a, 0, 9, ANIM_SLOT_BYTES, PACK + 0x5c, 0x18, &d),
+		    MH_ERANGE, 0);
+	assert_string_equal(d.msg, "stream 0 has no slot 9");
+	assert_true(anim_equal(&a, &before));
+
+	/* slotNNN.txt: the clip's text, as the parser reads it. */
+	static const char TEXT[] = "loop 3\nloop_start 0\n";
+	assert_int_equal(anim_slot_write(&a, 1, 0, ANIM_SLOT_TEXT, (const uint8_t *)TEXT,
+					 strlen(TEXT), &d), MH_OK);
+	assert_int_equal(a.clips[a.streams[1].slots[0]].loop, 3);
+	static const char BAD[] = "loop 3\nloop_start zero\n";
+	assert_int_equal(anim_slot_write(&a, 1, 0, ANIM_SLOT_TEXT, (const uint8_t *)BAD,
+					 strlen(BAD), &d), MH_ESYNTAX);
+	assert_int_equal(d.line, 2);
+	anim_free(&a);
+
+	/* The first clip of a pack whose game is unknown is MHFU's. */
+	static const uint32_t SLOTS[1] = {2};
+	assert_int_equal(anim_init(&a, CLIP_NONE, 1, SLOTS, &d), MH_OK);
+	assert_int_equal(anim_slot_write(&a, 0, 1, ANIM_SLOT_TEXT, (const uint8_t *)TEXT,
+					 strlen(TEXT), &d), MH_OK);
+	assert_int_equal(a.format, CLIP_MHFU);
+	compact_encode(&a, &b, &n);
+	assert_int_equal(n, 0x10 + 8 + 0x14);
+	assert_int_equal(le32(b + 0x10), ANIM_NO_CLIP);
+	assert_int_equal(le32(b + 0x14), 0x18);
+	assert_int_equal(le32(b + 0x18), CLIP_MHFU_TAG);
+	free(b);
+	anim_free(&a);
+	anim_free(&before);
+}
+
+static void test_reshape(void **state)
+{
+	(void)state;
+	struct anim old, a;
+	struct mh_diag d = {0};
+	uint8_t *b;
+	size_t n;
+	decode_ok(PACK, sizeof PACK, CLIP_NONE, &old);
+
+	/* The same shape: the same pack. */
+	assert_int_equal(anim_reshape(&old, PACK_TEXT, strlen(PACK_TEXT), &a, &d), MH_OK);
+	assert_true(anim_equal(&a, &old));
+	anim_free(&a);
+
+	/* Slot 2 no longer shares: it gets a copy of the clip it played. */
+	char text[sizeof PACK_TEXT];
+	snprintf(text, sizeof text, "%s", PACK_TEXT);
+	char *share = strstr(text, "slot 2 shares slot 0\n");
+	assert_non_null(share);
+	memmove(share, share + 21, strlen(share + 21) + 1);
+	assert_int_equal(anim_reshape(&old, text, strlen(text), &a, &d), MH_OK);
+	compact_encode(&a, &b, &n);
+	assert_int_equal(n, sizeof PACK + 0x34);
+	assert_int_equal(le32(b + 0x18), 0x28);
+	assert_int_equal(le32(b + 0x20), 0x5c);
+	assert_int_equal(le32(b + 0x24), 0x90);
+	assert_memory_equal(b + 0x28, PACK + 0x28, 0x34);
+	assert_memory_equal(b + 0x5c, PACK + 0x28, 0x34);
+	assert_memory_equal(b + 0x90, PACK + 0x5c, 0x14 + 4);
+	free(b);
+	anim_free(&a);
+
+	/* Slot 1 filled, but the pack holds no clip there: refused at the
+	 * line of its stream (line 6), and *a is left empty. */
+	snprintf(text, sizeof text, "%s", PACK_TEXT);
+	char *filled = strstr(text, "filled 0 2\n");
+	assert_non_null(filled);
+	memcpy(filled, "filled 0-2", 10);
+	a.nstreams = 99;
+	assert_int_equal(anim_reshape(&old, text, strlen(text), &a, &d), MH_ERANGE);
+	assert_int_equal(d.code, MH_ERANGE);
+	assert_int_equal(d.line, 6);
+	assert_int_equal(d.col, 1);
+	assert_string_equal(d.msg, "stream 0 slot 1 is filled but has no clip: "
+			    "write stream0/slot001.txt to fill it");
+	assert_int_equal(a.nstreams, 0);
+	assert_null(a.clips);
+
+	/* A text the parser refuses: its error, as it gives it. */
+	assert_int_equal(anim_reshape(&old, "format mhfu\nstream x\n", 21, &a, &d), MH_ESYNTAX);
+	assert_int_equal(d.line, 2);
+	anim_free(&old);
+}
+
 /* ---- allocation failures ----------------------------------------------- */
 
 static void test_allocation_failures(void **state)
@@ -716,6 +1002,67 @@ static void test_allocation_failures(void **state)
 	anim_free(&a);
 }
 
+/* Each edit under a failing allocation, every one in turn: MH_ENOMEM,
+ * the pack as it was (anim_reshape's result empty), nothing leaked. */
+static void test_edit_allocation_failures(void **state)
+{
+	(void)state;
+	if (!FAULTS_AVAILABLE)
+		skip();
+	static const char TEXT[] = "loop 3\nloop_start 0.5\n"
+				   "track 0\nchannel rot_x\n 0 1 0 0\n 9 2 0 0\n";
+	struct anim before;
+	decode_ok(PACK, sizeof PACK, CLIP_NONE, &before);
+	long live = faults_live;
+	for (int what = 0; what < 4; what++)
+		for (long k = 0;; k++) {
+			struct anim a, shaped = {0};
+			struct mh_diag d = {0};
+			struct clip c = bare_clip(4);
+			decode_ok(PACK, sizeof PACK, CLIP_NONE, &a);
+			/* Clips allocated exactly, so a new one reallocates. */
+			assert_int_equal(anim_compact(&a, &d), MH_OK);
+			assert_int_equal(a.cap, a.nclips);
+			enum mh_err err;
+			faults_arm(k);
+			switch (what) {
+			case 0:
+				err = anim_slot_put(&a, 0, 2, &c, &d);
+				break;
+			case 1:
+				err = anim_slot_write(&a, 0, 1, ANIM_SLOT_TEXT,
+						      (const uint8_t *)TEXT, strlen(TEXT), &d);
+				break;
+			case 2:
+				err = anim_slot_write(&a, 0, 2, ANIM_SLOT_BYTES, PACK + 0x28,
+						      0x34, &d);
+				break;
+			default:
+				err = anim_reshape(&a, PACK_TEXT, strlen(PACK_TEXT), &shaped, &d);
+				break;
+			}
+			bool fired = faults_disarm();
+			if (what == 3 && !err)
+				assert_true(anim_equal(&shaped, &before));
+			else if (err)
+				assert_true(anim_equal(&a, &before));
+			if (err && what == 3)
+				assert_int_equal(shaped.nstreams, 0);
+			anim_free(&shaped);
+			anim_free(&a);
+			assert_int_equal(faults_live, live);
+			if (!fired) {
+				assert_int_equal(err, MH_OK);
+				assert_true(k > 0);
+				break;
+			}
+			if (err != MH_ENOMEM)
+				fail_msg("edit %d, allocation %ld failed: %s (%s)", what, k,
+					 mh_strerror(err), d.msg);
+		}
+	anim_free(&before);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -731,7 +1078,13 @@ int main(void)
 		cmocka_unit_test(test_parse_shape_liberal),
 		cmocka_unit_test(test_random_packs_roundtrip),
 		cmocka_unit_test(test_sniff),
+		cmocka_unit_test(test_clip_offsets_are_encodes),
+		cmocka_unit_test(test_slot_put_copies_on_write),
+		cmocka_unit_test(test_slot_empty_and_share),
+		cmocka_unit_test(test_slot_write_from_files),
+		cmocka_unit_test(test_reshape),
 		cmocka_unit_test(test_allocation_failures),
+		cmocka_unit_test(test_edit_allocation_failures),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

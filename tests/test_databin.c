@@ -1622,6 +1622,51 @@ static void test_padded_len_of_all_zeros_is_one_block(void **state)
 	free(zeros);
 }
 
+/* databin_repad: cut to, or zero-extended to, databin_padded_len. */
+static void test_repad_cuts_or_zero_extends(void **state)
+{
+	(void)state;
+	struct mh_diag d = {0};
+	/* 100 bytes in 3 blocks (2 spare); the edit's 3000 bytes come back
+	 * with no padding: zero-extended to 2 blocks plus the 2 spare. */
+	uint8_t *old = padded_entry(100, 3 * 2048);
+	uint8_t *bytes = padded_entry(3000, 3000);
+	size_t len = 3000;
+	assert_int_equal(databin_repad(old, 3 * 2048, &bytes, &len, &d), MH_OK);
+	assert_int_equal(len, 4 * 2048);
+	for (size_t i = 0; i < len; i++)
+		if (bytes[i] != (i < 3000 ? 0x5a : 0))
+			fail_msg("byte %zu is 0x%02x", i, bytes[i]);
+	free(bytes);
+
+	/* 1000 bytes carrying 9000 of padding: cut to 1 block plus 2. */
+	bytes = padded_entry(1000, 10000);
+	uint8_t *was = bytes;
+	len = 10000;
+	assert_int_equal(databin_repad(old, 3 * 2048, &bytes, &len, &d), MH_OK);
+	assert_int_equal(len, 3 * 2048);
+	assert_ptr_equal(bytes, was);
+	free(bytes);
+
+	if (FAULTS_AVAILABLE) {
+		/* Out of memory growing: the bytes are left as they were. */
+		bytes = padded_entry(3000, 3000);
+		was = bytes;
+		len = 3000;
+		long live = faults_live;
+		faults_arm(0);
+		enum mh_err err = databin_repad(old, 3 * 2048, &bytes, &len, &d);
+		assert_true(faults_disarm());
+		assert_int_equal(err, MH_ENOMEM);
+		assert_int_equal(d.code, MH_ENOMEM);
+		assert_ptr_equal(bytes, was);
+		assert_int_equal(len, 3000);
+		assert_int_equal(faults_live, live);
+		free(bytes);
+	}
+	free(old);
+}
+
 /* ---- ownership -------------------------------------------------------- */
 
 static void test_free_accepts_null_and_zeroed_model(void **state)
@@ -1651,6 +1696,7 @@ int main(void)
 		cmocka_unit_test(test_padded_len_keeps_spare_blocks),
 		cmocka_unit_test(test_padded_len_of_an_edit_and_its_inverse_is_the_old_len),
 		cmocka_unit_test(test_padded_len_of_all_zeros_is_one_block),
+		cmocka_unit_test(test_repad_cuts_or_zero_extends),
 		cmocka_unit_test(test_plain_toc_bytes_are_the_start_list_then_pairs),
 		cmocka_unit_test(test_encrypted_toc_is_plain_toc_run_seeded_0),
 		cmocka_unit_test(test_multi_block_toc_roundtrips),

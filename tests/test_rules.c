@@ -19,6 +19,8 @@
 
 #include "clipgen.h"
 #include "faults.h"
+#include "kind.h"
+#include "pac.h"
 #include "rules.h"
 
 /* ---- fixtures --------------------------------------------------------- */
@@ -914,6 +916,228 @@ static void test_out_of_memory(void **state)
 	skeleton_free(&s);
 }
 
+/* ---- items: the walk over skeletons, packs and PACs --------------------- */
+
+/* Bytes of the fixtures, and PACs of them. */
+struct item_bytes {
+	uint8_t *skel, *moved_skel, *pack, *short_pack;
+	size_t skel_len, moved_skel_len, pack_len, short_pack_len;
+};
+
+static void item_bytes_build(struct item_bytes *b)
+{
+	struct skeleton s;
+	struct anim a;
+	tigrex_skeleton(&s, TIGREX_BONES);
+	assert_int_equal(skeleton_encode(&s, &b->skel, &b->skel_len, NULL), MH_OK);
+	s.bones[20].parent = 4; /* TEMPLATE against the one above */
+	assert_int_equal(skeleton_encode(&s, &b->moved_skel, &b->moved_skel_len, NULL), MH_OK);
+	skeleton_free(&s);
+	tigrex_pack(&a);
+	assert_int_equal(anim_encode(&a, &b->pack, &b->pack_len, NULL), MH_OK);
+	drop_last_track(slot_clip(&a, 2, 4)); /* PART_TRACKS, given a rig */
+	assert_int_equal(anim_encode(&a, &b->short_pack, &b->short_pack_len, NULL), MH_OK);
+	anim_free(&a);
+}
+
+static void item_bytes_free(struct item_bytes *b)
+{
+	free(b->skel);
+	free(b->moved_skel);
+	free(b->pack);
+	free(b->short_pack);
+}
+
+/* A PAC (alignment 16, no tail) of n members given as pointer, length. */
+static uint8_t *pac_of(size_t *len, uint32_t n, ...)
+{
+	struct pac_blob b[8];
+	va_list ap;
+	va_start(ap, n);
+	for (uint32_t i = 0; i < n; i++) {
+		b[i].data = va_arg(ap, const uint8_t *);
+		b[i].size = (uint32_t)va_arg(ap, size_t);
+	}
+	va_end(ap);
+	uint8_t *out;
+	assert_int_equal(pac_encode(b, n, 16, NULL, 0, &out, len, NULL), MH_OK);
+	return out;
+}
+
+static void check_item(const uint8_t *item, size_t len, const uint8_t *before,
+		       size_t before_len, const struct skeleton *rig,
+		       struct rule_report *r)
+{
+	*r = (struct rule_report){0};
+	assert_int_equal(rules_check_item(item, len, before, before_len, rig, r), MH_OK);
+}
+
+static void assert_short_pack_reported(const struct rule_report *r)
+{
+	const struct rule_violation *v = only(r, RULE_PART_TRACKS);
+	assert_clip_at(v, 2, 4, -1, -1, -1);
+	assert_string_equal(v->msg, "stream 2 slot 4: 8 tracks, part 1 has 9 "
+			    "joints (31..39)");
+}
+
+static void test_item_packs_meet_their_pacs_skeleton(void **state)
+{
+	(void)state;
+	struct item_bytes b;
+	struct rule_report r;
+	struct skeleton rig;
+	item_bytes_build(&b);
+	assert_int_equal(skeleton_decode(b.skel, b.skel_len, &rig, NULL), MH_OK);
+
+	/* A pack alone: PART_TRACKS only against a rig given. */
+	check_item(b.short_pack, b.short_pack_len, NULL, 0, NULL, &r);
+	assert_int_equal(r.n, 0);
+	check_item(b.short_pack, b.short_pack_len, NULL, 0, &rig, &r);
+	assert_short_pack_reported(&r);
+	rules_report_free(&r);
+	check_item(b.pack, b.pack_len, NULL, 0, &rig, &r);
+	assert_int_equal(r.n, 0);
+
+	/* In a model PAC, against the PAC's own skeleton. */
+	size_t model_len, nested_len, bare_len, wrapped_len;
+	uint8_t *model = pac_of(&model_len, 3, b.skel, b.skel_len, (const uint8_t *)"data",
+				(size_t)4, b.short_pack, b.short_pack_len);
+	check_item(model, model_len, NULL, 0, NULL, &r);
+	assert_short_pack_reported(&r);
+	rules_report_free(&r);
+
+	/* A PAC without a skeleton nested in the model: its pack takes the
+	 * model's. */
+	uint8_t *bare = pac_of(&bare_len, 2, (const uint8_t *)"y", (size_t)1, b.short_pack,
+			       b.short_pack_len);
+	uint8_t *nested = pac_of(&nested_len, 2, b.skel, b.skel_len, bare, bare_len);
+	check_item(nested, nested_len, NULL, 0, NULL, &r);
+	assert_short_pack_reported(&r);
+	rules_report_free(&r);
+
+	/* Alone, that PAC's pack meets the rig the caller gives, if any. */
+	check_item(bare, bare_len, NULL, 0, NULL, &r);
+	assert_int_equal(r.n, 0);
+	check_item(bare, bare_len, NULL, 0, &rig, &r);
+	assert_short_pack_reported(&r);
+	rules_report_free(&r);
+
+	/* Two levels down, the clean pack beside it reports nothing. */
+	uint8_t *wrapped = pac_of(&wrapped_len, 2, nested, nested_len, b.pack, b.pack_len);
+	check_item(wrapped, wrapped_len, NULL, 0, NULL, &r);
+	assert_short_pack_reported(&r);
+	rules_report_free(&r);
+
+	free(wrapped);
+	free(nested);
+	free(bare);
+	free(model);
+	skeleton_free(&rig);
+	item_bytes_free(&b);
+}
+
+static void test_item_template_at_the_same_position(void **state)
+{
+	(void)state;
+	struct item_bytes b;
+	struct rule_report r;
+	item_bytes_build(&b);
+
+	check_item(b.moved_skel, b.moved_skel_len, NULL, 0, NULL, &r);
+	assert_int_equal(r.n, 0);
+	check_item(b.moved_skel, b.moved_skel_len, b.skel, b.skel_len, NULL, &r);
+	const struct rule_violation *v = only(&r, RULE_TEMPLATE);
+	assert_bone_at(v, 20);
+	assert_string_equal(v->msg, "bone 20: parent 4, it was 19");
+	rules_report_free(&r);
+
+	/* In a PAC: against the member at the same index before. */
+	size_t now_len, was_len, swapped_len;
+	uint8_t *now = pac_of(&now_len, 2, b.moved_skel, b.moved_skel_len, b.pack, b.pack_len);
+	uint8_t *was = pac_of(&was_len, 2, b.skel, b.skel_len, b.pack, b.pack_len);
+	uint8_t *swapped = pac_of(&swapped_len, 2, b.pack, b.pack_len, b.skel, b.skel_len);
+	check_item(now, now_len, was, was_len, NULL, &r);
+	v = only(&r, RULE_TEMPLATE);
+	assert_bone_at(v, 20);
+	rules_report_free(&r);
+	/* Before, index 0 held the pack: no skeleton to hold it to. */
+	check_item(now, now_len, swapped, swapped_len, NULL, &r);
+	assert_int_equal(r.n, 0);
+	/* Before bytes that are not a PAC: nothing to compare. */
+	check_item(now, now_len, b.skel, b.skel_len, NULL, &r);
+	assert_int_equal(r.n, 0);
+	free(now);
+	free(was);
+	free(swapped);
+	item_bytes_free(&b);
+}
+
+static void test_item_bytes_that_do_not_decode(void **state)
+{
+	(void)state;
+	struct item_bytes b;
+	struct rule_report r;
+	item_bytes_build(&b);
+	/* Bone 20's index word: the head still sniffs as a skeleton. */
+	uint8_t *bad = malloc(b.moved_skel_len);
+	assert_non_null(bad);
+	memcpy(bad, b.moved_skel, b.moved_skel_len);
+	bad[0x1C + 4 + 20 * SKELETON_SECTION_MHFU + 0x0C] ^= 1;
+	struct skeleton rejected;
+	assert_int_equal(kind_of(bad, b.moved_skel_len), KIND_SKELETON);
+	assert_int_equal(skeleton_decode(bad, b.moved_skel_len, &rejected, NULL), MH_ECORRUPT);
+	check_item(bad, b.moved_skel_len, b.skel, b.skel_len, NULL, &r);
+	assert_int_equal(r.n, 0);
+	check_item((const uint8_t *)"plain data", 10, NULL, 0, NULL, &r);
+	assert_int_equal(r.n, 0);
+	check_item(NULL, 0, NULL, 0, NULL, &r);
+	assert_int_equal(r.n, 0);
+	free(bad);
+	item_bytes_free(&b);
+}
+
+/* Every allocation of the walk failed in turn: MH_ENOMEM, the report
+ * failed (so counted as holding errors), nothing leaked. */
+static void test_item_out_of_memory(void **state)
+{
+	(void)state;
+	if (!FAULTS_AVAILABLE)
+		skip();
+	struct item_bytes b;
+	item_bytes_build(&b);
+	size_t inner_len, now_len, was_len;
+	uint8_t *inner = pac_of(&inner_len, 2, (const uint8_t *)"y", (size_t)1, b.short_pack,
+				b.short_pack_len);
+	uint8_t *now = pac_of(&now_len, 2, b.moved_skel, b.moved_skel_len, inner, inner_len);
+	uint8_t *was = pac_of(&was_len, 2, b.skel, b.skel_len, inner, inner_len);
+	long live = faults_live;
+	for (long k = 0;; k++) {
+		struct rule_report r = {0};
+		faults_arm(k);
+		enum mh_err err = rules_check_item(now, now_len, was, was_len, NULL, &r);
+		bool fired = faults_disarm();
+		if (!fired) {
+			assert_int_equal(err, MH_OK);
+			assert_int_equal(r.n, 2);
+			assert_int_equal(r.v[0].code, RULE_TEMPLATE);
+			assert_int_equal(r.v[1].code, RULE_PART_TRACKS);
+			assert_true(k > 0);
+			rules_report_free(&r);
+			assert_int_equal(faults_live, live);
+			break;
+		}
+		assert_int_equal(err, MH_ENOMEM);
+		assert_true(r.failed);
+		assert_true(rules_has_errors(&r));
+		rules_report_free(&r);
+		assert_int_equal(faults_live, live);
+	}
+	free(inner);
+	free(now);
+	free(was);
+	item_bytes_free(&b);
+}
+
 /* ---- text locators ---------------------------------------------------- */
 
 /* Line n (1-based) of text. */
@@ -1249,6 +1473,10 @@ int main(void)
 		cmocka_unit_test(test_demote_existing),
 		cmocka_unit_test(test_demote_skeleton),
 		cmocka_unit_test(test_out_of_memory),
+		cmocka_unit_test(test_item_packs_meet_their_pacs_skeleton),
+		cmocka_unit_test(test_item_template_at_the_same_position),
+		cmocka_unit_test(test_item_bytes_that_do_not_decode),
+		cmocka_unit_test(test_item_out_of_memory),
 		cmocka_unit_test(test_clip_text_line_printed),
 		cmocka_unit_test(test_clip_text_line_messy),
 		cmocka_unit_test(test_clip_text_line_random),

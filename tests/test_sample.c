@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "anim.h"
+#include "bytes.h"
 #include "cipher.h"
 #include "databin.h"
 #include "kind.h"
@@ -479,6 +480,43 @@ static void skeleton_both_ways(const uint8_t *buf, size_t len, uint32_t id)
 	skeleton_free(&s);
 }
 
+/* anim_clip_offsets against the pack's own bytes: each slot's table word
+ * is its clip's offset, and each clip decodes there to its size. */
+static void clip_offsets_match(const struct anim *a, const uint8_t *buf, size_t len,
+			       uint32_t id)
+{
+	uint64_t *off = malloc(((size_t)a->nclips + 1) * sizeof *off);
+	uint64_t *size = malloc(((size_t)a->nclips + 1) * sizeof *size);
+	assert_non_null(off);
+	assert_non_null(size);
+	anim_clip_offsets(a, off, size);
+	size_t table = 8 * ((size_t)a->nstreams + 1);
+	for (uint32_t s = 0; s < a->nstreams; s++)
+		for (uint32_t i = 0; i < a->streams[s].nslots; i++, table += 4)
+			if (a->streams[s].slots[i] != ANIM_EMPTY &&
+			    le32(buf + table) != off[a->streams[s].slots[i]])
+				fail_msg("entry %u: stream %u slot %u is at %u, "
+					 "anim_clip_offsets says %llu", id, s, i,
+					 le32(buf + table),
+					 (unsigned long long)off[a->streams[s].slots[i]]);
+	uint64_t end = le32(buf + 8 * (size_t)a->nstreams + 4);
+	for (uint32_t c = 0; c < a->nclips; c++) {
+		struct clip clip;
+		size_t used;
+		assert_int_equal(off[c], end);
+		assert_true(off[c] <= len);
+		assert_int_equal(clip_decode(a->format, buf + off[c], len - (size_t)off[c],
+					     &clip, &used, NULL), MH_OK);
+		assert_int_equal(used, size[c]);
+		assert_true(clip_equal(&clip, &a->clips[c]));
+		clip_free(&clip);
+		end += size[c];
+	}
+	assert_int_equal(end + a->tail_len, len);
+	free(off);
+	free(size);
+}
+
 /* The pack from pack.txt and each clip's text, as a modder's files give it. */
 static void pack_both_ways(const uint8_t *buf, size_t len, uint32_t id,
 			   struct model_stats *st)
@@ -491,6 +529,7 @@ static void pack_both_ways(const uint8_t *buf, size_t len, uint32_t id,
 		fail_msg("entry %u: pack: %s at %llu", id, d.msg, (unsigned long long)d.offset);
 	same_bytes(out, out_len, buf, len, id, "pack decode->encode");
 	free(out);
+	clip_offsets_match(&a, buf, len, id);
 	char *text = anim_print_shape(&a, &text_len);
 	assert_non_null(text);
 	if (anim_parse_shape(text, text_len, &again, &d))
