@@ -123,7 +123,5 @@ void reply_entry(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino);
  * reads allocate nothing once their thread has served one.  NULL when
  * out of memory. */
 uint8_t *read_buffer(struct mhfs *fs, size_t size);
-/* A view's current contents (text or bytes), malloc'ed; 0 or errno. */
-int view_contents(struct mhfs *fs, const struct node *n, uint8_t **data, size_t *len);
 
 #endif

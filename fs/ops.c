@@ -20,7 +20,6 @@
 
 #include "commit.h"
 #include "handle.h"
-#include "meta.h"
 
 /* Listing positions past every view's: in .mhfu/rejected/ the kept texts,
  * then in every folder its scratch files. */
@@ -45,103 +44,54 @@ static void unlock(struct mhfs *fs)
 	archive_trim(&fs->ar);
 }
 
-/* Generated text of the mount's own files, malloc'ed. */
-static int meta_text(struct mhfs *fs, const struct node *n, uint8_t **data, size_t *len)
+static bool is_dir(const struct node *n)
 {
-	const char *shared;
-	char *text = NULL;
-	switch (n->type) {
-	case NODE_INFO:
-		text = meta_info(fs, len);
-		break;
-	case NODE_LOG:
-		text = mlog_text(&fs->log, len);
-		break;
-	case NODE_INDEX:
-		if ((shared = meta_index(&fs->ar, len)))
-			text = strndup(shared, *len);
-		break;
-	default:
-		return EINVAL;
-	}
-	*data = (uint8_t *)text;
-	return text ? 0 : ENOMEM;
-}
-
-int view_contents(struct mhfs *fs, const struct node *n, uint8_t **data, size_t *len)
-{
-	struct node_target t;
-	if (n->type == NODE_INFO || n->type == NODE_LOG || n->type == NODE_INDEX)
-		return meta_text(fs, n, data, len);
-	if (!node_resolve(&fs->ar, n, &t) || t.link[0])
-		return ENOENT;
-	if (t.text) {
-		*data = malloc(t.text->len ? t.text->len : 1);
-		if (!*data)
-			return ENOMEM;
-		memcpy(*data, t.text->text, t.text->len);
-		*len = t.text->len;
-		return 0;
-	}
-	*data = malloc(t.size ? t.size : 1);
-	if (!*data)
-		return ENOMEM;
-	ssize_t n_read = archive_read(&fs->ar, n->entry, t.offset, *data, t.size);
-	if (n_read != (ssize_t)t.size) {
-		free(*data);
-		return n_read < 0 ? (int)-n_read : EIO;
-	}
-	*len = t.size;
-	return 0;
-}
-
-static bool is_dir(enum node_type t)
-{
-	return t == NODE_ROOT || t == NODE_META || t == NODE_REJECTED ||
-	       t == NODE_DIR || t == NODE_STREAM;
+	return node_class(n)->flags & VIEW_DIR;
 }
 
 static int node_stat(struct mhfs *fs, const struct node *n, struct stat *st)
 {
 	struct node_target t;
+	const struct view_class *c = node_class(n);
 	mode_t writable = fs->ar.writable ? 0200 : 0;
+	int err;
 	memset(st, 0, sizeof *st);
-	st->st_ino = node_ino(&fs->ar, n);
+	st->st_ino = node_ino(fs, n);
 	st->st_uid = fs->uid;
 	st->st_gid = fs->gid;
 	/* An entry's views change at its commits; the mount's own nodes
 	 * with the archive. */
 	st->st_atim = st->st_mtim = st->st_ctim =
-		n->type >= NODE_FILE ? fs->ar.entries[n->entry].mtime : fs->ar.mtime;
+		c->flags & VIEW_ITEM ? fs->ar.entries[n->entry].mtime : fs->ar.mtime;
 	st->st_blksize = 4096;
 	st->st_nlink = 1;
 
-	if (is_dir(n->type)) {
-		if ((n->type == NODE_DIR || n->type == NODE_STREAM) && !node_exists(&fs->ar, n))
+	if (c->flags & VIEW_DIR) {
+		if (!node_exists(fs, n))
 			return ENOENT;
 		st->st_mode = S_IFDIR | 0555 | writable;
 		st->st_nlink = 2;
 		return 0;
 	}
-	if (n->type == NODE_INFO || n->type == NODE_LOG || n->type == NODE_INDEX) {
+	if (c->contents) {
+		/* Made afresh: its size is its length now. */
 		uint8_t *text;
 		size_t len;
-		int err = meta_text(fs, n, &text, &len);
-		free(text);
-		if (err)
+		if ((err = c->contents(fs, n, &text, &len)))
 			return err;
+		free(text);
 		st->st_mode = S_IFREG | 0444;
 		st->st_size = (off_t)len;
-		if (n->type != NODE_INDEX)
+		if (c->flags & VIEW_LIVE)
 			clock_gettime(CLOCK_REALTIME, &st->st_mtim);
-	} else if (!node_resolve(&fs->ar, n, &t)) {
-		return ENOENT;
+	} else if ((err = node_resolve(fs, n, &t))) {
+		return err;
 	} else if (t.link[0]) {
 		st->st_mode = S_IFLNK | 0777;
 		st->st_size = (off_t)strlen(t.link);
 	} else {
-		st->st_mode = S_IFREG | 0444 | writable;
-		st->st_size = (off_t)(t.text ? t.text->len : t.size);
+		st->st_mode = S_IFREG | 0444 | (c->flags & VIEW_WRITABLE ? writable : 0);
+		st->st_size = (off_t)(t.text ? t.text_len : t.size);
 	}
 	st->st_blocks = (st->st_size + 511) / 512;
 	return 0;
@@ -164,7 +114,9 @@ double attr_timeout(const struct mhfs *fs, fuse_ino_t ino)
 	/* Scratch files change with every write; info and log as the mount
 	 * runs (and a read-only mount's kernel caches their pages: a fresh
 	 * size and mtime at each stat drop the stale ones). */
-	if ((ino & SCRATCH_INO) || ino == NODE_INFO || ino == NODE_LOG)
+	struct node n;
+	if ((ino & SCRATCH_INO) ||
+	    (node_from_ino(fs, ino, &n) && (node_class(&n)->flags & VIEW_LIVE)))
 		return 0;
 	return fs->timeout;
 }
@@ -191,7 +143,7 @@ int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st)
 	}
 	struct node n;
 	rdlock(fs);
-	err = node_from_ino(&fs->ar, ino, &n) ? node_stat(fs, &n, st) : ENOENT;
+	err = node_from_ino(fs, ino, &n) ? node_stat(fs, &n, st) : ENOENT;
 	unlock(fs);
 	if (!err)
 		live_attributes(fs, st);
@@ -235,9 +187,8 @@ static void mhfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	pthread_mutex_unlock(&fs->scratch.lock);
 	if (!ino) {
 		rdlock(fs);
-		if (node_from_ino(&fs->ar, parent, &dir) &&
-		    node_lookup(&fs->ar, &dir, name, &child))
-			ino = node_ino(&fs->ar, &child);
+		if (node_from_ino(fs, parent, &dir) && !node_lookup(fs, &dir, name, &child))
+			ino = node_ino(fs, &child);
 		unlock(fs);
 	}
 	if (!ino) {
@@ -386,12 +337,6 @@ int handle_resize(struct handle *h, size_t size)
 	return 0;
 }
 
-static bool writable_view(enum node_type t)
-{
-	return t == NODE_FILE || t == NODE_SKEL_TXT || t == NODE_PACK_TXT ||
-	       t == NODE_SLOT_TXT || t == NODE_SLOT_BIN;
-}
-
 /* A read-only open in a writable mount (a read-only mount declines
  * opens).  A commit can change any view of an entry while it is open, and
  * the kernel keeps one size and one page cache per inode: a reader served
@@ -412,17 +357,18 @@ static int open_view(struct mhfs *fs, fuse_ino_t ino, struct fuse_file_info *fi,
 	struct node_target t;
 	struct node *n = &h->view;
 	bool write = (fi->flags & O_ACCMODE) != O_RDONLY;
-	if (!node_from_ino(&fs->ar, ino, n))
+	int err;
+	if (!node_from_ino(fs, ino, n))
 		return ENOENT;
-	if (is_dir(n->type))
+	if (is_dir(n))
 		return EISDIR;
-	if (write && !writable_view(n->type))
+	if (write && !(node_class(n)->flags & VIEW_WRITABLE))
 		return EACCES;
 	if (write && !fs->ar.writable)
 		return EROFS;
 	if (n->type == NODE_FILE && !write) {
-		if (!node_resolve(&fs->ar, n, &t))
-			return ENOENT;
+		if ((err = node_resolve(fs, n, &t)))
+			return err;
 		h->entry = n->entry;
 		h->offset = t.offset;
 		h->size = t.size;
@@ -434,12 +380,14 @@ static int open_view(struct mhfs *fs, fuse_ino_t ino, struct fuse_file_info *fi,
 	h->buffered = true;
 	h->writable = write;
 	if (write && (fi->flags & O_TRUNC)) {
-		if (!node_resolve(&fs->ar, n, &t) || t.link[0])
+		if ((err = node_resolve(fs, n, &t)))
+			return err;
+		if (t.link[0])
 			return ENOENT;
 		h->emptied = true;
 		return 0;
 	}
-	int err = view_contents(fs, n, &h->data, &h->len);
+	err = node_contents(fs, n, &h->data, &h->len);
 	h->cap = h->len;
 	if (!write)
 		read_through(fi);
@@ -571,9 +519,9 @@ static void read_unopened(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, size_
 {
 	struct handle h = {0};
 	struct node_target t;
-	const char *index;
 	uint8_t *data = NULL;
 	size_t len = 0;
+	bool raw = false;
 	int err = 0;
 	if (record_ino(ino)) {
 		struct stat st;
@@ -585,24 +533,20 @@ static void read_unopened(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, size_
 		return;
 	}
 	rdlock(fs);
-	if (!node_from_ino(&fs->ar, ino, &h.view) || is_dir(h.view.type)) {
+	if (!node_from_ino(fs, ino, &h.view) || is_dir(&h.view)) {
 		err = ENOENT;
-	} else if (h.view.type == NODE_INFO || h.view.type == NODE_LOG) {
-		err = meta_text(fs, &h.view, &data, &len);
-	} else if (h.view.type == NODE_INDEX) {
-		if ((index = meta_index(&fs->ar, &len)))
-			reply_slice(req, (const uint8_t *)index, len, size, off);
-		else
-			err = ENOMEM;
-	} else if (!node_resolve(&fs->ar, &h.view, &t) || t.link[0]) {
-		err = ENOENT;
+	} else if (node_class(&h.view)->contents) {
+		err = node_contents(fs, &h.view, &data, &len);
+	} else if ((err = node_resolve(fs, &h.view, &t)) || t.link[0]) {
+		err = err ? err : ENOENT;
 	} else if (t.text) {
-		reply_slice(req, (const uint8_t *)t.text->text, t.text->len, size, off);
+		reply_slice(req, (const uint8_t *)t.text, t.text_len, size, off);
 	} else {
 		h.entry = h.view.entry;
 		h.offset = t.offset;
 		h.size = t.size;
 		h.generation = atomic_load(&fs->ar.entries[h.entry].generation);
+		raw = true; /* replied below, the lock released */
 	}
 	unlock(fs);
 	if (err) {
@@ -610,7 +554,7 @@ static void read_unopened(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, size_
 	} else if (data) {
 		reply_slice(req, data, len, size, off);
 		free(data);
-	} else if (h.size || h.view.type == NODE_FILE || h.view.type == NODE_SLOT_BIN) {
+	} else if (raw) {
 		reply_raw(req, fs, &h, size, off);
 		if (h.view.type == NODE_FILE && h.view.depth == 0 && off == 0)
 			prefetch_after_miss(fs, h.view.entry);
@@ -670,8 +614,7 @@ static void mhfs_readlink(fuse_req_t req, fuse_ino_t ino)
 		struct node n;
 		struct node_target t;
 		rdlock(fs);
-		if (!node_from_ino(&fs->ar, ino, &n) || !node_resolve(&fs->ar, &n, &t) ||
-		    !t.link[0])
+		if (!node_from_ino(fs, ino, &n) || node_resolve(fs, &n, &t) || !t.link[0])
 			err = EINVAL;
 		else
 			snprintf(target, sizeof target, "%s", t.link);
@@ -690,8 +633,8 @@ static void mhfs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *
 	struct stat st;
 	int err = ENOENT;
 	rdlock(fs);
-	if (node_from_ino(&fs->ar, ino, &n))
-		err = is_dir(n.type) ? node_stat(fs, &n, &st) : ENOTDIR;
+	if (node_from_ino(fs, ino, &n))
+		err = is_dir(&n) ? node_stat(fs, &n, &st) : ENOTDIR;
 	unlock(fs);
 	if (err) {
 		fuse_reply_err(req, err);
@@ -745,9 +688,9 @@ static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		return;
 	}
 	rdlock(fs);
-	bool full = !node_from_ino(&fs->ar, ino, &dir);
+	bool full = !node_from_ino(fs, ino, &dir);
 	while (!full && pos < POS_SCRATCH &&
-	       node_child_at(&fs->ar, &dir, &pos, &child, name, sizeof name)) {
+	       node_child_at(fs, &dir, &pos, &child, name, sizeof name)) {
 		if (!node_stat(fs, &child, &st) && (live_attributes(fs, &st), true))
 			full = !add_entry(req, fs, buf, size, &used, name, &st, pos + 1, plus);
 		if (!full)

@@ -35,16 +35,16 @@ static enum name_kind classify(struct mhfs *fs, fuse_ino_t parent, const char *n
 	char why[256];
 	enum name_kind k = NAME_SCRATCH;
 	pthread_rwlock_rdlock(&fs->ar.io);
-	if (!(parent & SCRATCH_INO) && !node_from_ino(&fs->ar, parent, &dir))
+	if (!(parent & SCRATCH_INO) && !node_from_ino(fs, parent, &dir))
 		k = NAME_NONE;
-	else if (!(parent & SCRATCH_INO) && node_lookup(&fs->ar, &dir, name, view))
+	else if (!(parent & SCRATCH_INO) && !node_lookup(fs, &dir, name, view))
 		k = NAME_VIEW;
-	else if (!(parent & SCRATCH_INO) && node_slot_named(&fs->ar, &dir, name, view))
+	else if (!(parent & SCRATCH_INO) && node_fillable(fs, &dir, name, view))
 		k = NAME_NEW_SLOT;
 	else if (!(parent & SCRATCH_INO) &&
-		 node_name_reserved(&fs->ar, &dir, name, why, sizeof why)) {
+		 node_name_reserved(fs, &dir, name, why, sizeof why)) {
 		char path[512];
-		node_path(&fs->ar, &dir, path, sizeof path);
+		node_path(fs, &dir, path, sizeof path);
 		mlog_printf(&fs->log, "%s%s%s: refused: not a name of this folder: %s", path,
 			    path[0] ? "/" : "", name, why);
 		k = NAME_RESERVED;
@@ -126,7 +126,7 @@ static bool links_to_earlier(struct mhfs *fs, const struct node *view, const cha
 	first.stream = (uint16_t)s;
 	first.slot = (uint16_t)n;
 	pthread_rwlock_rdlock(&fs->ar.io);
-	bool shared = node_resolve(&fs->ar, &first, &t) && t.link[0];
+	bool shared = !node_resolve(fs, &first, &t) && t.link[0];
 	pthread_rwlock_unlock(&fs->ar.io);
 	if (shared && !link_slot(&first, t.link, &s, &n))
 		return true;
@@ -178,7 +178,7 @@ static void keep_times(struct mhfs *fs, uint64_t ino, const struct node *view)
 	}
 	pthread_mutex_unlock(&fs->scratch.lock);
 	if (found)
-		times_set(&fs->times, node_ino(&fs->ar, view), view->entry, &st.st_atim,
+		times_set(&fs->times, node_ino(fs, view), view->entry, &st.st_atim,
 			  &st.st_mtim, &st);
 }
 
@@ -202,13 +202,13 @@ static void note_empty_slot_file(struct mhfs *fs, uint64_t ino)
 	pthread_mutex_lock(&fs->scratch.lock);
 	struct scratch *f = scratch_by_ino(&fs->scratch, ino);
 	if (f && f->pending && f->linked && f->st.st_size == 0)
-		empty_pending = node_from_ino(&fs->ar, f->view, &view);
+		empty_pending = node_from_ino(fs, f->view, &view);
 	pthread_mutex_unlock(&fs->scratch.lock);
 	if (!empty_pending)
 		return;
 	char path[512];
 	pthread_rwlock_rdlock(&fs->ar.io);
-	node_path(&fs->ar, &view, path, sizeof path);
+	node_path(fs, &view, path, sizeof path);
 	pthread_rwlock_unlock(&fs->ar.io);
 	mlog_printf(&fs->log, "%s: empty; the slot stays empty until a clip is written to it", path);
 }
@@ -232,7 +232,7 @@ static int commit_handle(struct mhfs *fs, struct handle *h)
 	pthread_mutex_lock(&fs->scratch.lock);
 	struct scratch *f = scratch_by_ino(&fs->scratch, h->scratch);
 	if (f && f->pending && f->linked)
-		pending = node_from_ino(&fs->ar, f->view, &view);
+		pending = node_from_ino(fs, f->view, &view);
 	pthread_mutex_unlock(&fs->scratch.lock);
 	if (!pending)
 		return 0;
@@ -310,7 +310,7 @@ static int new_scratch(struct mhfs *fs, fuse_req_t req, fuse_ino_t parent,
 		*ino = f->ino;
 		if (pending) {
 			f->pending = true;
-			f->view = node_ino(&fs->ar, pending);
+			f->view = node_ino(fs, pending);
 		}
 	}
 	pthread_mutex_unlock(&fs->scratch.lock);
@@ -394,10 +394,10 @@ static int truncate_view(struct mhfs *fs, fuse_ino_t ino, uint64_t size)
 		return err;
 	}
 	pthread_rwlock_rdlock(&fs->ar.io);
-	if (!node_from_ino(&fs->ar, ino, &n))
+	if (!node_from_ino(fs, ino, &n))
 		err = ENOENT;
 	else if (size)
-		err = view_contents(fs, &n, &h.data, &h.len);
+		err = node_contents(fs, &n, &h.data, &h.len);
 	pthread_rwlock_unlock(&fs->ar.io);
 	h.cap = h.len;
 	if (!err)
@@ -479,7 +479,7 @@ static int set_view_attributes(struct mhfs *fs, fuse_ino_t ino, const struct sta
 		clock_gettime(CLOCK_REALTIME, &now);
 		struct node n;
 		pthread_rwlock_rdlock(&fs->ar.io);
-		uint32_t entry = node_from_ino(&fs->ar, ino, &n) && n.type >= NODE_FILE
+		uint32_t entry = node_from_ino(fs, ino, &n) && (node_class(&n)->flags & VIEW_ITEM)
 					 ? n.entry : UINT32_MAX;
 		pthread_rwlock_unlock(&fs->ar.io);
 		const struct timespec *atime = to_set & FUSE_SET_ATTR_ATIME_NOW ? &now
@@ -567,7 +567,7 @@ void mhfs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 	}
 	if (classify(fs, parent, name, &view) != NAME_VIEW)
 		err = ENOENT;
-	else if (view.type != NODE_SLOT_TXT && view.type != NODE_SLOT_BIN)
+	else if (!(node_class(&view)->flags & VIEW_REMOVABLE))
 		err = EPERM; /* entries and their members cannot disappear */
 	else if (!fs->ar.writable)
 		err = EROFS;
@@ -613,14 +613,14 @@ static int copy_view(struct mhfs *fs, fuse_req_t req, const struct node *view,
 	bool link = false;
 	uint64_t ino;
 	pthread_rwlock_rdlock(&fs->ar.io);
-	int err = node_resolve(&fs->ar, view, &t) ? 0 : ENOENT;
+	int err = node_resolve(fs, view, &t);
 	if (!err && t.link[0]) {
 		link = true;
 		len = strlen(t.link);
 		data = (uint8_t *)strdup(t.link);
 		err = data ? 0 : ENOMEM;
 	} else if (!err) {
-		err = view_contents(fs, view, &data, &len);
+		err = node_contents(fs, view, &data, &len);
 	}
 	pthread_rwlock_unlock(&fs->ar.io);
 	if (!err)
@@ -689,7 +689,7 @@ static bool is_link_to(struct mhfs *fs, const struct node *view, const char *tar
 {
 	struct node_target t;
 	pthread_rwlock_rdlock(&fs->ar.io);
-	bool same = node_resolve(&fs->ar, view, &t) && t.link[0] && !strcmp(t.link, target);
+	bool same = !node_resolve(fs, view, &t) && t.link[0] && !strcmp(t.link, target);
 	pthread_rwlock_unlock(&fs->ar.io);
 	return same;
 }
@@ -709,7 +709,7 @@ void mhfs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 	else if (!err && k == NAME_NEW_SLOT && !links_to_earlier(fs, &view, link)) {
 		char path[512];
 		pthread_rwlock_rdlock(&fs->ar.io);
-		node_path(&fs->ar, &view, path, sizeof path);
+		node_path(fs, &view, path, sizeof path);
 		pthread_rwlock_unlock(&fs->ar.io);
 		mlog_printf(&fs->log, "%s: refused: a link goes to an earlier slot (a shared "
 			    "clip's file is its first slot's) (fix: copy the clip here, then link "
@@ -719,7 +719,7 @@ void mhfs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 	} else if (!err && k == NAME_NEW_SLOT) {
 		/* ln -s slot000.txt slot007.txt: slot 7 plays slot 0's clip. */
 		if (!(err = share_slot(fs, &view, link)))
-			ino = node_ino(&fs->ar, &view);
+			ino = node_ino(fs, &view);
 	} else if (!err) {
 		err = new_scratch(fs, req, parent, name, S_IFLNK | 0777, NULL, &ino);
 		if (!err) {
@@ -730,7 +730,7 @@ void mhfs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 		}
 	}
 	if (!err && !ino)
-		ino = node_ino(&fs->ar, &view);
+		ino = node_ino(fs, &view);
 	if (err)
 		fuse_reply_err(req, err);
 	else
@@ -752,8 +752,7 @@ void mhfs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 	struct node view;
 	enum name_kind k = classify(fs, parent, name, &view);
 	int err = k != NAME_VIEW ? ENOENT
-		  : view.type != NODE_DIR && view.type != NODE_STREAM && view.type != NODE_META &&
-				  view.type != NODE_REJECTED ? ENOTDIR
+		  : !(node_class(&view)->flags & VIEW_DIR) ? ENOTDIR
 		  : fs->ar.writable ? EPERM : EROFS;
 	fuse_reply_err(req, err);
 }
