@@ -62,6 +62,11 @@ const struct view_class *node_class(const struct node *n);
 /* The type of the folder an item of kind k shows as; NODE_NONE if none. */
 enum node_type node_folder_type(enum kind k);
 
+static inline bool node_is_dir(const struct node *n)
+{
+	return node_class(n)->flags & VIEW_DIR;
+}
+
 uint64_t node_ino(const struct mhfs *fs, const struct node *n);
 
 /* Decodes an inode number; false if it names nothing this archive could

@@ -20,152 +20,14 @@
 
 #include "commit.h"
 #include "handle.h"
+#include "ops.h"
+#include "reply.h"
+#include "save.h"
 
 /* Listing positions past every view's: in .mhfu/rejected/ the kept texts,
  * then in every folder its scratch files. */
 #define POS_RECORD (1ull << 40)
 #define POS_SCRATCH (1ull << 41)
-
-struct mhfs *fs_of(fuse_req_t req)
-{
-	return fuse_req_userdata(req);
-}
-
-static void rdlock(struct mhfs *fs)
-{
-	pthread_rwlock_rdlock(&fs->ar.io);
-}
-
-/* Every read-side operation ends here, holding nothing: the point to
- * keep the decoded caches within budget. */
-static void unlock(struct mhfs *fs)
-{
-	pthread_rwlock_unlock(&fs->ar.io);
-	archive_trim(&fs->ar);
-}
-
-static bool is_dir(const struct node *n)
-{
-	return node_class(n)->flags & VIEW_DIR;
-}
-
-static int node_stat(struct mhfs *fs, const struct node *n, struct stat *st)
-{
-	struct node_target t;
-	const struct view_class *c = node_class(n);
-	mode_t writable = fs->ar.writable ? 0200 : 0;
-	int err;
-	memset(st, 0, sizeof *st);
-	st->st_ino = node_ino(fs, n);
-	st->st_uid = fs->uid;
-	st->st_gid = fs->gid;
-	/* An entry's views change at its commits; the mount's own nodes
-	 * with the archive. */
-	st->st_atim = st->st_mtim = st->st_ctim =
-		c->flags & VIEW_ITEM ? fs->ar.entries[n->entry].mtime : fs->ar.mtime;
-	st->st_blksize = 4096;
-	st->st_nlink = 1;
-
-	if (c->flags & VIEW_DIR) {
-		if (!node_exists(fs, n))
-			return ENOENT;
-		st->st_mode = S_IFDIR | 0555 | writable;
-		st->st_nlink = 2;
-		return 0;
-	}
-	if (c->contents) {
-		/* Made afresh: its size is its length now. */
-		uint8_t *text;
-		size_t len;
-		if ((err = c->contents(fs, n, &text, &len)))
-			return err;
-		free(text);
-		st->st_mode = S_IFREG | 0444;
-		st->st_size = (off_t)len;
-		if (c->flags & VIEW_LIVE)
-			clock_gettime(CLOCK_REALTIME, &st->st_mtim);
-	} else if ((err = node_resolve(fs, n, &t))) {
-		return err;
-	} else if (t.link[0]) {
-		st->st_mode = S_IFLNK | 0777;
-		st->st_size = (off_t)strlen(t.link);
-	} else {
-		st->st_mode = S_IFREG | 0444 | (c->flags & VIEW_WRITABLE ? writable : 0);
-		st->st_size = (off_t)(t.text ? t.text_len : t.size);
-	}
-	st->st_blocks = (st->st_size + 511) / 512;
-	return 0;
-}
-
-/* What a view's attributes are while the mount runs: the size of a
- * writer that has it open, the times set on it. */
-static void live_attributes(struct mhfs *fs, struct stat *st)
-{
-	uint64_t len;
-	if (writer_len(fs, st->st_ino, &len)) {
-		st->st_size = (off_t)len;
-		st->st_blocks = (st->st_size + 511) / 512;
-	}
-	times_apply(&fs->times, st->st_ino, st);
-}
-
-double attr_timeout(const struct mhfs *fs, fuse_ino_t ino)
-{
-	/* Scratch files change with every write; info and log as the mount
-	 * runs (and a read-only mount's kernel caches their pages: a fresh
-	 * size and mtime at each stat drop the stale ones). */
-	struct node n;
-	if ((ino & SCRATCH_INO) ||
-	    (node_from_ino(fs, ino, &n) && (node_class(&n)->flags & VIEW_LIVE)))
-		return 0;
-	return fs->timeout;
-}
-
-int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st)
-{
-	int err = 0;
-	if (record_ino(ino)) {
-		if (!(err = record_get(&fs->record, ino, st, NULL, NULL))) {
-			st->st_uid = fs->uid;
-			st->st_gid = fs->gid;
-		}
-		return err;
-	}
-	if (ino & SCRATCH_INO) {
-		pthread_mutex_lock(&fs->scratch.lock);
-		struct scratch *f = scratch_by_ino(&fs->scratch, ino);
-		if (f)
-			*st = f->st;
-		else
-			err = ENOENT;
-		pthread_mutex_unlock(&fs->scratch.lock);
-		return err;
-	}
-	struct node n;
-	rdlock(fs);
-	err = node_from_ino(fs, ino, &n) ? node_stat(fs, &n, st) : ENOENT;
-	unlock(fs);
-	if (!err)
-		live_attributes(fs, st);
-	return err;
-}
-
-void reply_entry(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino)
-{
-	struct fuse_entry_param e = {0};
-	int err = ino_stat(fs, ino, &e.attr);
-	if (err) {
-		fuse_reply_err(req, err);
-		return;
-	}
-	e.ino = ino;
-	e.attr_timeout = attr_timeout(fs, ino);
-	e.entry_timeout = ino & SCRATCH_INO ? 0 : fs->entry_timeout;
-	if (!(ino & SCRATCH_INO))
-		known_ref(&fs->known, ino);
-	if (fuse_reply_entry(req, &e) && !(ino & SCRATCH_INO))
-		known_forget(&fs->known, ino, 1);
-}
 
 static void mhfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
@@ -186,10 +48,10 @@ static void mhfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 		ino = f->ino;
 	pthread_mutex_unlock(&fs->scratch.lock);
 	if (!ino) {
-		rdlock(fs);
+		fs_rdlock(fs);
 		if (node_from_ino(fs, parent, &dir) && !node_lookup(fs, &dir, name, &child))
 			ino = node_ino(fs, &child);
-		unlock(fs);
+		fs_unlock(fs);
 	}
 	if (!ino) {
 		/* Negative entries are not cached: a name can appear with
@@ -221,122 +83,6 @@ static void mhfs_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *
 	reply_attr(req, fs_of(req), ino);
 }
 
-void reply_attr(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino)
-{
-	struct stat st;
-	int err = ino_stat(fs, ino, &st);
-	if (err)
-		fuse_reply_err(req, err);
-	else
-		fuse_reply_attr(req, &st, attr_timeout(fs, ino));
-}
-
-struct handle *handle_new(uint64_t ino)
-{
-	struct handle *h = calloc(1, sizeof *h);
-	if (!h)
-		return NULL;
-	atomic_init(&h->refs, 1);
-	pthread_mutex_init(&h->lock, NULL);
-	h->ino = ino;
-	return h;
-}
-
-void handle_put(struct handle *h)
-{
-	if (atomic_fetch_sub(&h->refs, 1) == 1) {
-		pthread_mutex_destroy(&h->lock);
-		free(h->data);
-		free(h);
-	}
-}
-
-void handles_add(struct mhfs *fs, struct handle *h)
-{
-	atomic_store(&h->shown_len, h->len);
-	atomic_store(&h->showing, h->writable && h->emptied);
-	pthread_mutex_lock(&fs->handles_lock);
-	h->next_open = fs->handles;
-	fs->handles = h;
-	pthread_mutex_unlock(&fs->handles_lock);
-}
-
-static void handles_remove(struct mhfs *fs, struct handle *h)
-{
-	pthread_mutex_lock(&fs->handles_lock);
-	for (struct handle **p = &fs->handles; *p; p = &(*p)->next_open)
-		if (*p == h) {
-			*p = h->next_open;
-			break;
-		}
-	pthread_mutex_unlock(&fs->handles_lock);
-}
-
-void handles_free_all(struct mhfs *fs)
-{
-	/* An unmount does not wait for the kernel's last releases. */
-	for (struct handle *h = fs->handles, *next; h; h = next) {
-		next = h->next_open;
-		handle_put(h);
-	}
-	fs->handles = NULL;
-}
-
-/* The handle open for writing view ino, with the handles lock held. */
-static struct handle *find_writer(struct mhfs *fs, uint64_t ino)
-{
-	struct handle *h = fs->handles;
-	while (h && !(h->writable && h->ino == ino))
-		h = h->next_open;
-	return h;
-}
-
-struct handle *writer_of(struct mhfs *fs, uint64_t ino)
-{
-	pthread_mutex_lock(&fs->handles_lock);
-	struct handle *h = find_writer(fs, ino);
-	if (h)
-		atomic_fetch_add(&h->refs, 1);
-	pthread_mutex_unlock(&fs->handles_lock);
-	return h;
-}
-
-bool writer_len(struct mhfs *fs, uint64_t ino, uint64_t *len)
-{
-	bool showing = false;
-	pthread_mutex_lock(&fs->handles_lock);
-	for (struct handle *h = fs->handles; h; h = h->next_open)
-		if (h->writable && h->ino == ino && atomic_load(&h->showing)) {
-			*len = atomic_load(&h->shown_len);
-			showing = true;
-			break;
-		}
-	pthread_mutex_unlock(&fs->handles_lock);
-	return showing;
-}
-
-int handle_resize(struct handle *h, size_t size)
-{
-	if (size > WRITE_MAX_BYTES)
-		return EFBIG;
-	if (size > h->cap) {
-		size_t cap = h->cap ? h->cap : 4096;
-		while (cap < size)
-			cap *= 2;
-		uint8_t *p = realloc(h->data, cap);
-		if (!p)
-			return ENOMEM;
-		h->data = p;
-		h->cap = cap;
-	}
-	if (size > h->len)
-		memset(h->data + h->len, 0, size - h->len);
-	h->len = size;
-	atomic_store(&h->shown_len, size);
-	atomic_store(&h->showing, true);
-	return 0;
-}
-
 /* A read-only open in a writable mount (a read-only mount declines
  * opens).  A commit can change any view of an entry while it is open, and
  * the kernel keeps one size and one page cache per inode: a reader served
@@ -360,7 +106,7 @@ static int open_view(struct mhfs *fs, fuse_ino_t ino, struct fuse_file_info *fi,
 	int err;
 	if (!node_from_ino(fs, ino, n))
 		return ENOENT;
-	if (is_dir(n))
+	if (node_is_dir(n))
 		return EISDIR;
 	if (write && !(node_class(n)->flags & VIEW_WRITABLE))
 		return EACCES;
@@ -430,9 +176,9 @@ static void mhfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		h->scratch = ino;
 		fi->direct_io = 1;
 	} else if (!err) {
-		rdlock(fs);
+		fs_rdlock(fs);
 		err = open_view(fs, ino, fi, h);
-		unlock(fs);
+		fs_unlock(fs);
 	}
 	if (err) {
 		if (h)
@@ -444,35 +190,6 @@ static void mhfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	fi->fh = (uintptr_t)h;
 	if (fuse_reply_open(req, fi))
 		handle_release(fs, h);
-}
-
-void handle_release(struct mhfs *fs, struct handle *h)
-{
-	handles_remove(fs, h);
-	if (h->scratch) {
-		pthread_mutex_lock(&fs->scratch.lock);
-		scratch_close(&fs->scratch, h->scratch);
-		pthread_mutex_unlock(&fs->scratch.lock);
-	}
-	handle_put(h);
-}
-
-uint8_t *read_buffer(struct mhfs *fs, size_t size)
-{
-	struct read_buffer {
-		size_t cap;
-		uint8_t data[];
-	} *b = pthread_getspecific(fs->read_buffers);
-	if (!b || b->cap < size) {
-		size_t cap = size > MAX_REQUEST ? size : MAX_REQUEST;
-		free(b);
-		b = malloc(sizeof *b + cap);
-		pthread_setspecific(fs->read_buffers, b);
-		if (!b)
-			return NULL;
-		b->cap = cap;
-	}
-	return b->data;
 }
 
 /* Replies size bytes at off of a raw view: h names its entry and span. */
@@ -490,11 +207,11 @@ static void reply_raw(fuse_req_t req, struct mhfs *fs, const struct handle *h,
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	rdlock(fs);
+	fs_rdlock(fs);
 	ssize_t n = atomic_load(&fs->ar.entries[h->entry].generation) != h->generation
 			    ? -ESTALE
 			    : archive_read(&fs->ar, h->entry, h->offset + (uint64_t)off, buf, size);
-	unlock(fs);
+	fs_unlock(fs);
 	if (n < 0)
 		fuse_reply_err(req, (int)-n);
 	else
@@ -532,8 +249,8 @@ static void read_unopened(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, size_
 		free(data);
 		return;
 	}
-	rdlock(fs);
-	if (!node_from_ino(fs, ino, &h.view) || is_dir(&h.view)) {
+	fs_rdlock(fs);
+	if (!node_from_ino(fs, ino, &h.view) || node_is_dir(&h.view)) {
 		err = ENOENT;
 	} else if (node_class(&h.view)->contents) {
 		err = node_contents(fs, &h.view, &data, &len);
@@ -548,7 +265,7 @@ static void read_unopened(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, size_
 		h.generation = atomic_load(&fs->ar.entries[h.entry].generation);
 		raw = true; /* replied below, the lock released */
 	}
-	unlock(fs);
+	fs_unlock(fs);
 	if (err) {
 		fuse_reply_err(req, err);
 	} else if (data) {
@@ -613,12 +330,12 @@ static void mhfs_readlink(fuse_req_t req, fuse_ino_t ino)
 	} else {
 		struct node n;
 		struct node_target t;
-		rdlock(fs);
+		fs_rdlock(fs);
 		if (!node_from_ino(fs, ino, &n) || node_resolve(fs, &n, &t) || !t.link[0])
 			err = EINVAL;
 		else
 			snprintf(target, sizeof target, "%s", t.link);
-		unlock(fs);
+		fs_unlock(fs);
 	}
 	if (err)
 		fuse_reply_err(req, err);
@@ -632,10 +349,10 @@ static void mhfs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *
 	struct node n;
 	struct stat st;
 	int err = ENOENT;
-	rdlock(fs);
+	fs_rdlock(fs);
 	if (node_from_ino(fs, ino, &n))
-		err = is_dir(&n) ? node_stat(fs, &n, &st) : ENOTDIR;
-	unlock(fs);
+		err = node_is_dir(&n) ? node_stat(fs, &n, &st) : ENOTDIR;
+	fs_unlock(fs);
 	if (err) {
 		fuse_reply_err(req, err);
 		return;
@@ -687,7 +404,7 @@ static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	rdlock(fs);
+	fs_rdlock(fs);
 	bool full = !node_from_ino(fs, ino, &dir);
 	while (!full && pos < POS_SCRATCH &&
 	       node_child_at(fs, &dir, &pos, &child, name, sizeof name)) {
@@ -696,7 +413,7 @@ static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		if (!full)
 			pos++;
 	}
-	unlock(fs);
+	fs_unlock(fs);
 	if (!full && pos < POS_RECORD)
 		pos = POS_RECORD;
 	struct record_text *kept;

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "handle.h"
+#include "reply.h"
 
 void prefetch_init(struct prefetch *p)
 {
