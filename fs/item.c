@@ -63,12 +63,15 @@ static void entry_dir_name(uint32_t id, char *buf, size_t len)
 
 void item_label(struct archive *ar, const struct node *n, char *buf, size_t len)
 {
-	if (n->depth == 0) {
+	/* A single PAC is named by its file's name, as the user knows it. */
+	const char *pac = ar->format == FORMAT_PAC ? strrchr(ar->path, '/') : NULL;
+	if (ar->format == FORMAT_PAC)
+		snprintf(buf, len, "%s", pac ? pac + 1 : ar->path);
+	else if (n->depth == 0)
 		archive_entry_name(ar, n->entry, buf, len);
-		return;
-	}
-	entry_dir_name(n->entry, buf, len);
-	const struct pactree *tree = archive_entry_tree(ar, n->entry);
+	else
+		entry_dir_name(n->entry, buf, len);
+	const struct pactree *tree = n->depth ? archive_entry_tree(ar, n->entry) : NULL;
 	for (unsigned i = 0; tree && i < n->depth; i++) {
 		size_t used = strlen(buf);
 		const struct pactree_sub *s = &tree->subs[n->path[i]];
