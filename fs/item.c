@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 
 bool item_is_pac_root(const struct archive *ar, const struct node *n)
@@ -138,4 +139,18 @@ struct model *item_model(struct archive *ar, const struct node *n, const struct 
 	}
 	pthread_mutex_unlock(&ar->lock);
 	return m;
+}
+
+bool item_model_reserved(struct mhfs *fs, const struct node *dir, const struct node_target *t,
+			 const char *name, char *why, size_t why_len)
+{
+	(void)fs;
+	(void)dir;
+	const char *end;
+	if (!t->model || (strcasecmp(name, "skeleton.txt") && strcasecmp(name, "pack.txt") &&
+			  !(view_prefixed(name, "stream", &end) && !*end)))
+		return false;
+	snprintf(why, why_len, "this folder holds %s",
+		 t->model->kind == KIND_SKELETON ? "skeleton.txt" : "pack.txt and stream folders");
+	return true;
 }

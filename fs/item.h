@@ -59,6 +59,11 @@ void pack_folder_of(const struct node *n, struct node *dir);
 int pack_resolve(struct mhfs *fs, const struct node *n, struct node_target *t);
 int32_t pack_slot_clip(const struct model *m, unsigned stream, unsigned slot);
 
+/* The names a skeleton's or pack's folder refuses: the texts and stream
+ * folders of either, in any case (a view misspelt, or of the other kind). */
+bool item_model_reserved(struct mhfs *fs, const struct node *dir, const struct node_target *t,
+			 const char *name, char *why, size_t why_len);
+
 /* Whether the node is the root of a single-PAC mount (entry 0's folder). */
 bool item_is_pac_root(const struct archive *ar, const struct node *n);
 

@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "commit.h"
 #include "item.h"
@@ -57,19 +56,6 @@ static enum view_child pack_child_at(struct mhfs *fs, const struct node *dir,
 	return CHILD_FOUND;
 }
 
-static bool pack_reserved(struct mhfs *fs, const struct node *dir, const struct node_target *t,
-			  const char *name, char *why, size_t why_len)
-{
-	(void)fs;
-	(void)dir;
-	const char *end;
-	if (!t->model || (strcasecmp(name, "skeleton.txt") && strcasecmp(name, "pack.txt") &&
-			  !(view_prefixed(name, "stream", &end) && !*end)))
-		return false;
-	snprintf(why, why_len, "this folder holds pack.txt and stream folders");
-	return true;
-}
-
 const struct view_class view_pack_dir = {
 	.flags = VIEW_DIR | VIEW_ITEM | VIEW_EXPANDS,
 	.expands = KIND_ANIM,
@@ -79,7 +65,7 @@ const struct view_class view_pack_dir = {
 	.exists = item_folder_exists,
 	.child_named = pack_child_named,
 	.child_at = pack_child_at,
-	.reserved = pack_reserved,
+	.reserved = item_model_reserved,
 };
 
 /* The pack folder of a view in it (pack.txt, a stream, a slot). */

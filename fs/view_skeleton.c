@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "commit.h"
 #include "item.h"
@@ -34,20 +33,6 @@ static enum view_child skeleton_child_at(struct mhfs *fs, const struct node *dir
 	return CHILD_FOUND;
 }
 
-static bool skeleton_reserved(struct mhfs *fs, const struct node *dir,
-			      const struct node_target *t, const char *name, char *why,
-			      size_t why_len)
-{
-	(void)fs;
-	(void)dir;
-	const char *end;
-	if (!t->model || (strcasecmp(name, "skeleton.txt") && strcasecmp(name, "pack.txt") &&
-			  !(view_prefixed(name, "stream", &end) && !*end)))
-		return false;
-	snprintf(why, why_len, "this folder holds skeleton.txt");
-	return true;
-}
-
 const struct view_class view_skeleton_dir = {
 	.flags = VIEW_DIR | VIEW_ITEM | VIEW_EXPANDS,
 	.expands = KIND_SKELETON,
@@ -57,7 +42,7 @@ const struct view_class view_skeleton_dir = {
 	.exists = item_folder_exists,
 	.child_named = skeleton_child_named,
 	.child_at = skeleton_child_at,
-	.reserved = skeleton_reserved,
+	.reserved = item_model_reserved,
 };
 
 /* ---- skeleton.txt ------------------------------------------------------ */
