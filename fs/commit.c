@@ -42,22 +42,10 @@ static enum mh_err encode_edit(const struct edit *e, const uint8_t *old, size_t 
 			       struct mh_diag *d)
 {
 	enum mh_err err;
+	const struct view_class *c = node_class(&e->view);
+	if (c->encode)
+		return c->encode(e, old, old_len, format, out, out_len, d);
 	switch (e->view.type) {
-	case NODE_FILE:
-		*out = malloc(e->len ? e->len : 1);
-		if (!*out)
-			return mh_fail(d, MH_ENOMEM, 0, "out of memory");
-		memcpy(*out, e->data, e->len);
-		*out_len = e->len;
-		return MH_OK;
-	case NODE_SKEL_TXT: {
-		struct skeleton s;
-		if ((err = skeleton_parse((const char *)e->data, e->len, &s, d)))
-			return err;
-		err = skeleton_encode(&s, out, out_len, d);
-		skeleton_free(&s);
-		return err;
-	}
 	case NODE_PACK_TXT:
 	case NODE_SLOT_TXT:
 	case NODE_SLOT_BIN: {
@@ -132,21 +120,8 @@ char *commit_error_of(struct mhfs *fs, uint64_t ino)
 /* The line of a violation in the text the user wrote, 0 if not in it. */
 static unsigned violation_line(const struct edit *e, const struct rule_violation *v)
 {
-	const char *text = (const char *)e->data;
-	if (e->kind != EDIT_WRITE)
-		return 0;
-	switch (e->view.type) {
-	case NODE_SLOT_TXT:
-		if (v->stream == (int)e->view.stream && v->slot == (int)e->view.slot)
-			return clip_text_line(text, e->len, v->track, v->channel, v->key);
-		return 0;
-	case NODE_SKEL_TXT:
-		return skeleton_text_line(text, e->len, v->bone); /* -1: the params line */
-	case NODE_PACK_TXT:
-		return v->stream >= 0 ? anim_text_line(text, e->len, v->stream) : 0;
-	default:
-		return 0;
-	}
+	const struct view_class *c = node_class(&e->view);
+	return e->kind == EDIT_WRITE && c->violation_line ? c->violation_line(e, v) : 0;
 }
 
 /* Keeps a text (`what`: a refused one, a removed clip's) in the record
@@ -180,18 +155,18 @@ static void keep_text(struct mhfs *fs, const char *path, const uint8_t *data, si
 /* The text of the clip a slot removal takes out of the pack, malloc'ed
  * with its view's path; false when the slot only shares another's clip
  * (nothing leaves the pack) or the text cannot be had. */
-static bool removed_clip(struct archive *ar, const struct node *slot, char *path,
+static bool removed_clip(struct mhfs *fs, const struct node *slot, char *path,
 			 size_t path_len, uint8_t **text, size_t *len)
 {
 	struct node txt = *slot;
 	struct node_target t;
 	txt.type = NODE_SLOT_TXT;
-	if (!node_resolve(ar, &txt, &t) || t.link[0] || !t.text ||
-	    !(*text = malloc(t.text->len ? t.text->len : 1)))
+	if (node_resolve(fs, &txt, &t) || t.link[0] || !t.text ||
+	    !(*text = malloc(t.text_len ? t.text_len : 1)))
 		return false;
-	memcpy(*text, t.text->text, t.text->len);
-	*len = t.text->len;
-	node_path(ar, &txt, path, path_len);
+	memcpy(*text, t.text, t.text_len);
+	*len = t.text_len;
+	node_path(fs, &txt, path, path_len);
 	return true;
 }
 
@@ -233,7 +208,7 @@ static int refuse(struct mhfs *fs, const struct edit *e, const char *path,
 	}
 	if (r)
 		log_violations(fs, e, path, r, first, sizeof first);
-	set_view_error(fs, node_ino(&fs->ar, &e->view), first);
+	set_view_error(fs, node_ino(fs, &e->view), first);
 	if (e->kind == EDIT_WRITE && e->view.type != NODE_FILE)
 		keep_text(fs, path, e->data, e->len, "the refused text");
 	atomic_fetch_add(&fs->ar.refusals, 1);
@@ -288,12 +263,12 @@ int commit_edit(struct mhfs *fs, const struct edit *e)
 	item.stream = item.slot = 0;
 	uint64_t began = archive_now_us();
 	pthread_rwlock_wrlock(&ar->io);
-	node_path(ar, &e->view, path, sizeof path);
+	node_path(fs, &e->view, path, sizeof path);
 	/* A clip removed is kept in the record, as a refused text is: a
 	 * removal by mistake, or the one GNU mv makes before copying over a
 	 * view, loses nothing. */
 	if (e->kind == EDIT_EMPTY_SLOT)
-		removed = removed_clip(ar, &e->view, removed_path, sizeof removed_path,
+		removed = removed_clip(fs, &e->view, removed_path, sizeof removed_path,
 				       &removed_text, &removed_len);
 	/* A commit that failed after its journal was synced is completed
 	 * first: no other commit goes ahead of it. */
@@ -305,10 +280,8 @@ int commit_edit(struct mhfs *fs, const struct edit *e)
 	}
 	replayed = was_pending;
 	uint64_t size = archive_entry_size(ar, item.entry);
-	if (!node_resolve(ar, &item, &t)) {
-		err = ENOENT;
+	if ((err = node_resolve(fs, &item, &t)))
 		goto out;
-	}
 	if (!(entry = malloc(size ? size : 1))) {
 		err = ENOMEM;
 		goto out;
@@ -329,7 +302,7 @@ int commit_edit(struct mhfs *fs, const struct edit *e)
 	if (item_len == t.size && !memcmp(item_new, old, item_len)) {
 		/* A save of what is there already (an editor's :w, rsync of an
 		 * unchanged file): nothing to check, journal or write. */
-		set_view_error(fs, node_ino(ar, &e->view), NULL);
+		set_view_error(fs, node_ino(fs, &e->view), NULL);
 		mlog_printf(&fs->log, "%s: unchanged, nothing committed", path);
 		unchanged = true;
 		goto out;
@@ -377,7 +350,7 @@ int commit_edit(struct mhfs *fs, const struct edit *e)
 		mlog_printf(&fs->log, "%s: not committed: %s", path, why);
 		goto out;
 	}
-	set_view_error(fs, node_ino(ar, &e->view), NULL);
+	set_view_error(fs, node_ino(fs, &e->view), NULL);
 	times_forget_entry(&fs->times, item.entry);
 	atomic_fetch_add(&ar->commits, 1);
 	atomic_store(&ar->last_commit_us, archive_now_us() - began);
@@ -394,7 +367,7 @@ out:
 		invalidate(fs, item.entry);
 	else if (err == EINVAL && fs->se)
 		/* The kernel cached what was written: the view shows the archive. */
-		fuse_lowlevel_notify_inval_inode(fs->se, node_ino(ar, &e->view), 0, 0);
+		fuse_lowlevel_notify_inval_inode(fs->se, node_ino(fs, &e->view), 0, 0);
 	rules_report_free(&after);
 	rules_report_free(&before);
 	free(entry);

@@ -83,47 +83,4 @@ bool writer_len(struct mhfs *fs, uint64_t ino, uint64_t *len);
  * errno: EFBIG past the bound on a view's size. */
 int handle_resize(struct handle *h, size_t size);
 
-/* Commits a dirty writable handle (at release also an emptied one): 0,
- * or the commit's errno; a clean handle returns its last commit's. */
-int handle_commit(struct mhfs *fs, struct handle *h, bool release);
-
-/* Write-side operations (write.c). */
-void mhfs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
-		off_t off, struct fuse_file_info *fi);
-void mhfs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
-		 mode_t mode, struct fuse_file_info *fi);
-void mhfs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
-		mode_t mode, dev_t rdev);
-void mhfs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to_set,
-		  struct fuse_file_info *fi);
-void mhfs_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
-void mhfs_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,
-		struct fuse_file_info *fi);
-void mhfs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name);
-void mhfs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
-		 fuse_ino_t newparent, const char *newname, unsigned int flags);
-void mhfs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
-		  const char *name);
-void mhfs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode);
-void mhfs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name);
-void mhfs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name, size_t size);
-void mhfs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size);
-
-/* Shared helpers of the operations (ops.c). */
-struct mhfs *fs_of(fuse_req_t req);
-/* How long the kernel may cache ino's attributes, seconds. */
-double attr_timeout(const struct mhfs *fs, fuse_ino_t ino);
-/* Attributes of a view or scratch inode (takes the archive's read lock). */
-int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st);
-/* Replies ino's attributes (a view open for writing: the size written). */
-void reply_attr(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino);
-/* Replies an entry for ino, counting the kernel's reference. */
-void reply_entry(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino);
-/* The calling thread's buffer for decrypted bytes, at least size long:
- * reads allocate nothing once their thread has served one.  NULL when
- * out of memory. */
-uint8_t *read_buffer(struct mhfs *fs, size_t size);
-/* A view's current contents (text or bytes), malloc'ed; 0 or errno. */
-int view_contents(struct mhfs *fs, const struct node *n, uint8_t **data, size_t *len);
-
 #endif

@@ -14,9 +14,6 @@
 #include "scratch.h"
 #include "times.h"
 
-/* The largest request: 1 MiB (the kernel's limit is 256 pages). */
-#define MAX_REQUEST (1u << 20)
-
 /* The last refused write of each view, for the user.mhfu.error xattr. */
 struct view_error {
 	uint64_t ino;

@@ -20,200 +20,14 @@
 
 #include "commit.h"
 #include "handle.h"
-#include "meta.h"
+#include "ops.h"
+#include "reply.h"
+#include "save.h"
 
 /* Listing positions past every view's: in .mhfu/rejected/ the kept texts,
  * then in every folder its scratch files. */
 #define POS_RECORD (1ull << 40)
 #define POS_SCRATCH (1ull << 41)
-
-struct mhfs *fs_of(fuse_req_t req)
-{
-	return fuse_req_userdata(req);
-}
-
-static void rdlock(struct mhfs *fs)
-{
-	pthread_rwlock_rdlock(&fs->ar.io);
-}
-
-/* Every read-side operation ends here, holding nothing: the point to
- * keep the decoded caches within budget. */
-static void unlock(struct mhfs *fs)
-{
-	pthread_rwlock_unlock(&fs->ar.io);
-	archive_trim(&fs->ar);
-}
-
-/* Generated text of the mount's own files, malloc'ed. */
-static int meta_text(struct mhfs *fs, const struct node *n, uint8_t **data, size_t *len)
-{
-	const char *shared;
-	char *text = NULL;
-	switch (n->type) {
-	case NODE_INFO:
-		text = meta_info(fs, len);
-		break;
-	case NODE_LOG:
-		text = mlog_text(&fs->log, len);
-		break;
-	case NODE_INDEX:
-		if ((shared = meta_index(&fs->ar, len)))
-			text = strndup(shared, *len);
-		break;
-	default:
-		return EINVAL;
-	}
-	*data = (uint8_t *)text;
-	return text ? 0 : ENOMEM;
-}
-
-int view_contents(struct mhfs *fs, const struct node *n, uint8_t **data, size_t *len)
-{
-	struct node_target t;
-	if (n->type == NODE_INFO || n->type == NODE_LOG || n->type == NODE_INDEX)
-		return meta_text(fs, n, data, len);
-	if (!node_resolve(&fs->ar, n, &t) || t.link[0])
-		return ENOENT;
-	if (t.text) {
-		*data = malloc(t.text->len ? t.text->len : 1);
-		if (!*data)
-			return ENOMEM;
-		memcpy(*data, t.text->text, t.text->len);
-		*len = t.text->len;
-		return 0;
-	}
-	*data = malloc(t.size ? t.size : 1);
-	if (!*data)
-		return ENOMEM;
-	ssize_t n_read = archive_read(&fs->ar, n->entry, t.offset, *data, t.size);
-	if (n_read != (ssize_t)t.size) {
-		free(*data);
-		return n_read < 0 ? (int)-n_read : EIO;
-	}
-	*len = t.size;
-	return 0;
-}
-
-static bool is_dir(enum node_type t)
-{
-	return t == NODE_ROOT || t == NODE_META || t == NODE_REJECTED ||
-	       t == NODE_DIR || t == NODE_STREAM;
-}
-
-static int node_stat(struct mhfs *fs, const struct node *n, struct stat *st)
-{
-	struct node_target t;
-	mode_t writable = fs->ar.writable ? 0200 : 0;
-	memset(st, 0, sizeof *st);
-	st->st_ino = node_ino(&fs->ar, n);
-	st->st_uid = fs->uid;
-	st->st_gid = fs->gid;
-	/* An entry's views change at its commits; the mount's own nodes
-	 * with the archive. */
-	st->st_atim = st->st_mtim = st->st_ctim =
-		n->type >= NODE_FILE ? fs->ar.entries[n->entry].mtime : fs->ar.mtime;
-	st->st_blksize = 4096;
-	st->st_nlink = 1;
-
-	if (is_dir(n->type)) {
-		if ((n->type == NODE_DIR || n->type == NODE_STREAM) && !node_exists(&fs->ar, n))
-			return ENOENT;
-		st->st_mode = S_IFDIR | 0555 | writable;
-		st->st_nlink = 2;
-		return 0;
-	}
-	if (n->type == NODE_INFO || n->type == NODE_LOG || n->type == NODE_INDEX) {
-		uint8_t *text;
-		size_t len;
-		int err = meta_text(fs, n, &text, &len);
-		free(text);
-		if (err)
-			return err;
-		st->st_mode = S_IFREG | 0444;
-		st->st_size = (off_t)len;
-		if (n->type != NODE_INDEX)
-			clock_gettime(CLOCK_REALTIME, &st->st_mtim);
-	} else if (!node_resolve(&fs->ar, n, &t)) {
-		return ENOENT;
-	} else if (t.link[0]) {
-		st->st_mode = S_IFLNK | 0777;
-		st->st_size = (off_t)strlen(t.link);
-	} else {
-		st->st_mode = S_IFREG | 0444 | writable;
-		st->st_size = (off_t)(t.text ? t.text->len : t.size);
-	}
-	st->st_blocks = (st->st_size + 511) / 512;
-	return 0;
-}
-
-/* What a view's attributes are while the mount runs: the size of a
- * writer that has it open, the times set on it. */
-static void live_attributes(struct mhfs *fs, struct stat *st)
-{
-	uint64_t len;
-	if (writer_len(fs, st->st_ino, &len)) {
-		st->st_size = (off_t)len;
-		st->st_blocks = (st->st_size + 511) / 512;
-	}
-	times_apply(&fs->times, st->st_ino, st);
-}
-
-double attr_timeout(const struct mhfs *fs, fuse_ino_t ino)
-{
-	/* Scratch files change with every write; info and log as the mount
-	 * runs (and a read-only mount's kernel caches their pages: a fresh
-	 * size and mtime at each stat drop the stale ones). */
-	if ((ino & SCRATCH_INO) || ino == NODE_INFO || ino == NODE_LOG)
-		return 0;
-	return fs->timeout;
-}
-
-int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st)
-{
-	int err = 0;
-	if (record_ino(ino)) {
-		if (!(err = record_get(&fs->record, ino, st, NULL, NULL))) {
-			st->st_uid = fs->uid;
-			st->st_gid = fs->gid;
-		}
-		return err;
-	}
-	if (ino & SCRATCH_INO) {
-		pthread_mutex_lock(&fs->scratch.lock);
-		struct scratch *f = scratch_by_ino(&fs->scratch, ino);
-		if (f)
-			*st = f->st;
-		else
-			err = ENOENT;
-		pthread_mutex_unlock(&fs->scratch.lock);
-		return err;
-	}
-	struct node n;
-	rdlock(fs);
-	err = node_from_ino(&fs->ar, ino, &n) ? node_stat(fs, &n, st) : ENOENT;
-	unlock(fs);
-	if (!err)
-		live_attributes(fs, st);
-	return err;
-}
-
-void reply_entry(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino)
-{
-	struct fuse_entry_param e = {0};
-	int err = ino_stat(fs, ino, &e.attr);
-	if (err) {
-		fuse_reply_err(req, err);
-		return;
-	}
-	e.ino = ino;
-	e.attr_timeout = attr_timeout(fs, ino);
-	e.entry_timeout = ino & SCRATCH_INO ? 0 : fs->entry_timeout;
-	if (!(ino & SCRATCH_INO))
-		known_ref(&fs->known, ino);
-	if (fuse_reply_entry(req, &e) && !(ino & SCRATCH_INO))
-		known_forget(&fs->known, ino, 1);
-}
 
 static void mhfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
@@ -234,11 +48,10 @@ static void mhfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 		ino = f->ino;
 	pthread_mutex_unlock(&fs->scratch.lock);
 	if (!ino) {
-		rdlock(fs);
-		if (node_from_ino(&fs->ar, parent, &dir) &&
-		    node_lookup(&fs->ar, &dir, name, &child))
-			ino = node_ino(&fs->ar, &child);
-		unlock(fs);
+		fs_rdlock(fs);
+		if (node_from_ino(fs, parent, &dir) && !node_lookup(fs, &dir, name, &child))
+			ino = node_ino(fs, &child);
+		fs_unlock(fs);
 	}
 	if (!ino) {
 		/* Negative entries are not cached: a name can appear with
@@ -270,128 +83,6 @@ static void mhfs_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *
 	reply_attr(req, fs_of(req), ino);
 }
 
-void reply_attr(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino)
-{
-	struct stat st;
-	int err = ino_stat(fs, ino, &st);
-	if (err)
-		fuse_reply_err(req, err);
-	else
-		fuse_reply_attr(req, &st, attr_timeout(fs, ino));
-}
-
-struct handle *handle_new(uint64_t ino)
-{
-	struct handle *h = calloc(1, sizeof *h);
-	if (!h)
-		return NULL;
-	atomic_init(&h->refs, 1);
-	pthread_mutex_init(&h->lock, NULL);
-	h->ino = ino;
-	return h;
-}
-
-void handle_put(struct handle *h)
-{
-	if (atomic_fetch_sub(&h->refs, 1) == 1) {
-		pthread_mutex_destroy(&h->lock);
-		free(h->data);
-		free(h);
-	}
-}
-
-void handles_add(struct mhfs *fs, struct handle *h)
-{
-	atomic_store(&h->shown_len, h->len);
-	atomic_store(&h->showing, h->writable && h->emptied);
-	pthread_mutex_lock(&fs->handles_lock);
-	h->next_open = fs->handles;
-	fs->handles = h;
-	pthread_mutex_unlock(&fs->handles_lock);
-}
-
-static void handles_remove(struct mhfs *fs, struct handle *h)
-{
-	pthread_mutex_lock(&fs->handles_lock);
-	for (struct handle **p = &fs->handles; *p; p = &(*p)->next_open)
-		if (*p == h) {
-			*p = h->next_open;
-			break;
-		}
-	pthread_mutex_unlock(&fs->handles_lock);
-}
-
-void handles_free_all(struct mhfs *fs)
-{
-	/* An unmount does not wait for the kernel's last releases. */
-	for (struct handle *h = fs->handles, *next; h; h = next) {
-		next = h->next_open;
-		handle_put(h);
-	}
-	fs->handles = NULL;
-}
-
-/* The handle open for writing view ino, with the handles lock held. */
-static struct handle *find_writer(struct mhfs *fs, uint64_t ino)
-{
-	struct handle *h = fs->handles;
-	while (h && !(h->writable && h->ino == ino))
-		h = h->next_open;
-	return h;
-}
-
-struct handle *writer_of(struct mhfs *fs, uint64_t ino)
-{
-	pthread_mutex_lock(&fs->handles_lock);
-	struct handle *h = find_writer(fs, ino);
-	if (h)
-		atomic_fetch_add(&h->refs, 1);
-	pthread_mutex_unlock(&fs->handles_lock);
-	return h;
-}
-
-bool writer_len(struct mhfs *fs, uint64_t ino, uint64_t *len)
-{
-	bool showing = false;
-	pthread_mutex_lock(&fs->handles_lock);
-	for (struct handle *h = fs->handles; h; h = h->next_open)
-		if (h->writable && h->ino == ino && atomic_load(&h->showing)) {
-			*len = atomic_load(&h->shown_len);
-			showing = true;
-			break;
-		}
-	pthread_mutex_unlock(&fs->handles_lock);
-	return showing;
-}
-
-int handle_resize(struct handle *h, size_t size)
-{
-	if (size > WRITE_MAX_BYTES)
-		return EFBIG;
-	if (size > h->cap) {
-		size_t cap = h->cap ? h->cap : 4096;
-		while (cap < size)
-			cap *= 2;
-		uint8_t *p = realloc(h->data, cap);
-		if (!p)
-			return ENOMEM;
-		h->data = p;
-		h->cap = cap;
-	}
-	if (size > h->len)
-		memset(h->data + h->len, 0, size - h->len);
-	h->len = size;
-	atomic_store(&h->shown_len, size);
-	atomic_store(&h->showing, true);
-	return 0;
-}
-
-static bool writable_view(enum node_type t)
-{
-	return t == NODE_FILE || t == NODE_SKEL_TXT || t == NODE_PACK_TXT ||
-	       t == NODE_SLOT_TXT || t == NODE_SLOT_BIN;
-}
-
 /* A read-only open in a writable mount (a read-only mount declines
  * opens).  A commit can change any view of an entry while it is open, and
  * the kernel keeps one size and one page cache per inode: a reader served
@@ -412,17 +103,18 @@ static int open_view(struct mhfs *fs, fuse_ino_t ino, struct fuse_file_info *fi,
 	struct node_target t;
 	struct node *n = &h->view;
 	bool write = (fi->flags & O_ACCMODE) != O_RDONLY;
-	if (!node_from_ino(&fs->ar, ino, n))
+	int err;
+	if (!node_from_ino(fs, ino, n))
 		return ENOENT;
-	if (is_dir(n->type))
+	if (node_is_dir(n))
 		return EISDIR;
-	if (write && !writable_view(n->type))
+	if (write && !(node_class(n)->flags & VIEW_WRITABLE))
 		return EACCES;
 	if (write && !fs->ar.writable)
 		return EROFS;
 	if (n->type == NODE_FILE && !write) {
-		if (!node_resolve(&fs->ar, n, &t))
-			return ENOENT;
+		if ((err = node_resolve(fs, n, &t)))
+			return err;
 		h->entry = n->entry;
 		h->offset = t.offset;
 		h->size = t.size;
@@ -434,12 +126,14 @@ static int open_view(struct mhfs *fs, fuse_ino_t ino, struct fuse_file_info *fi,
 	h->buffered = true;
 	h->writable = write;
 	if (write && (fi->flags & O_TRUNC)) {
-		if (!node_resolve(&fs->ar, n, &t) || t.link[0])
+		if ((err = node_resolve(fs, n, &t)))
+			return err;
+		if (t.link[0])
 			return ENOENT;
 		h->emptied = true;
 		return 0;
 	}
-	int err = view_contents(fs, n, &h->data, &h->len);
+	err = node_contents(fs, n, &h->data, &h->len);
 	h->cap = h->len;
 	if (!write)
 		read_through(fi);
@@ -482,9 +176,9 @@ static void mhfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		h->scratch = ino;
 		fi->direct_io = 1;
 	} else if (!err) {
-		rdlock(fs);
+		fs_rdlock(fs);
 		err = open_view(fs, ino, fi, h);
-		unlock(fs);
+		fs_unlock(fs);
 	}
 	if (err) {
 		if (h)
@@ -496,35 +190,6 @@ static void mhfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	fi->fh = (uintptr_t)h;
 	if (fuse_reply_open(req, fi))
 		handle_release(fs, h);
-}
-
-void handle_release(struct mhfs *fs, struct handle *h)
-{
-	handles_remove(fs, h);
-	if (h->scratch) {
-		pthread_mutex_lock(&fs->scratch.lock);
-		scratch_close(&fs->scratch, h->scratch);
-		pthread_mutex_unlock(&fs->scratch.lock);
-	}
-	handle_put(h);
-}
-
-uint8_t *read_buffer(struct mhfs *fs, size_t size)
-{
-	struct read_buffer {
-		size_t cap;
-		uint8_t data[];
-	} *b = pthread_getspecific(fs->read_buffers);
-	if (!b || b->cap < size) {
-		size_t cap = size > MAX_REQUEST ? size : MAX_REQUEST;
-		free(b);
-		b = malloc(sizeof *b + cap);
-		pthread_setspecific(fs->read_buffers, b);
-		if (!b)
-			return NULL;
-		b->cap = cap;
-	}
-	return b->data;
 }
 
 /* Replies size bytes at off of a raw view: h names its entry and span. */
@@ -542,11 +207,11 @@ static void reply_raw(fuse_req_t req, struct mhfs *fs, const struct handle *h,
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	rdlock(fs);
+	fs_rdlock(fs);
 	ssize_t n = atomic_load(&fs->ar.entries[h->entry].generation) != h->generation
 			    ? -ESTALE
 			    : archive_read(&fs->ar, h->entry, h->offset + (uint64_t)off, buf, size);
-	unlock(fs);
+	fs_unlock(fs);
 	if (n < 0)
 		fuse_reply_err(req, (int)-n);
 	else
@@ -571,9 +236,9 @@ static void read_unopened(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, size_
 {
 	struct handle h = {0};
 	struct node_target t;
-	const char *index;
 	uint8_t *data = NULL;
 	size_t len = 0;
+	bool raw = false;
 	int err = 0;
 	if (record_ino(ino)) {
 		struct stat st;
@@ -584,33 +249,29 @@ static void read_unopened(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, size_
 		free(data);
 		return;
 	}
-	rdlock(fs);
-	if (!node_from_ino(&fs->ar, ino, &h.view) || is_dir(h.view.type)) {
+	fs_rdlock(fs);
+	if (!node_from_ino(fs, ino, &h.view) || node_is_dir(&h.view)) {
 		err = ENOENT;
-	} else if (h.view.type == NODE_INFO || h.view.type == NODE_LOG) {
-		err = meta_text(fs, &h.view, &data, &len);
-	} else if (h.view.type == NODE_INDEX) {
-		if ((index = meta_index(&fs->ar, &len)))
-			reply_slice(req, (const uint8_t *)index, len, size, off);
-		else
-			err = ENOMEM;
-	} else if (!node_resolve(&fs->ar, &h.view, &t) || t.link[0]) {
-		err = ENOENT;
+	} else if (node_class(&h.view)->contents) {
+		err = node_contents(fs, &h.view, &data, &len);
+	} else if ((err = node_resolve(fs, &h.view, &t)) || t.link[0]) {
+		err = err ? err : ENOENT;
 	} else if (t.text) {
-		reply_slice(req, (const uint8_t *)t.text->text, t.text->len, size, off);
+		reply_slice(req, (const uint8_t *)t.text, t.text_len, size, off);
 	} else {
 		h.entry = h.view.entry;
 		h.offset = t.offset;
 		h.size = t.size;
 		h.generation = atomic_load(&fs->ar.entries[h.entry].generation);
+		raw = true; /* replied below, the lock released */
 	}
-	unlock(fs);
+	fs_unlock(fs);
 	if (err) {
 		fuse_reply_err(req, err);
 	} else if (data) {
 		reply_slice(req, data, len, size, off);
 		free(data);
-	} else if (h.size || h.view.type == NODE_FILE || h.view.type == NODE_SLOT_BIN) {
+	} else if (raw) {
 		reply_raw(req, fs, &h, size, off);
 		if (h.view.type == NODE_FILE && h.view.depth == 0 && off == 0)
 			prefetch_after_miss(fs, h.view.entry);
@@ -669,13 +330,12 @@ static void mhfs_readlink(fuse_req_t req, fuse_ino_t ino)
 	} else {
 		struct node n;
 		struct node_target t;
-		rdlock(fs);
-		if (!node_from_ino(&fs->ar, ino, &n) || !node_resolve(&fs->ar, &n, &t) ||
-		    !t.link[0])
+		fs_rdlock(fs);
+		if (!node_from_ino(fs, ino, &n) || node_resolve(fs, &n, &t) || !t.link[0])
 			err = EINVAL;
 		else
 			snprintf(target, sizeof target, "%s", t.link);
-		unlock(fs);
+		fs_unlock(fs);
 	}
 	if (err)
 		fuse_reply_err(req, err);
@@ -689,10 +349,10 @@ static void mhfs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *
 	struct node n;
 	struct stat st;
 	int err = ENOENT;
-	rdlock(fs);
-	if (node_from_ino(&fs->ar, ino, &n))
-		err = is_dir(n.type) ? node_stat(fs, &n, &st) : ENOTDIR;
-	unlock(fs);
+	fs_rdlock(fs);
+	if (node_from_ino(fs, ino, &n))
+		err = node_is_dir(&n) ? node_stat(fs, &n, &st) : ENOTDIR;
+	fs_unlock(fs);
 	if (err) {
 		fuse_reply_err(req, err);
 		return;
@@ -744,16 +404,16 @@ static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	rdlock(fs);
-	bool full = !node_from_ino(&fs->ar, ino, &dir);
+	fs_rdlock(fs);
+	bool full = !node_from_ino(fs, ino, &dir);
 	while (!full && pos < POS_SCRATCH &&
-	       node_child_at(&fs->ar, &dir, &pos, &child, name, sizeof name)) {
+	       node_child_at(fs, &dir, &pos, &child, name, sizeof name)) {
 		if (!node_stat(fs, &child, &st) && (live_attributes(fs, &st), true))
 			full = !add_entry(req, fs, buf, size, &used, name, &st, pos + 1, plus);
 		if (!full)
 			pos++;
 	}
-	unlock(fs);
+	fs_unlock(fs);
 	if (!full && pos < POS_RECORD)
 		pos = POS_RECORD;
 	struct record_text *kept;

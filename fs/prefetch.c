@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "handle.h"
+#include "reply.h"
 
 void prefetch_init(struct prefetch *p)
 {
@@ -21,7 +21,7 @@ static bool store_entry(struct mhfs *fs, uint32_t id)
 {
 	struct archive *ar = &fs->ar;
 	struct node n = {.type = NODE_FILE, .entry = id};
-	uint64_t ino = node_ino(ar, &n), size = archive_entry_size(ar, id);
+	uint64_t ino = node_ino(fs, &n), size = archive_entry_size(ar, id);
 	for (uint64_t off = 0; off < size; off += MAX_REQUEST) {
 		size_t len = size - off < MAX_REQUEST ? (size_t)(size - off) : MAX_REQUEST;
 		uint8_t *buf = read_buffer(fs, len);

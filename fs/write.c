@@ -21,6 +21,9 @@
 
 #include "commit.h"
 #include "handle.h"
+#include "ops.h"
+#include "reply.h"
+#include "save.h"
 
 #define ERROR_XATTR "user.mhfu.error"
 
@@ -35,16 +38,16 @@ static enum name_kind classify(struct mhfs *fs, fuse_ino_t parent, const char *n
 	char why[256];
 	enum name_kind k = NAME_SCRATCH;
 	pthread_rwlock_rdlock(&fs->ar.io);
-	if (!(parent & SCRATCH_INO) && !node_from_ino(&fs->ar, parent, &dir))
+	if (!(parent & SCRATCH_INO) && !node_from_ino(fs, parent, &dir))
 		k = NAME_NONE;
-	else if (!(parent & SCRATCH_INO) && node_lookup(&fs->ar, &dir, name, view))
+	else if (!(parent & SCRATCH_INO) && !node_lookup(fs, &dir, name, view))
 		k = NAME_VIEW;
-	else if (!(parent & SCRATCH_INO) && node_slot_named(&fs->ar, &dir, name, view))
+	else if (!(parent & SCRATCH_INO) && node_fillable(fs, &dir, name, view))
 		k = NAME_NEW_SLOT;
 	else if (!(parent & SCRATCH_INO) &&
-		 node_name_reserved(&fs->ar, &dir, name, why, sizeof why)) {
+		 node_name_reserved(fs, &dir, name, why, sizeof why)) {
 		char path[512];
-		node_path(&fs->ar, &dir, path, sizeof path);
+		node_path(fs, &dir, path, sizeof path);
 		mlog_printf(&fs->log, "%s%s%s: refused: not a name of this folder: %s", path,
 			    path[0] ? "/" : "", name, why);
 		k = NAME_RESERVED;
@@ -76,94 +79,6 @@ static int new_name(struct mhfs *fs, fuse_ino_t parent, const char *name,
 	return name_error(*k);
 }
 
-static int commit_write(struct mhfs *fs, const struct node *view, const uint8_t *data,
-			size_t len)
-{
-	struct edit e = {.kind = EDIT_WRITE, .view = *view, .data = data, .len = len};
-	return commit_edit(fs, &e);
-}
-
-/* A link's target in the same pack: "slot000.txt" or
- * "../stream2/slot000.txt"; false for anything else. */
-static bool link_slot(const struct node *from, const char *target, uint32_t *stream,
-		      uint32_t *slot)
-{
-	unsigned s = from->stream, n;
-	char ext[4];
-	int used = 0;
-	if (!strncmp(target, "../stream", 9) &&
-	    sscanf(target, "../stream%u/slot%3u.%3s%n", &s, &n, ext, &used) == 3)
-		;
-	else if (sscanf(target, "slot%3u.%3s%n", &n, ext, &used) != 2)
-		return false;
-	if (target[used] || (strcmp(ext, "txt") && strcmp(ext, "bin")))
-		return false;
-	*stream = s;
-	*slot = n;
-	return true;
-}
-
-static int share_slot(struct mhfs *fs, const struct node *view, const char *target)
-{
-	struct edit e = {.kind = EDIT_SHARE_SLOT, .view = *view};
-	if (!link_slot(view, target, &e.share_stream, &e.share_slot))
-		return EINVAL;
-	return commit_edit(fs, &e);
-}
-
-/* Whether a link at `view` to `target` stays a link once made: the file
- * of a shared clip is its first slot's, and every later slot links to
- * it, so linking a slot to a later one would make the new name a regular
- * file where ln(1) made a link.  True too when the target is not a clip
- * (share_slot says why). */
-static bool links_to_earlier(struct mhfs *fs, const struct node *view, const char *target)
-{
-	struct node first = *view;
-	struct node_target t;
-	uint32_t s, n;
-	if (!link_slot(view, target, &s, &n))
-		return true;
-	first.stream = (uint16_t)s;
-	first.slot = (uint16_t)n;
-	pthread_rwlock_rdlock(&fs->ar.io);
-	bool shared = node_resolve(&fs->ar, &first, &t) && t.link[0];
-	pthread_rwlock_unlock(&fs->ar.io);
-	if (shared && !link_slot(&first, t.link, &s, &n))
-		return true;
-	return s < view->stream || (s == view->stream && n < view->slot);
-}
-
-/* Commits a scratch file's contents to a view: a link shares its target's
- * clip, anything else is written. */
-static int commit_scratch(struct mhfs *fs, uint64_t ino, const struct node *view)
-{
-	uint8_t *data = NULL;
-	size_t len = 0;
-	bool link = false;
-	int err = 0;
-	pthread_mutex_lock(&fs->scratch.lock);
-	struct scratch *f = scratch_by_ino(&fs->scratch, ino);
-	if (!f) {
-		err = ENOENT;
-	} else {
-		len = (size_t)f->st.st_size;
-		link = S_ISLNK(f->st.st_mode);
-		if ((data = malloc(len + 1))) {
-			if (len)
-				memcpy(data, f->data, len);
-			data[len] = '\0';
-		} else {
-			err = ENOMEM;
-		}
-	}
-	pthread_mutex_unlock(&fs->scratch.lock);
-	if (!err)
-		err = link ? share_slot(fs, view, (const char *)data)
-			   : commit_write(fs, view, data, len);
-	free(data);
-	return err;
-}
-
 /* A file renamed over a view: the view now shows the file's times, as a
  * local disk would (rsync sets them on its temporary). */
 static void keep_times(struct mhfs *fs, uint64_t ino, const struct node *view)
@@ -178,85 +93,8 @@ static void keep_times(struct mhfs *fs, uint64_t ino, const struct node *view)
 	}
 	pthread_mutex_unlock(&fs->scratch.lock);
 	if (found)
-		times_set(&fs->times, node_ino(&fs->ar, view), view->entry, &st.st_atim,
+		times_set(&fs->times, node_ino(fs, view), view->entry, &st.st_atim,
 			  &st.st_mtim, &st);
-}
-
-/* Unlinks the scratch file of this inode, if it still has its name. */
-static void drop_scratch(struct mhfs *fs, uint64_t ino)
-{
-	pthread_mutex_lock(&fs->scratch.lock);
-	struct scratch *f = scratch_by_ino(&fs->scratch, ino);
-	if (f && f->linked)
-		scratch_unlink(&fs->scratch, f);
-	pthread_mutex_unlock(&fs->scratch.lock);
-}
-
-static int commit_locked(struct mhfs *fs, struct handle *h, bool release);
-
-/* A new slot file closed empty: said in the log, as nothing is committed. */
-static void note_empty_slot_file(struct mhfs *fs, uint64_t ino)
-{
-	struct node view;
-	bool empty_pending = false;
-	pthread_mutex_lock(&fs->scratch.lock);
-	struct scratch *f = scratch_by_ino(&fs->scratch, ino);
-	if (f && f->pending && f->linked && f->st.st_size == 0)
-		empty_pending = node_from_ino(&fs->ar, f->view, &view);
-	pthread_mutex_unlock(&fs->scratch.lock);
-	if (!empty_pending)
-		return;
-	char path[512];
-	pthread_rwlock_rdlock(&fs->ar.io);
-	node_path(&fs->ar, &view, path, sizeof path);
-	pthread_rwlock_unlock(&fs->ar.io);
-	mlog_printf(&fs->log, "%s: empty; the slot stays empty until a clip is written to it", path);
-}
-
-int handle_commit(struct mhfs *fs, struct handle *h, bool release)
-{
-	pthread_mutex_lock(&h->lock);
-	int err = commit_locked(fs, h, release);
-	pthread_mutex_unlock(&h->lock);
-	return err;
-}
-
-/* Commits what the handle holds: 0 or errno. */
-static int commit_handle(struct mhfs *fs, struct handle *h)
-{
-	if (!h->scratch)
-		return commit_write(fs, &h->view, h->data, h->len);
-	/* A new slot file: committed to its slot, then it is the view. */
-	struct node view;
-	bool pending = false;
-	pthread_mutex_lock(&fs->scratch.lock);
-	struct scratch *f = scratch_by_ino(&fs->scratch, h->scratch);
-	if (f && f->pending && f->linked)
-		pending = node_from_ino(&fs->ar, f->view, &view);
-	pthread_mutex_unlock(&fs->scratch.lock);
-	if (!pending)
-		return 0;
-	int err = commit_scratch(fs, h->scratch, &view);
-	if (!err)
-		drop_scratch(fs, h->scratch);
-	return err;
-}
-
-/* handle_commit with h->lock held.  A failed commit sticks to the
- * handle, as a writeback error does: a tool that ignores the fsync's
- * error (emacs takes EINVAL there for "fsync unsupported") still sees it
- * at close. */
-static int commit_locked(struct mhfs *fs, struct handle *h, bool release)
-{
-	if (!h->dirty && !(release && h->emptied)) {
-		if (release && h->scratch)
-			note_empty_slot_file(fs, h->scratch);
-		return h->error;
-	}
-	h->dirty = h->emptied = false;
-	atomic_store(&h->showing, false);
-	h->error = commit_handle(fs, h);
-	return h->error;
 }
 
 void mhfs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
@@ -310,7 +148,7 @@ static int new_scratch(struct mhfs *fs, fuse_req_t req, fuse_ino_t parent,
 		*ino = f->ino;
 		if (pending) {
 			f->pending = true;
-			f->view = node_ino(&fs->ar, pending);
+			f->view = node_ino(fs, pending);
 		}
 	}
 	pthread_mutex_unlock(&fs->scratch.lock);
@@ -394,10 +232,10 @@ static int truncate_view(struct mhfs *fs, fuse_ino_t ino, uint64_t size)
 		return err;
 	}
 	pthread_rwlock_rdlock(&fs->ar.io);
-	if (!node_from_ino(&fs->ar, ino, &n))
+	if (!node_from_ino(fs, ino, &n))
 		err = ENOENT;
 	else if (size)
-		err = view_contents(fs, &n, &h.data, &h.len);
+		err = node_contents(fs, &n, &h.data, &h.len);
 	pthread_rwlock_unlock(&fs->ar.io);
 	h.cap = h.len;
 	if (!err)
@@ -479,7 +317,7 @@ static int set_view_attributes(struct mhfs *fs, fuse_ino_t ino, const struct sta
 		clock_gettime(CLOCK_REALTIME, &now);
 		struct node n;
 		pthread_rwlock_rdlock(&fs->ar.io);
-		uint32_t entry = node_from_ino(&fs->ar, ino, &n) && n.type >= NODE_FILE
+		uint32_t entry = node_from_ino(fs, ino, &n) && (node_class(&n)->flags & VIEW_ITEM)
 					 ? n.entry : UINT32_MAX;
 		pthread_rwlock_unlock(&fs->ar.io);
 		const struct timespec *atime = to_set & FUSE_SET_ATTR_ATIME_NOW ? &now
@@ -567,7 +405,7 @@ void mhfs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 	}
 	if (classify(fs, parent, name, &view) != NAME_VIEW)
 		err = ENOENT;
-	else if (view.type != NODE_SLOT_TXT && view.type != NODE_SLOT_BIN)
+	else if (!(node_class(&view)->flags & VIEW_REMOVABLE))
 		err = EPERM; /* entries and their members cannot disappear */
 	else if (!fs->ar.writable)
 		err = EROFS;
@@ -613,14 +451,14 @@ static int copy_view(struct mhfs *fs, fuse_req_t req, const struct node *view,
 	bool link = false;
 	uint64_t ino;
 	pthread_rwlock_rdlock(&fs->ar.io);
-	int err = node_resolve(&fs->ar, view, &t) ? 0 : ENOENT;
+	int err = node_resolve(fs, view, &t);
 	if (!err && t.link[0]) {
 		link = true;
 		len = strlen(t.link);
 		data = (uint8_t *)strdup(t.link);
 		err = data ? 0 : ENOMEM;
 	} else if (!err) {
-		err = view_contents(fs, view, &data, &len);
+		err = node_contents(fs, view, &data, &len);
 	}
 	pthread_rwlock_unlock(&fs->ar.io);
 	if (!err)
@@ -689,7 +527,7 @@ static bool is_link_to(struct mhfs *fs, const struct node *view, const char *tar
 {
 	struct node_target t;
 	pthread_rwlock_rdlock(&fs->ar.io);
-	bool same = node_resolve(&fs->ar, view, &t) && t.link[0] && !strcmp(t.link, target);
+	bool same = !node_resolve(fs, view, &t) && t.link[0] && !strcmp(t.link, target);
 	pthread_rwlock_unlock(&fs->ar.io);
 	return same;
 }
@@ -709,7 +547,7 @@ void mhfs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 	else if (!err && k == NAME_NEW_SLOT && !links_to_earlier(fs, &view, link)) {
 		char path[512];
 		pthread_rwlock_rdlock(&fs->ar.io);
-		node_path(&fs->ar, &view, path, sizeof path);
+		node_path(fs, &view, path, sizeof path);
 		pthread_rwlock_unlock(&fs->ar.io);
 		mlog_printf(&fs->log, "%s: refused: a link goes to an earlier slot (a shared "
 			    "clip's file is its first slot's) (fix: copy the clip here, then link "
@@ -719,7 +557,7 @@ void mhfs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 	} else if (!err && k == NAME_NEW_SLOT) {
 		/* ln -s slot000.txt slot007.txt: slot 7 plays slot 0's clip. */
 		if (!(err = share_slot(fs, &view, link)))
-			ino = node_ino(&fs->ar, &view);
+			ino = node_ino(fs, &view);
 	} else if (!err) {
 		err = new_scratch(fs, req, parent, name, S_IFLNK | 0777, NULL, &ino);
 		if (!err) {
@@ -730,7 +568,7 @@ void mhfs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 		}
 	}
 	if (!err && !ino)
-		ino = node_ino(&fs->ar, &view);
+		ino = node_ino(fs, &view);
 	if (err)
 		fuse_reply_err(req, err);
 	else
@@ -752,8 +590,7 @@ void mhfs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 	struct node view;
 	enum name_kind k = classify(fs, parent, name, &view);
 	int err = k != NAME_VIEW ? ENOENT
-		  : view.type != NODE_DIR && view.type != NODE_STREAM && view.type != NODE_META &&
-				  view.type != NODE_REJECTED ? ENOTDIR
+		  : !(node_class(&view)->flags & VIEW_DIR) ? ENOTDIR
 		  : fs->ar.writable ? EPERM : EROFS;
 	fuse_reply_err(req, err);
 }

@@ -265,10 +265,17 @@ check "-o cache_mb=1048576 (1 TiB, the largest) is taken as is" bash -c "
 	grep -qx \$'cache_budget\t1099511627776' '$opt/.mhfu/info' && grep -qx \$'scratch_budget\t1099511627776' '$opt/.mhfu/info'"
 
 # --- a single PAC ---
-pac=$(cd "$src" && ls -d file_*.pac | head -1)
+# The Tigrex's model PAC: its texts name it after the PAC's file name.
+pac=file_06185.pac
 single=$work/single
 check "mount a single PAC ($pac)" mount_archive "$src/$pac" "$single"
-check "the PAC's mount equals its folder in the archive" diff -r "$src/${pac%.pac}" "$single" -x .mhfu
+expected=$work/single.expected
+cp -r "$src/${pac%.pac}" "$expected"
+find "$expected" -name '*.txt' -exec sed -i "1s|^# ${pac%.pac}/|# $pac/|" {} +
+check "the PAC's mount equals its folder in the archive, its texts naming $pac" \
+	diff -r "$expected" "$single" -x .mhfu
+check "a clip's header names the PAC by its file name" \
+	grep -q "^# $pac/3.anim stream 0 slot 0 " "$single/3/stream0/slot000.txt"
 check "info: format PAC" test "$(info_field "$single" format)" = PAC
 check "unmount the single PAC" unmount "$single"
 

@@ -1,0 +1,70 @@
+/* Items: an entry or a sub-entry of the archive (an entry id and a path
+ * of member indices), with the caches the views of it share: its
+ * container tree and its decoded model.  The item views (view_item.c,
+ * view_skeleton.c, view_pack.c, view_slot.c) resolve through here. */
+#ifndef FS_ITEM_H
+#define FS_ITEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "archive.h"
+#include "model.h"
+#include "node.h"
+
+struct item {
+	uint64_t offset, size;         /* in the entry */
+	enum kind kind;
+	const struct pactree *tree;    /* the container's tree, when it is one
+					  (a top-level one: see item_tree) */
+	struct pactree_sub *sub;       /* depth >= 1: the sub-entry */
+	const struct pactree *parent;  /* depth >= 1: the container holding it */
+	struct model_cache *cache;     /* where its model is kept */
+};
+
+/* The item of node n: 0, or ENOENT when its path names no member. */
+int item_resolve(struct archive *ar, const struct node *n, struct item *it);
+
+/* Whether the item shows as a folder: a container (at the top level as
+ * soon as it sniffs as one, below only when it decoded: a top-level one
+ * that does not decode is empty, its reason logged), a skeleton or a
+ * pack (when they do not decode: empty, reason logged). */
+bool item_has_dir(const struct node *n, const struct item *it);
+
+/* The container tree of a PAC item (a top-level one is built on first
+ * use); NULL if it does not decode. */
+const struct pactree *item_tree(struct archive *ar, const struct node *n,
+				const struct item *it);
+
+/* The decoded model of a skeleton or pack item, built on first use;
+ * NULL when it does not decode (logged) or could not be built now. */
+struct model *item_model(struct archive *ar, const struct node *n, const struct item *it);
+
+/* "file_06185/3.anim": names the item in comments and the log. */
+void item_label(struct archive *ar, const struct node *n, char *buf, size_t len);
+
+/* What every item folder shares, whatever its kind (view_item.c): its
+ * name (file_06185, or the member's index), its folder, resolving it
+ * (its tree or model), and telling cheaply whether it exists. */
+void item_folder_name(struct mhfs *fs, const struct node *n, char *buf, size_t len);
+void item_parent(const struct node *n, struct node *dir);
+int item_folder_resolve(struct mhfs *fs, const struct node *n, struct node_target *t);
+bool item_folder_exists(struct mhfs *fs, const struct node *n);
+
+/* The pack folder of a view in it (view_pack.c); resolving it (ENOENT
+ * when its pack does not decode); a slot's clip index, -1 when the slot
+ * does not exist or is empty. */
+void pack_folder_of(const struct node *n, struct node *dir);
+int pack_resolve(struct mhfs *fs, const struct node *n, struct node_target *t);
+int32_t pack_slot_clip(const struct model *m, unsigned stream, unsigned slot);
+
+/* The names a skeleton's or pack's folder refuses: the texts and stream
+ * folders of either, in any case (a view misspelt, or of the other kind). */
+bool item_model_reserved(struct mhfs *fs, const struct node *dir, const struct node_target *t,
+			 const char *name, char *why, size_t why_len);
+
+/* Whether the node is the root of a single-PAC mount (entry 0's folder). */
+bool item_is_pac_root(const struct archive *ar, const struct node *n);
+
+#endif

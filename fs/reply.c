@@ -1,0 +1,175 @@
+/* Attributes and replies shared by the FUSE operations (ops.c, write.c):
+ * the mount of a request, the archive's read lock, a node's attributes
+ * and the replies that carry them, each worker's read buffer. */
+#include "reply.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "handle.h"
+
+struct mhfs *fs_of(fuse_req_t req)
+{
+	return fuse_req_userdata(req);
+}
+
+void fs_rdlock(struct mhfs *fs)
+{
+	pthread_rwlock_rdlock(&fs->ar.io);
+}
+
+/* Every read-side operation ends here, holding nothing: the point to
+ * keep the decoded caches within budget. */
+void fs_unlock(struct mhfs *fs)
+{
+	pthread_rwlock_unlock(&fs->ar.io);
+	archive_trim(&fs->ar);
+}
+
+int node_stat(struct mhfs *fs, const struct node *n, struct stat *st)
+{
+	struct node_target t;
+	const struct view_class *c = node_class(n);
+	mode_t writable = fs->ar.writable ? 0200 : 0;
+	int err;
+	memset(st, 0, sizeof *st);
+	st->st_ino = node_ino(fs, n);
+	st->st_uid = fs->uid;
+	st->st_gid = fs->gid;
+	/* An entry's views change at its commits; the mount's own nodes
+	 * with the archive. */
+	st->st_atim = st->st_mtim = st->st_ctim =
+		c->flags & VIEW_ITEM ? fs->ar.entries[n->entry].mtime : fs->ar.mtime;
+	st->st_blksize = 4096;
+	st->st_nlink = 1;
+
+	if (c->flags & VIEW_DIR) {
+		if (!node_exists(fs, n))
+			return ENOENT;
+		st->st_mode = S_IFDIR | 0555 | writable;
+		st->st_nlink = 2;
+		return 0;
+	}
+	if (c->contents) {
+		/* Made afresh: its size is its length now. */
+		uint8_t *text;
+		size_t len;
+		if ((err = c->contents(fs, n, &text, &len)))
+			return err;
+		free(text);
+		st->st_mode = S_IFREG | 0444;
+		st->st_size = (off_t)len;
+		if (c->flags & VIEW_LIVE)
+			clock_gettime(CLOCK_REALTIME, &st->st_mtim);
+	} else if ((err = node_resolve(fs, n, &t))) {
+		return err;
+	} else if (t.link[0]) {
+		st->st_mode = S_IFLNK | 0777;
+		st->st_size = (off_t)strlen(t.link);
+	} else {
+		st->st_mode = S_IFREG | 0444 | (c->flags & VIEW_WRITABLE ? writable : 0);
+		st->st_size = (off_t)(t.text ? t.text_len : t.size);
+	}
+	st->st_blocks = (st->st_size + 511) / 512;
+	return 0;
+}
+
+/* What a view's attributes are while the mount runs: the size of a
+ * writer that has it open, the times set on it. */
+void live_attributes(struct mhfs *fs, struct stat *st)
+{
+	uint64_t len;
+	if (writer_len(fs, st->st_ino, &len)) {
+		st->st_size = (off_t)len;
+		st->st_blocks = (st->st_size + 511) / 512;
+	}
+	times_apply(&fs->times, st->st_ino, st);
+}
+
+double attr_timeout(const struct mhfs *fs, fuse_ino_t ino)
+{
+	/* Scratch files change with every write; info and log as the mount
+	 * runs (and a read-only mount's kernel caches their pages: a fresh
+	 * size and mtime at each stat drop the stale ones). */
+	struct node n;
+	if ((ino & SCRATCH_INO) ||
+	    (node_from_ino(fs, ino, &n) && (node_class(&n)->flags & VIEW_LIVE)))
+		return 0;
+	return fs->timeout;
+}
+
+int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st)
+{
+	int err = 0;
+	if (record_ino(ino)) {
+		if (!(err = record_get(&fs->record, ino, st, NULL, NULL))) {
+			st->st_uid = fs->uid;
+			st->st_gid = fs->gid;
+		}
+		return err;
+	}
+	if (ino & SCRATCH_INO) {
+		pthread_mutex_lock(&fs->scratch.lock);
+		struct scratch *f = scratch_by_ino(&fs->scratch, ino);
+		if (f)
+			*st = f->st;
+		else
+			err = ENOENT;
+		pthread_mutex_unlock(&fs->scratch.lock);
+		return err;
+	}
+	struct node n;
+	fs_rdlock(fs);
+	err = node_from_ino(fs, ino, &n) ? node_stat(fs, &n, st) : ENOENT;
+	fs_unlock(fs);
+	if (!err)
+		live_attributes(fs, st);
+	return err;
+}
+
+void reply_entry(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino)
+{
+	struct fuse_entry_param e = {0};
+	int err = ino_stat(fs, ino, &e.attr);
+	if (err) {
+		fuse_reply_err(req, err);
+		return;
+	}
+	e.ino = ino;
+	e.attr_timeout = attr_timeout(fs, ino);
+	e.entry_timeout = ino & SCRATCH_INO ? 0 : fs->entry_timeout;
+	if (!(ino & SCRATCH_INO))
+		known_ref(&fs->known, ino);
+	if (fuse_reply_entry(req, &e) && !(ino & SCRATCH_INO))
+		known_forget(&fs->known, ino, 1);
+}
+
+void reply_attr(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino)
+{
+	struct stat st;
+	int err = ino_stat(fs, ino, &st);
+	if (err)
+		fuse_reply_err(req, err);
+	else
+		fuse_reply_attr(req, &st, attr_timeout(fs, ino));
+}
+
+uint8_t *read_buffer(struct mhfs *fs, size_t size)
+{
+	struct read_buffer {
+		size_t cap;
+		uint8_t data[];
+	} *b = pthread_getspecific(fs->read_buffers);
+	if (!b || b->cap < size) {
+		size_t cap = size > MAX_REQUEST ? size : MAX_REQUEST;
+		free(b);
+		b = malloc(sizeof *b + cap);
+		pthread_setspecific(fs->read_buffers, b);
+		if (!b)
+			return NULL;
+		b->cap = cap;
+	}
+	return b->data;
+}
+

@@ -1,0 +1,42 @@
+/* Attributes and replies shared by the FUSE operations (reply.c). */
+#ifndef FS_REPLY_H
+#define FS_REPLY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "mhfs.h"
+#include "node.h"
+
+/* The largest request: 1 MiB (the kernel's limit is 256 pages). */
+#define MAX_REQUEST (1u << 20)
+
+struct mhfs *fs_of(fuse_req_t req);
+
+/* The archive's io lock, shared (archive.h).  Every read-side operation
+ * unlocks here, holding nothing: the point to keep the decoded caches
+ * within budget. */
+void fs_rdlock(struct mhfs *fs);
+void fs_unlock(struct mhfs *fs);
+
+/* A view's attributes as the archive gives them (with io held); then
+ * what they are while the mount runs: the size of a writer that has it
+ * open, the times set on it. */
+int node_stat(struct mhfs *fs, const struct node *n, struct stat *st);
+void live_attributes(struct mhfs *fs, struct stat *st);
+
+/* How long the kernel may cache ino's attributes, seconds. */
+double attr_timeout(const struct mhfs *fs, fuse_ino_t ino);
+/* Attributes of a view or scratch inode (takes the archive's read lock). */
+int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st);
+/* Replies ino's attributes (a view open for writing: the size written). */
+void reply_attr(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino);
+/* Replies an entry for ino, counting the kernel's reference. */
+void reply_entry(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino);
+/* The calling thread's buffer for decrypted bytes, at least size long:
+ * reads allocate nothing once their thread has served one.  NULL when
+ * out of memory. */
+uint8_t *read_buffer(struct mhfs *fs, size_t size);
+
+#endif

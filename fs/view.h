@@ -1,0 +1,128 @@
+/* View classes: what each kind of file or folder of the mount is.
+ *
+ * HOW TO ADD A VIEW
+ *   1. Write fs/view_NAME.c defining `const struct view_class view_NAME`:
+ *      its flags, its name in its folder, its folder, how it resolves
+ *      against the archive, and the callbacks of its kind (a folder lists
+ *      and looks up its children; a file may give its contents; a
+ *      writable file encodes an edit).  Unused callbacks stay NULL.
+ *   2. Add one line to VIEW_TABLE below: X(NODE_NAME, view_NAME).
+ * Inode numbers, lookup, listing, paths, attributes, open, read and the
+ * commit all dispatch through the table (node.c); nothing else changes.
+ *
+ * A class's `name` is the only place its name is made: lookups (which
+ * parse a candidate from the name, then compare it with the name the
+ * candidate would have), listings and paths all call it.
+ *
+ * Callbacks run with the archive's io lock held (shared, or exclusively
+ * in a commit) and return 0 or an errno: ENOENT when the view is absent,
+ * anything else when it exists but could not be had (ENOMEM, EIO). */
+#ifndef FS_VIEW_H
+#define FS_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "anim.h"
+#include "diag.h"
+#include "kind.h"
+#include "rules.h"
+
+struct mhfs;
+struct node;
+struct node_target;
+struct edit;
+
+/* The view classes, in inode order: a view's type is its line here (the
+ * mount's own nodes are their type as inode number; the root must be 1,
+ * as FUSE requires). */
+#define VIEW_TABLE(X)                                                           \
+	X(NODE_ROOT, view_root)         /* the mount of a DATA.BIN */           \
+	X(NODE_META, view_meta)         /* .mhfu/ */                            \
+	X(NODE_INFO, view_info)         /* .mhfu/info */                        \
+	X(NODE_LOG, view_log)           /* .mhfu/log */                         \
+	X(NODE_INDEX, view_index)       /* index.tsv */                         \
+	X(NODE_REJECTED, view_rejected) /* .mhfu/rejected/: kept texts */       \
+	X(NODE_FILE, view_raw)          /* an item's raw bytes */               \
+	X(NODE_DIR, view_pac_dir)       /* a PAC's folder of members */         \
+	X(NODE_SKEL_DIR, view_skeleton_dir) /* a skeleton's folder */           \
+	X(NODE_SKEL_TXT, view_skeleton_txt) /* DIR/skeleton.txt */              \
+	X(NODE_PACK_DIR, view_pack_dir) /* an animation pack's folder */        \
+	X(NODE_PACK_TXT, view_pack_txt) /* DIR/pack.txt */                      \
+	X(NODE_STREAM, view_stream_dir) /* DIR/streamK/ */                      \
+	X(NODE_SLOT_TXT, view_slot_txt) /* DIR/streamK/slotNNN.txt */           \
+	X(NODE_SLOT_BIN, view_slot_bin) /* DIR/streamK/slotNNN.bin */
+
+#define VIEW_ENUM(type, cls) type,
+enum node_type { NODE_NONE, VIEW_TABLE(VIEW_ENUM) NODE_TYPES };
+#undef VIEW_ENUM
+
+enum view_flags {
+	VIEW_DIR = 1 << 0,       /* a folder */
+	VIEW_ITEM = 1 << 1,      /* of an item: the node's entry and path say which */
+	VIEW_STREAM = 1 << 2,    /* the node's stream field is used */
+	VIEW_SLOT = 1 << 3,      /* the node's slot field is used */
+	VIEW_WRITABLE = 1 << 4,  /* can be opened for writing (encode) */
+	VIEW_REMOVABLE = 1 << 5, /* unlink and symlink are edits (a slot's file) */
+	VIEW_LIVE = 1 << 6,      /* changes as the mount runs: never cached */
+	VIEW_EXPANDS = 1 << 7,   /* the folder of an item of kind `expands` */
+};
+
+/* Where a folder's listing stands at a position (child_at). */
+enum view_child { CHILD_FOUND, CHILD_SKIP, CHILD_END };
+
+struct view_class {
+	unsigned flags;
+	enum kind expands;      /* VIEW_EXPANDS: the item kind it is the folder of */
+	/* Its name in its folder. */
+	void (*name)(struct mhfs *fs, const struct node *n, char *buf, size_t len);
+	/* Its folder; NULL for the root. */
+	void (*parent)(const struct node *n, struct node *dir);
+	/* Whether it exists and what it stands for (node.h). */
+	int (*resolve)(struct mhfs *fs, const struct node *n, struct node_target *t);
+	/* Whether it exists, when that is cheaper to tell than resolving;
+	 * NULL: resolve. */
+	bool (*exists)(struct mhfs *fs, const struct node *n);
+
+	/* Folders.  The child a name would be, if any (node_lookup then
+	 * checks its name and that it exists); the child at listing
+	 * position pos (from NODE_POS_FIRST); names that look like a view
+	 * of this folder but are none, with what the names are; the view a
+	 * new file would fill (an empty slot). */
+	bool (*child_named)(struct mhfs *fs, const struct node *dir,
+			    const struct node_target *t, const char *name, struct node *child);
+	enum view_child (*child_at)(struct mhfs *fs, const struct node *dir,
+				    const struct node_target *t, uint64_t pos,
+				    struct node *child);
+	bool (*reserved)(struct mhfs *fs, const struct node *dir, const struct node_target *t,
+			 const char *name, char *why, size_t why_len);
+	bool (*fillable)(struct mhfs *fs, const struct node *dir, const struct node_target *t,
+			 const char *name, struct node *view);
+
+	/* Files.  Contents made afresh at each use (the mount's own files);
+	 * NULL: the target's text, or its bytes in the archive. */
+	int (*contents)(struct mhfs *fs, const struct node *n, uint8_t **data, size_t *len);
+	/* Writable files: the item's new bytes from an edit of this view
+	 * and the item's old bytes; *format is the pack's clip format when
+	 * its bytes do not say (no clip), set to the pack's. */
+	enum mh_err (*encode)(const struct edit *e, const uint8_t *old, size_t old_len,
+			      enum clip_format *format, uint8_t **out, size_t *out_len,
+			      struct mh_diag *d);
+	/* The line of the edited text a rule violation points at, 0 if none. */
+	unsigned (*violation_line)(const struct edit *e, const struct rule_violation *v);
+};
+
+/* Name parsing shared by the classes (node.c).  view_number: the
+ * unsigned decimal number that starts s, *end after it.  view_prefixed:
+ * `prefix` (any case) then digits.  view_like_end: nothing, or "." and
+ * letters: the end of a view's name (or of an editor's name for one). */
+bool view_number(const char *s, long long *v, const char **end);
+bool view_prefixed(const char *name, const char *prefix, const char **end);
+bool view_like_end(const char *end);
+
+#define VIEW_DECLARE(type, cls) extern const struct view_class cls;
+VIEW_TABLE(VIEW_DECLARE)
+#undef VIEW_DECLARE
+
+#endif

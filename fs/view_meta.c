@@ -1,0 +1,184 @@
+/* The mount's own folder, .mhfu/: info (what the archive is and how the
+ * mount is doing), log (what the mount did and refused), and rejected/
+ * (the texts of refused writes and removed clips, kept in the record:
+ * listed by ops.c from record.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mhfs.h"
+#include "node.h"
+#include "strbuf.h"
+#include "version.h"
+
+/* Listing positions of .mhfu/'s files. */
+static const enum node_type meta_files[] = {NODE_INFO, NODE_LOG, NODE_REJECTED};
+#define META_FILES (sizeof meta_files / sizeof *meta_files)
+
+static void fixed_name(struct mhfs *fs, const struct node *n, char *buf, size_t len)
+{
+	(void)fs;
+	static const char *const names[NODE_TYPES] = {
+		[NODE_META] = ".mhfu", [NODE_INFO] = "info", [NODE_LOG] = "log",
+		[NODE_REJECTED] = "rejected",
+	};
+	snprintf(buf, len, "%s", names[n->type]);
+}
+
+static void in_root(const struct node *n, struct node *dir)
+{
+	(void)n;
+	*dir = (struct node){.type = NODE_ROOT};
+}
+
+static void in_meta(const struct node *n, struct node *dir)
+{
+	(void)n;
+	*dir = (struct node){.type = NODE_META};
+}
+
+static int always(struct mhfs *fs, const struct node *n, struct node_target *t)
+{
+	(void)fs;
+	(void)n;
+	(void)t;
+	return 0;
+}
+
+static bool meta_child_named(struct mhfs *fs, const struct node *dir,
+			     const struct node_target *t, const char *name, struct node *child)
+{
+	(void)fs;
+	(void)dir;
+	(void)t;
+	for (size_t i = 0; i < META_FILES; i++) {
+		char want[16];
+		*child = (struct node){.type = meta_files[i]};
+		fixed_name(fs, child, want, sizeof want);
+		if (!strcmp(name, want))
+			return true;
+	}
+	return false;
+}
+
+static enum view_child meta_child_at(struct mhfs *fs, const struct node *dir,
+				     const struct node_target *t, uint64_t pos,
+				     struct node *child)
+{
+	(void)fs;
+	(void)dir;
+	(void)t;
+	if (pos - NODE_POS_FIRST >= META_FILES)
+		return CHILD_END;
+	*child = (struct node){.type = meta_files[pos - NODE_POS_FIRST]};
+	return CHILD_FOUND;
+}
+
+static bool meta_reserved(struct mhfs *fs, const struct node *dir, const struct node_target *t,
+			  const char *name, char *why, size_t why_len)
+{
+	(void)fs;
+	(void)dir;
+	(void)t;
+	(void)name;
+	snprintf(why, why_len, "the mount's own folder holds no files of yours");
+	return true;
+}
+
+const struct view_class view_meta = {
+	.flags = VIEW_DIR,
+	.name = fixed_name,
+	.parent = in_root,
+	.resolve = always,
+	.child_named = meta_child_named,
+	.child_at = meta_child_at,
+	.reserved = meta_reserved,
+};
+
+/* Holds only what the record keeps and the mount lists itself. */
+const struct view_class view_rejected = {
+	.flags = VIEW_DIR,
+	.name = fixed_name,
+	.parent = in_meta,
+	.resolve = always,
+};
+
+/* ---- info ------------------------------------------------------------- */
+
+static int info_contents(struct mhfs *fs, const struct node *n, uint8_t **data, size_t *len)
+{
+	(void)n;
+	struct archive *ar = &fs->ar;
+	struct strbuf t = {0};
+	bool databin = ar->format == FORMAT_DATABIN;
+
+	strbuf_printf(&t, "format\t%s\n", databin ? "DATA.BIN" : "PAC");
+	strbuf_printf(&t, "archive\t%s\n", ar->path);
+	strbuf_printf(&t, "size\t%llu\n", (unsigned long long)ar->size);
+	if (databin) {
+		strbuf_printf(&t, "game\t%s\n", databin_game_name(ar->db.game));
+		strbuf_printf(&t, "game_from\t%s\n", ar->game_from);
+		strbuf_printf(&t, "encrypted\t%s\n", ar->db.encrypted ? "yes" : "no");
+		strbuf_printf(&t, "entries\t%u\n", ar->count);
+		strbuf_printf(&t, "size_pairs\t%u\n", ar->db.nsizes);
+		strbuf_printf(&t, "toc_blocks\t%u\n", ar->db.start[0]);
+		strbuf_printf(&t, "blocks\t%u\n", ar->db.start[ar->count]);
+	}
+	strbuf_printf(&t, "mode\t%s\n", ar->writable ? "read-write" : "read-only");
+	/* A commit's journal is removed before the commit returns, unless
+	 * writing the archive failed: then it awaits the next commit. */
+	if (ar->journal_pending)
+		strbuf_printf(&t, "journal\tpending (entry %u: reads fail until the next "
+			      "commit or mount replays it)\n", ar->pending_entry);
+	else
+		strbuf_printf(&t, "journal\tclean\n");
+	strbuf_printf(&t, "commits\t%llu\n", (unsigned long long)atomic_load(&ar->commits));
+	strbuf_printf(&t, "refused\t%llu\n", (unsigned long long)atomic_load(&ar->refusals));
+	strbuf_printf(&t, "reads\t%llu\n", (unsigned long long)atomic_load(&ar->reads));
+	strbuf_printf(&t, "bytes_read\t%llu\n", (unsigned long long)atomic_load(&ar->bytes_read));
+	strbuf_printf(&t, "bytes_written\t%llu\n",
+		      (unsigned long long)atomic_load(&ar->bytes_written));
+	strbuf_printf(&t, "prefetched\t%llu\n", (unsigned long long)atomic_load(&ar->prefetched));
+	strbuf_printf(&t, "cache_budget\t%zu\n", ar->cache_budget);
+	strbuf_printf(&t, "cached_bytes\t%zu\n", atomic_load(&ar->cached_bytes));
+	strbuf_printf(&t, "evictions\t%llu\n", (unsigned long long)atomic_load(&ar->evictions));
+	pthread_mutex_lock(&fs->scratch.lock);
+	strbuf_printf(&t, "scratch_budget\t%zu\n", fs->scratch.budget);
+	strbuf_printf(&t, "scratch_bytes\t%zu\n", fs->scratch.used);
+	pthread_mutex_unlock(&fs->scratch.lock);
+	strbuf_printf(&t, "record\t%s\n", fs->record.path ? fs->record.path : "none (in memory)");
+	strbuf_printf(&t, "startup_us\t%llu\n", (unsigned long long)ar->startup_us);
+	strbuf_printf(&t, "last_commit_us\t%llu\n",
+		      (unsigned long long)atomic_load(&ar->last_commit_us));
+	strbuf_printf(&t, "pid\t%ld\n", (long)getpid());
+	strbuf_printf(&t, "version\t%s\n", MHFU_VERSION);
+	*data = (uint8_t *)strbuf_take(&t, len);
+	return *data ? 0 : ENOMEM;
+}
+
+const struct view_class view_info = {
+	.flags = VIEW_LIVE,
+	.name = fixed_name,
+	.parent = in_meta,
+	.resolve = always,
+	.contents = info_contents,
+};
+
+/* ---- log -------------------------------------------------------------- */
+
+static int log_contents(struct mhfs *fs, const struct node *n, uint8_t **data, size_t *len)
+{
+	(void)n;
+	*data = (uint8_t *)mlog_text(&fs->log, len);
+	return *data ? 0 : ENOMEM;
+}
+
+const struct view_class view_log = {
+	.flags = VIEW_LIVE,
+	.name = fixed_name,
+	.parent = in_meta,
+	.resolve = always,
+	.contents = log_contents,
+};

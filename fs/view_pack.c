@@ -1,0 +1,221 @@
+/* An animation pack's folder: pack.txt (its shape: streams of slots, and
+ * which slots share a clip) and a folder per stream of slot files
+ * (view_slot.c). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commit.h"
+#include "item.h"
+#include "mhfs.h"
+#include "views.h"
+
+static struct node pack_child(const struct node *dir, enum node_type type, unsigned stream)
+{
+	struct node c = *dir;
+	c.type = type;
+	c.stream = (uint16_t)stream;
+	return c;
+}
+
+static bool pack_child_named(struct mhfs *fs, const struct node *dir,
+			     const struct node_target *t, const char *name, struct node *child)
+{
+	(void)fs;
+	long long v;
+	const char *end;
+	if (!t->model)
+		return false;
+	if (!strcmp(name, "pack.txt")) {
+		*child = pack_child(dir, NODE_PACK_TXT, 0);
+		return true;
+	}
+	if (strncmp(name, "stream", 6) || !view_number(name + 6, &v, &end) ||
+	    v >= t->model->pack.nstreams || v >= NODE_MAX_STREAMS)
+		return false;
+	*child = pack_child(dir, NODE_STREAM, (unsigned)v);
+	return true;
+}
+
+/* pack.txt, then one position per stream. */
+static enum view_child pack_child_at(struct mhfs *fs, const struct node *dir,
+				     const struct node_target *t, uint64_t pos,
+				     struct node *child)
+{
+	(void)fs;
+	if (!t->model)
+		return CHILD_END;
+	if (pos == NODE_POS_FIRST) {
+		*child = pack_child(dir, NODE_PACK_TXT, 0);
+		return CHILD_FOUND;
+	}
+	uint64_t s = pos - NODE_POS_FIRST - 1;
+	if (s >= t->model->pack.nstreams || s >= NODE_MAX_STREAMS)
+		return CHILD_END;
+	*child = pack_child(dir, NODE_STREAM, (unsigned)s);
+	return CHILD_FOUND;
+}
+
+const struct view_class view_pack_dir = {
+	.flags = VIEW_DIR | VIEW_ITEM | VIEW_EXPANDS,
+	.expands = KIND_ANIM,
+	.name = item_folder_name,
+	.parent = item_parent,
+	.resolve = item_folder_resolve,
+	.exists = item_folder_exists,
+	.child_named = pack_child_named,
+	.child_at = pack_child_at,
+	.reserved = item_model_reserved,
+};
+
+/* The pack folder of a view in it (pack.txt, a stream, a slot). */
+void pack_folder_of(const struct node *n, struct node *dir)
+{
+	*dir = *n;
+	dir->type = NODE_PACK_DIR;
+	dir->stream = dir->slot = 0;
+}
+
+/* Resolves the pack folder of a view in it; ENOENT if its pack does not
+ * decode. */
+int pack_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
+{
+	struct node dir;
+	pack_folder_of(n, &dir);
+	int err = item_folder_resolve(fs, &dir, t);
+	return err ? err : t->model ? 0 : ENOENT;
+}
+
+/* ---- pack.txt ----------------------------------------------------------- */
+
+static void pack_txt_name(struct mhfs *fs, const struct node *n, char *buf, size_t len)
+{
+	(void)fs;
+	(void)n;
+	snprintf(buf, len, "pack.txt");
+}
+
+static int pack_txt_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
+{
+	int err = pack_resolve(fs, n, t);
+	if (err)
+		return err;
+	t->text = t->model->text.text;
+	t->text_len = t->model->text.len;
+	return 0;
+}
+
+static unsigned pack_txt_line(const struct edit *e, const struct rule_violation *v)
+{
+	return v->stream >= 0 ? anim_text_line((const char *)e->data, e->len, v->stream) : 0;
+}
+
+const struct view_class view_pack_txt = {
+	.flags = VIEW_ITEM | VIEW_WRITABLE,
+	.name = pack_txt_name,
+	.parent = pack_folder_of,
+	.resolve = pack_txt_resolve,
+	.violation_line = pack_txt_line,
+};
+
+/* ---- stream folders ------------------------------------------------------ */
+
+static void stream_name(struct mhfs *fs, const struct node *n, char *buf, size_t len)
+{
+	(void)fs;
+	snprintf(buf, len, "stream%u", n->stream);
+}
+
+static int stream_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
+{
+	int err = pack_resolve(fs, n, t);
+	return err ? err : n->stream < t->model->pack.nstreams ? 0 : ENOENT;
+}
+
+/* A slot's clip, or -1 when the slot does not exist or is empty. */
+int32_t pack_slot_clip(const struct model *m, unsigned stream, unsigned slot)
+{
+	if (!m || m->kind != KIND_ANIM || stream >= m->pack.nstreams ||
+	    slot >= m->pack.streams[stream].nslots)
+		return -1;
+	return m->pack.streams[stream].slots[slot];
+}
+
+static struct node slot_node(const struct node *dir, bool bin, unsigned slot)
+{
+	struct node c = *dir;
+	c.type = bin ? NODE_SLOT_BIN : NODE_SLOT_TXT;
+	c.slot = (uint16_t)slot;
+	return c;
+}
+
+/* "slot007.txt" or "slot007.bin": the candidate slot; *slot is its
+ * number, whether it holds a clip or not. */
+static bool slot_candidate(const struct node *dir, const char *name, struct node *child)
+{
+	long long v;
+	const char *end;
+	if (strncmp(name, "slot", 4) || !view_number(name + 4, &v, &end) ||
+	    v >= NODE_MAX_SLOTS)
+		return false;
+	*child = slot_node(dir, !strcmp(end, ".bin"), (unsigned)v);
+	return true;
+}
+
+static bool stream_child_named(struct mhfs *fs, const struct node *dir,
+			       const struct node_target *t, const char *name,
+			       struct node *child)
+{
+	(void)fs;
+	return slot_candidate(dir, name, child) &&
+	       pack_slot_clip(t->model, dir->stream, child->slot) >= 0;
+}
+
+static bool stream_fillable(struct mhfs *fs, const struct node *dir,
+			    const struct node_target *t, const char *name, struct node *view)
+{
+	(void)fs;
+	return slot_candidate(dir, name, view) &&
+	       view->slot < t->model->pack.streams[dir->stream].nslots;
+}
+
+/* Two positions per slot: its text, its bytes; empty slots have none. */
+static enum view_child stream_child_at(struct mhfs *fs, const struct node *dir,
+				       const struct node_target *t, uint64_t pos,
+				       struct node *child)
+{
+	(void)fs;
+	uint64_t slot = (pos - NODE_POS_FIRST) / 2;
+	bool bin = (pos - NODE_POS_FIRST) % 2;
+	if (slot >= t->model->pack.streams[dir->stream].nslots || slot >= NODE_MAX_SLOTS)
+		return CHILD_END;
+	if (pack_slot_clip(t->model, dir->stream, (unsigned)slot) < 0)
+		return CHILD_SKIP;
+	*child = slot_node(dir, bin, (unsigned)slot);
+	return CHILD_FOUND;
+}
+
+static bool stream_reserved(struct mhfs *fs, const struct node *dir,
+			    const struct node_target *t, const char *name, char *why,
+			    size_t why_len)
+{
+	(void)fs;
+	const char *end;
+	if (!view_prefixed(name, "slot", &end) || !view_like_end(end))
+		return false;
+	snprintf(why, why_len, "slot files are slotNNN.txt or slotNNN.bin, three "
+		 "digits, 000 to %03u in stream %u (more slots: pack.txt)",
+		 t->model->pack.streams[dir->stream].nslots - 1, dir->stream);
+	return true;
+}
+
+const struct view_class view_stream_dir = {
+	.flags = VIEW_DIR | VIEW_ITEM | VIEW_STREAM,
+	.name = stream_name,
+	.parent = pack_folder_of,
+	.resolve = stream_resolve,
+	.child_named = stream_child_named,
+	.child_at = stream_child_at,
+	.reserved = stream_reserved,
+	.fillable = stream_fillable,
+};

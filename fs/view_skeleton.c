@@ -1,0 +1,106 @@
+/* A skeleton's folder and its skeleton.txt: the bone tree and bind pose
+ * as text (mhfu-clip(5)). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commit.h"
+#include "item.h"
+#include "mhfs.h"
+
+static bool skeleton_child_named(struct mhfs *fs, const struct node *dir,
+				 const struct node_target *t, const char *name,
+				 struct node *child)
+{
+	(void)fs;
+	(void)name;
+	if (!t->model)
+		return false;
+	*child = *dir;
+	child->type = NODE_SKEL_TXT;
+	return true;
+}
+
+static enum view_child skeleton_child_at(struct mhfs *fs, const struct node *dir,
+					 const struct node_target *t, uint64_t pos,
+					 struct node *child)
+{
+	(void)fs;
+	if (!t->model || pos != NODE_POS_FIRST)
+		return CHILD_END;
+	*child = *dir;
+	child->type = NODE_SKEL_TXT;
+	return CHILD_FOUND;
+}
+
+const struct view_class view_skeleton_dir = {
+	.flags = VIEW_DIR | VIEW_ITEM | VIEW_EXPANDS,
+	.expands = KIND_SKELETON,
+	.name = item_folder_name,
+	.parent = item_parent,
+	.resolve = item_folder_resolve,
+	.exists = item_folder_exists,
+	.child_named = skeleton_child_named,
+	.child_at = skeleton_child_at,
+	.reserved = item_model_reserved,
+};
+
+/* ---- skeleton.txt ------------------------------------------------------ */
+
+static void skeleton_txt_name(struct mhfs *fs, const struct node *n, char *buf, size_t len)
+{
+	(void)fs;
+	(void)n;
+	snprintf(buf, len, "skeleton.txt");
+}
+
+static void in_folder(const struct node *n, struct node *dir)
+{
+	*dir = *n;
+	dir->type = NODE_SKEL_DIR;
+}
+
+static int skeleton_txt_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
+{
+	struct node dir;
+	in_folder(n, &dir);
+	int err = item_folder_resolve(fs, &dir, t);
+	if (err)
+		return err;
+	if (!t->model)
+		return ENOENT;
+	t->text = t->model->text.text;
+	t->text_len = t->model->text.len;
+	return 0;
+}
+
+static enum mh_err skeleton_txt_encode(const struct edit *e, const uint8_t *old,
+				       size_t old_len, enum clip_format *format,
+				       uint8_t **out, size_t *out_len, struct mh_diag *d)
+{
+	(void)old;
+	(void)old_len;
+	(void)format;
+	struct skeleton s;
+	enum mh_err err = skeleton_parse((const char *)e->data, e->len, &s, d);
+	if (err)
+		return err;
+	err = skeleton_encode(&s, out, out_len, d);
+	skeleton_free(&s);
+	return err;
+}
+
+static unsigned skeleton_txt_line(const struct edit *e, const struct rule_violation *v)
+{
+	/* -1: the params line */
+	return skeleton_text_line((const char *)e->data, e->len, v->bone);
+}
+
+const struct view_class view_skeleton_txt = {
+	.flags = VIEW_ITEM | VIEW_WRITABLE,
+	.name = skeleton_txt_name,
+	.parent = in_folder,
+	.resolve = skeleton_txt_resolve,
+	.encode = skeleton_txt_encode,
+	.violation_line = skeleton_txt_line,
+};

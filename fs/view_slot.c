@@ -1,0 +1,72 @@
+/* A slot's files in its stream's folder: slotNNN.txt, the clip as text
+ * (mhfu-clip(5)), and slotNNN.bin, its bytes.  A slot that shares an
+ * earlier slot's clip shows as a symbolic link to that slot's file. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commit.h"
+#include "item.h"
+#include "mhfs.h"
+#include "views.h"
+
+static void slot_name(struct mhfs *fs, const struct node *n, char *buf, size_t len)
+{
+	(void)fs;
+	views_slot_name(n->slot, n->type == NODE_SLOT_BIN, buf, len);
+}
+
+static void in_stream(const struct node *n, struct node *dir)
+{
+	*dir = *n;
+	dir->type = NODE_STREAM;
+	dir->slot = 0;
+}
+
+static int slot_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
+{
+	int err = pack_resolve(fs, n, t);
+	if (err)
+		return err;
+	struct model *m = t->model;
+	int32_t clip = pack_slot_clip(m, n->stream, n->slot);
+	if (clip < 0)
+		return ENOENT;
+	bool bin = n->type == NODE_SLOT_BIN;
+	views_slot_link(&m->pack, n->stream, n->slot, bin, t->link, sizeof t->link);
+	if (t->link[0])
+		return 0;
+	if (bin) {
+		t->offset += m->clip_offset[clip];
+		t->size = m->clip_size[clip];
+		return 0;
+	}
+	const struct model_text *text = model_clip_text(m, (uint32_t)clip);
+	if (!text)
+		return ENOMEM;
+	t->text = text->text;
+	t->text_len = text->len;
+	return 0;
+}
+
+static unsigned slot_txt_line(const struct edit *e, const struct rule_violation *v)
+{
+	if (v->stream != (int)e->view.stream || v->slot != (int)e->view.slot)
+		return 0;
+	return clip_text_line((const char *)e->data, e->len, v->track, v->channel, v->key);
+}
+
+const struct view_class view_slot_txt = {
+	.flags = VIEW_ITEM | VIEW_STREAM | VIEW_SLOT | VIEW_WRITABLE | VIEW_REMOVABLE,
+	.name = slot_name,
+	.parent = in_stream,
+	.resolve = slot_resolve,
+	.violation_line = slot_txt_line,
+};
+
+const struct view_class view_slot_bin = {
+	.flags = VIEW_ITEM | VIEW_STREAM | VIEW_SLOT | VIEW_WRITABLE | VIEW_REMOVABLE,
+	.name = slot_name,
+	.parent = in_stream,
+	.resolve = slot_resolve,
+};
