@@ -35,51 +35,17 @@ static enum clip_format default_clip_format(const struct archive *ar, uint32_t e
 	return ar->db.game == GAME_MHP3RD ? CLIP_P3RD : CLIP_MHFU;
 }
 
-/* The item's new bytes from the edit and its old bytes; *format is the
- * clips' when the pack holds none, and is set to the pack's. */
+/* The item's new bytes from the edit and its old bytes (the view's
+ * class encodes); *format is the clips' when the pack holds none, and is
+ * set to the pack's. */
 static enum mh_err encode_edit(const struct edit *e, const uint8_t *old, size_t old_len,
 			       enum clip_format *format, uint8_t **out, size_t *out_len,
 			       struct mh_diag *d)
 {
-	enum mh_err err;
 	const struct view_class *c = node_class(&e->view);
-	if (c->encode)
-		return c->encode(e, old, old_len, format, out, out_len, d);
-	switch (e->view.type) {
-	case NODE_PACK_TXT:
-	case NODE_SLOT_TXT:
-	case NODE_SLOT_BIN: {
-		struct anim a, shaped;
-		if ((err = anim_decode(old, old_len, *format, &a, d)))
-			return err;
-		*format = a.format;
-		if (e->view.type == NODE_PACK_TXT) {
-			err = anim_reshape(&a, (const char *)e->data, e->len, &shaped, d);
-			anim_free(&a);
-			if (err)
-				return err;
-			a = shaped;
-		} else if (e->kind == EDIT_EMPTY_SLOT) {
-			err = anim_slot_empty(&a, e->view.stream, e->view.slot, d);
-		} else if (e->kind == EDIT_SHARE_SLOT) {
-			err = anim_slot_share(&a, e->view.stream, e->view.slot, e->share_stream,
-					      e->share_slot, d);
-		} else {
-			err = anim_slot_write(&a, e->view.stream, e->view.slot,
-					      e->view.type == NODE_SLOT_TXT ? ANIM_SLOT_TEXT
-									 : ANIM_SLOT_BYTES,
-					      e->data, e->len, d);
-		}
-		if (!err)
-			err = anim_compact(&a, d);
-		if (!err)
-			err = anim_encode(&a, out, out_len, d);
-		anim_free(&a);
-		return err;
-	}
-	default:
+	if (!c->encode)
 		return mh_fail(d, MH_ERANGE, 0, "this file cannot be written");
-	}
+	return c->encode(e, old, old_len, format, out, out_len, d);
 }
 
 /* ---- reporting --------------------------------------------------------- */

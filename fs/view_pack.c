@@ -86,6 +86,21 @@ int pack_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
 	return err ? err : t->model ? 0 : ENOENT;
 }
 
+enum mh_err pack_reencode(const struct edit *e, const uint8_t *old, size_t old_len,
+			  enum clip_format *format, pack_edit_fn *apply, uint8_t **out,
+			  size_t *out_len, struct mh_diag *d)
+{
+	struct anim a;
+	enum mh_err err = anim_decode(old, old_len, *format, &a, d);
+	if (err)
+		return err;
+	*format = a.format;
+	if (!(err = apply(e, &a, d)) && !(err = anim_compact(&a, d)))
+		err = anim_encode(&a, out, out_len, d);
+	anim_free(&a);
+	return err;
+}
+
 /* ---- pack.txt ----------------------------------------------------------- */
 
 static void pack_txt_name(struct mhfs *fs, const struct node *n, char *buf, size_t len)
@@ -105,6 +120,25 @@ static int pack_txt_resolve(struct mhfs *fs, const struct node *n, struct node_t
 	return 0;
 }
 
+/* The new shape, each clip taken from the slot that first uses it. */
+static enum mh_err reshape(const struct edit *e, struct anim *a, struct mh_diag *d)
+{
+	struct anim shaped;
+	enum mh_err err = anim_reshape(a, (const char *)e->data, e->len, &shaped, d);
+	if (err)
+		return err;
+	anim_free(a);
+	*a = shaped;
+	return MH_OK;
+}
+
+static enum mh_err pack_txt_encode(const struct edit *e, const uint8_t *old, size_t old_len,
+				   enum clip_format *format, uint8_t **out, size_t *out_len,
+				   struct mh_diag *d)
+{
+	return pack_reencode(e, old, old_len, format, reshape, out, out_len, d);
+}
+
 static unsigned pack_txt_line(const struct edit *e, const struct rule_violation *v)
 {
 	return v->stream >= 0 ? anim_text_line((const char *)e->data, e->len, v->stream) : 0;
@@ -115,6 +149,7 @@ const struct view_class view_pack_txt = {
 	.name = pack_txt_name,
 	.parent = pack_folder_of,
 	.resolve = pack_txt_resolve,
+	.encode = pack_txt_encode,
 	.violation_line = pack_txt_line,
 };
 
