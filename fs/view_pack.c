@@ -10,10 +10,10 @@
 #include "mhfs.h"
 #include "views.h"
 
-static struct node pack_child(const struct node *dir, enum node_type type, unsigned stream)
+static struct node stream_node(const struct node *dir, unsigned stream)
 {
 	struct node c = *dir;
-	c.type = type;
+	c.type = NODE_STREAM;
 	c.stream = (uint16_t)stream;
 	return c;
 }
@@ -24,20 +24,14 @@ static bool pack_child_named(struct mhfs *fs, const struct node *dir,
 	(void)fs;
 	long long v;
 	const char *end;
-	if (!t->model)
-		return false;
-	if (!strcmp(name, "pack.txt")) {
-		*child = pack_child(dir, NODE_PACK_TXT, 0);
-		return true;
-	}
-	if (strncmp(name, "stream", 6) || !view_number(name + 6, &v, &end) ||
+	if (!t->model || strncmp(name, "stream", 6) || !view_number(name + 6, &v, &end) ||
 	    v >= t->model->pack.nstreams || v >= NODE_MAX_STREAMS)
 		return false;
-	*child = pack_child(dir, NODE_STREAM, (unsigned)v);
+	*child = stream_node(dir, (unsigned)v);
 	return true;
 }
 
-/* pack.txt, then one position per stream. */
+/* One position per stream. */
 static enum view_child pack_child_at(struct mhfs *fs, const struct node *dir,
 				     const struct node_target *t, uint64_t pos,
 				     struct node *child)
@@ -45,14 +39,10 @@ static enum view_child pack_child_at(struct mhfs *fs, const struct node *dir,
 	(void)fs;
 	if (!t->model)
 		return CHILD_END;
-	if (pos == NODE_POS_FIRST) {
-		*child = pack_child(dir, NODE_PACK_TXT, 0);
-		return CHILD_FOUND;
-	}
-	uint64_t s = pos - NODE_POS_FIRST - 1;
+	uint64_t s = pos - NODE_POS_FIRST;
 	if (s >= t->model->pack.nstreams || s >= NODE_MAX_STREAMS)
 		return CHILD_END;
-	*child = pack_child(dir, NODE_STREAM, (unsigned)s);
+	*child = stream_node(dir, (unsigned)s);
 	return CHILD_FOUND;
 }
 
@@ -146,8 +136,8 @@ static unsigned pack_txt_line(const struct edit *e, const struct rule_violation 
 
 const struct view_class view_pack_txt = {
 	.flags = VIEW_ITEM | VIEW_WRITABLE,
+	.in = NODE_PACK_DIR,
 	.name = pack_txt_name,
-	.parent = pack_folder_of,
 	.resolve = pack_txt_resolve,
 	.encode = pack_txt_encode,
 	.violation_line = pack_txt_line,
