@@ -51,6 +51,7 @@ struct edit;
 	X(NODE_DIR, view_pac_dir)       /* a PAC's folder of members */         \
 	X(NODE_SKEL_DIR, view_skeleton_dir) /* a skeleton's folder */           \
 	X(NODE_SKEL_TXT, view_skeleton_txt) /* DIR/skeleton.txt */              \
+	X(NODE_BIND_WORLD, view_bind_world) /* DIR/bind_world.tsv */            \
 	X(NODE_PACK_DIR, view_pack_dir) /* an animation pack's folder */        \
 	X(NODE_PACK_TXT, view_pack_txt) /* DIR/pack.txt */                      \
 	X(NODE_STREAM, view_stream_dir) /* DIR/streamK/ */                      \
