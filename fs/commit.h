@@ -1,11 +1,8 @@
-/* Commits: an edit of a view becomes new bytes of its item (parse,
- * encode), is checked against the engine's rules, is spliced into every
- * container up to its entry (re-encoded), and is written into the archive
- * (archive_write_entry); then the kernel's caches of the entry's inodes
- * are invalidated.  A refused edit leaves the archive as it was: it is
- * reported as `path:line: CODE message (fix: ...)` in the log, in the
- * view's user.mhfu.error xattr, and its text is kept under
- * .mhfu/rejected/. */
+/* Commits: an edit of a view becomes new bytes of its item (the view's
+ * class encodes it), is checked against the engine's rules, is spliced
+ * into every container up to its entry (re-encoded), and is written into
+ * the archive (archive_write_entry).  A refused edit leaves the archive
+ * as it was.  The result says which; report.h tells the user. */
 #ifndef FS_COMMIT_H
 #define FS_COMMIT_H
 
@@ -14,6 +11,7 @@
 
 #include "mhfs.h"
 #include "node.h"
+#include "rules.h"
 
 enum edit_kind {
 	EDIT_WRITE,       /* the view's new contents (a new slot file too) */
@@ -30,11 +28,35 @@ struct edit {
 	uint32_t share_slot;       /*   the view's slot plays too */
 };
 
-/* Commits an edit.  Returns 0; EINVAL when refused (reported as above);
- * EROFS, EIO, ENOSPC, ENOMEM... when the archive could not take it. */
-int commit_edit(struct mhfs *fs, const struct edit *e);
+/* What a commit did, for the FUSE layer to report (report.h) and to
+ * drop from the kernel's caches (save.c). */
+enum commit_outcome {
+	COMMIT_DONE,       /* the archive holds the edit, durably */
+	COMMIT_UNCHANGED,  /* the edit gave the bytes there already */
+	COMMIT_REFUSED,    /* the edit does not encode or breaks a rule */
+	COMMIT_FAILED,     /* the archive or memory failed: not judged */
+};
 
-/* The view's last refusal, for user.mhfu.error; NULL if none.  Malloc'ed. */
-char *commit_error_of(struct mhfs *fs, uint64_t ino);
+struct commit_result {
+	enum commit_outcome outcome;
+	int err;                  /* 0; EINVAL when refused; a failure's errno */
+	char path[512];           /* the view's path */
+	struct mh_diag diag;      /* refused by its encoding: what and where */
+	struct rule_report rules; /* violations: errors refused it, else warnings */
+	char why[512];            /* failed: why */
+	uint32_t entry;           /* the entry edited */
+	size_t entry_len;         /* done: its new size */
+	bool replayed;            /* a pending journal was completed first, */
+	uint32_t replayed_entry;  /*   of this entry */
+	uint8_t *removed_text;    /* a slot removal: the text of the clip that */
+	size_t removed_len;       /*   left the pack (NULL: none, or shared) */
+	char removed_path[512];
+};
+
+/* Commits an edit: returns r->err, and r says what happened.  Reports
+ * nothing and invalidates nothing: the caller does (save_edit).  Free r
+ * with commit_result_free. */
+int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r);
+void commit_result_free(struct commit_result *r);
 
 #endif

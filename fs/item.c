@@ -6,6 +6,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "views.h"
+
 
 bool item_is_pac_root(const struct archive *ar, const struct node *n)
 {
@@ -56,12 +58,6 @@ const struct pactree *item_tree(struct archive *ar, const struct node *n,
 	return n->depth == 0 ? archive_entry_tree(ar, n->entry) : it->tree;
 }
 
-/* TODO(codecs): views_entry_dir_name once naming moves to codecs. */
-static void entry_dir_name(uint32_t id, char *buf, size_t len)
-{
-	snprintf(buf, len, "file_%05lld", (long long)id - 1);
-}
-
 void item_label(struct archive *ar, const struct node *n, char *buf, size_t len)
 {
 	/* A single PAC is named by its file's name, as the user knows it. */
@@ -71,13 +67,18 @@ void item_label(struct archive *ar, const struct node *n, char *buf, size_t len)
 	else if (n->depth == 0)
 		archive_entry_name(ar, n->entry, buf, len);
 	else
-		entry_dir_name(n->entry, buf, len);
+		views_entry_dir_name(n->entry, buf, len);
 	const struct pactree *tree = n->depth ? archive_entry_tree(ar, n->entry) : NULL;
 	for (unsigned i = 0; tree && i < n->depth; i++) {
 		size_t used = strlen(buf);
 		const struct pactree_sub *s = &tree->subs[n->path[i]];
-		snprintf(buf + used, len - used, "/%u%s", n->path[i],
-			 i + 1 == n->depth ? kind_ext(s->kind) : "");
+		if (used + 1 < len) {
+			buf[used++] = '/';
+			if (i + 1 == n->depth)
+				views_member_name(n->path[i], s->kind, buf + used, len - used);
+			else
+				snprintf(buf + used, len - used, "%u", n->path[i]);
+		}
 		tree = s->child;
 	}
 }

@@ -64,6 +64,14 @@ int32_t pack_slot_clip(const struct model *m, unsigned stream, unsigned slot);
 bool item_model_reserved(struct mhfs *fs, const struct node *dir, const struct node_target *t,
 			 const char *name, char *why, size_t why_len);
 
+/* A pack's new bytes after one edit: decoded from old (*format when its
+ * bytes do not say, then set to the pack's), edited by apply, compacted,
+ * encoded. */
+typedef enum mh_err pack_edit_fn(const struct edit *e, struct anim *a, struct mh_diag *d);
+enum mh_err pack_reencode(const struct edit *e, const uint8_t *old, size_t old_len,
+			  enum clip_format *format, pack_edit_fn *apply, uint8_t **out,
+			  size_t *out_len, struct mh_diag *d);
+
 /* Whether the node is the root of a single-PAC mount (entry 0's folder). */
 bool item_is_pac_root(const struct archive *ar, const struct node *n);
 

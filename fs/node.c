@@ -126,15 +126,46 @@ void node_name(struct mhfs *fs, const struct node *n, char *buf, size_t len)
 	node_class(n)->name(fs, n, buf, len);
 }
 
+/* The fixed-name view of class type in folder dir. */
+static struct node fixed_child(const struct node *dir, enum node_type type)
+{
+	struct node c = *dir;
+	c.type = type;
+	c.stream = c.slot = 0;
+	return c;
+}
+
+/* The k-th fixed-name view of folder dir's type; false past the last. */
+static bool nth_fixed_child(const struct node *dir, uint64_t k, struct node *child)
+{
+	for (int t = NODE_NONE + 1; t < NODE_TYPES; t++)
+		if (classes[t]->in == dir->type && k-- == 0) {
+			*child = fixed_child(dir, (enum node_type)t);
+			return true;
+		}
+	return false;
+}
+
+static uint64_t fixed_children(const struct node *dir)
+{
+	uint64_t n = 0;
+	for (int t = NODE_NONE + 1; t < NODE_TYPES; t++)
+		n += classes[t]->in == dir->type;
+	return n;
+}
+
 void node_path(struct mhfs *fs, const struct node *n, char *buf, size_t len)
 {
 	const struct view_class *c = node_class(n);
 	struct node dir;
-	if (!c->parent || is_mount_root(fs, n)) {
+	if ((!c->in && !c->parent) || is_mount_root(fs, n)) {
 		buf[0] = '\0';
 		return;
 	}
-	c->parent(n, &dir);
+	if (c->in)
+		dir = fixed_child(n, c->in);
+	else
+		c->parent(n, &dir);
 	node_path(fs, &dir, buf, len);
 	size_t used = strlen(buf);
 	if (used && used + 1 < len)
@@ -152,12 +183,17 @@ int node_lookup(struct mhfs *fs, const struct node *dir, const char *name,
 		return 0;
 	}
 	const struct view_class *c = node_class(dir);
-	if (!(c->flags & VIEW_DIR) || !c->child_named)
-		return ENOENT;
+	if (!(c->flags & VIEW_DIR))
+		return ENOTDIR;
 	int err = node_resolve(fs, dir, &t);
 	if (err)
 		return err;
-	if (!c->child_named(fs, dir, &t, name, child))
+	bool named = false;
+	for (uint64_t k = 0; !named && nth_fixed_child(dir, k, child); k++) {
+		node_name(fs, child, want, sizeof want);
+		named = !strcmp(name, want);
+	}
+	if (!named && !(c->child_named && c->child_named(fs, dir, &t, name, child)))
 		return ENOENT;
 	node_name(fs, child, want, sizeof want);
 	if (strcmp(name, want))
@@ -185,11 +221,20 @@ bool node_child_at(struct mhfs *fs, const struct node *dir, uint64_t *pos,
 		}
 		if (p < NODE_POS_FIRST)
 			continue;
-		if (!c->child_at)
-			return false;
 		if (!resolved && !(resolved = !node_resolve(fs, dir, &t)))
 			return false;
-		switch (c->child_at(fs, dir, &t, p, child)) {
+		uint64_t fixed = fixed_children(dir);
+		if (p - NODE_POS_FIRST < fixed) {
+			nth_fixed_child(dir, p - NODE_POS_FIRST, child);
+			if (node_exists(fs, child)) {
+				node_name(fs, child, name, name_len);
+				return true;
+			}
+			continue;
+		}
+		if (!c->child_at)
+			return false;
+		switch (c->child_at(fs, dir, &t, p - fixed, child)) {
 		case CHILD_FOUND:
 			node_name(fs, child, name, name_len);
 			return true;

@@ -8,12 +8,51 @@
 #include <string.h>
 
 #include "commit.h"
+#include "report.h"
+
+/* Drops what the kernel caches of the entry's inodes: pages (of mmaps
+ * and writers: readers in a writable mount read through) and attributes.
+ * Done once the commit released the archive: it waits for page locks,
+ * which readers waiting on us may hold.  Names are not invalidated: the
+ * kernel would take the directory's lock, which the operation that
+ * committed (a rename) may hold while it waits for us; if the driver died
+ * then, the connection could never be aborted.  View names expire after fs->entry_timeout. */
+static void invalidate(struct mhfs *fs, uint32_t entry)
+{
+	size_t n;
+	uint64_t *inos = known_with_top(&fs->known, (uint64_t)entry + 1, &n);
+	for (size_t i = 0; fs->se && i < n; i++)
+		fuse_lowlevel_notify_inval_inode(fs->se, inos[i], 0, 0);
+	free(inos);
+	/* The root (names, sizes) and index.tsv (every entry's start and
+	 * size: a growth moves the later ones) depend on every entry. */
+	if (fs->se) {
+		fuse_lowlevel_notify_inval_inode(fs->se, NODE_ROOT, 0, 0);
+		fuse_lowlevel_notify_inval_inode(fs->se, NODE_INDEX, 0, 0);
+	}
+}
+
+int save_edit(struct mhfs *fs, const struct edit *e)
+{
+	struct commit_result r;
+	int err = commit_edit(fs, e, &r);
+	report_commit(fs, e, &r);
+	if (r.replayed)
+		invalidate(fs, r.replayed_entry);
+	if (r.outcome == COMMIT_DONE)
+		invalidate(fs, r.entry);
+	else if (r.outcome == COMMIT_REFUSED && fs->se)
+		/* The kernel cached what was written: the view shows the archive. */
+		fuse_lowlevel_notify_inval_inode(fs->se, node_ino(fs, &e->view), 0, 0);
+	commit_result_free(&r);
+	return err;
+}
 
 int commit_write(struct mhfs *fs, const struct node *view, const uint8_t *data,
 			size_t len)
 {
 	struct edit e = {.kind = EDIT_WRITE, .view = *view, .data = data, .len = len};
-	return commit_edit(fs, &e);
+	return save_edit(fs, &e);
 }
 
 /* A link's target in the same pack: "slot000.txt" or
@@ -41,7 +80,7 @@ int share_slot(struct mhfs *fs, const struct node *view, const char *target)
 	struct edit e = {.kind = EDIT_SHARE_SLOT, .view = *view};
 	if (!link_slot(view, target, &e.share_stream, &e.share_slot))
 		return EINVAL;
-	return commit_edit(fs, &e);
+	return save_edit(fs, &e);
 }
 
 /* Whether a link at `view` to `target` stays a link once made: the file

@@ -9,12 +9,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "commit.h"
 #include "handle.h"
 
 /* Commits a dirty writable handle (at release also an emptied one): 0,
  * or the commit's errno; a clean handle returns its last commit's.  A
  * failed commit sticks to the handle, as a writeback error does. */
 int handle_commit(struct mhfs *fs, struct handle *h, bool release);
+
+/* Commits an edit, reports it (report.h) and drops what the kernel
+ * caches of what it changed: 0 or the commit's errno. */
+int save_edit(struct mhfs *fs, const struct edit *e);
 
 /* Commits data as the new contents of view. */
 int commit_write(struct mhfs *fs, const struct node *view, const uint8_t *data, size_t len);

@@ -7,6 +7,9 @@
  *      and looks up its children; a file may give its contents; a
  *      writable file encodes an edit).  Unused callbacks stay NULL.
  *   2. Add one line to VIEW_TABLE below: X(NODE_NAME, view_NAME).
+ * A view with a fixed name in a folder (skeleton.txt, .mhfu/info) says
+ * which folder in `in`: lookup and listing find it there by themselves,
+ * so the folder's class needs no change.
  * Inode numbers, lookup, listing, paths, attributes, open, read and the
  * commit all dispatch through the table (node.c); nothing else changes.
  *
@@ -48,6 +51,7 @@ struct edit;
 	X(NODE_DIR, view_pac_dir)       /* a PAC's folder of members */         \
 	X(NODE_SKEL_DIR, view_skeleton_dir) /* a skeleton's folder */           \
 	X(NODE_SKEL_TXT, view_skeleton_txt) /* DIR/skeleton.txt */              \
+	X(NODE_BIND_WORLD, view_bind_world) /* DIR/bind_world.tsv */            \
 	X(NODE_PACK_DIR, view_pack_dir) /* an animation pack's folder */        \
 	X(NODE_PACK_TXT, view_pack_txt) /* DIR/pack.txt */                      \
 	X(NODE_STREAM, view_stream_dir) /* DIR/streamK/ */                      \
@@ -74,10 +78,12 @@ enum view_child { CHILD_FOUND, CHILD_SKIP, CHILD_END };
 
 struct view_class {
 	unsigned flags;
+	enum node_type in;      /* a view with a fixed name: its folder's type;
+				   listed there first, in table order */
 	enum kind expands;      /* VIEW_EXPANDS: the item kind it is the folder of */
 	/* Its name in its folder. */
 	void (*name)(struct mhfs *fs, const struct node *n, char *buf, size_t len);
-	/* Its folder; NULL for the root. */
+	/* Its folder (NULL: `in`, of the same item; neither: the root). */
 	void (*parent)(const struct node *n, struct node *dir);
 	/* Whether it exists and what it stands for (node.h). */
 	int (*resolve)(struct mhfs *fs, const struct node *n, struct node_target *t);
@@ -85,9 +91,10 @@ struct view_class {
 	 * NULL: resolve. */
 	bool (*exists)(struct mhfs *fs, const struct node *n);
 
-	/* Folders.  The child a name would be, if any (node_lookup then
-	 * checks its name and that it exists); the child at listing
-	 * position pos (from NODE_POS_FIRST); names that look like a view
+	/* Folders, besides their fixed-name children.  The child a name
+	 * would be, if any (node_lookup then checks its name and that it
+	 * exists); the child at listing position pos (from NODE_POS_FIRST:
+	 * positions are the folder's own); names that look like a view
 	 * of this folder but are none, with what the names are; the view a
 	 * new file would fill (an empty slot). */
 	bool (*child_named)(struct mhfs *fs, const struct node *dir,

@@ -11,12 +11,7 @@
 #include "commit.h"
 #include "item.h"
 #include "mhfs.h"
-
-/* TODO(codecs): the naming functions of codecs/views.h. */
-static void entry_dir_name(uint32_t id, char *buf, size_t len)
-{
-	snprintf(buf, len, "file_%05lld", (long long)id - 1);
-}
+#include "views.h"
 
 /* The folder holding an item's views: its container's, or the root. */
 void item_parent(const struct node *n, struct node *dir)
@@ -39,7 +34,7 @@ static void raw_name(struct mhfs *fs, const struct node *n, char *buf, size_t le
 	if (n->depth == 0)
 		archive_entry_name(&fs->ar, n->entry, buf, len);
 	else if (!item_resolve(&fs->ar, n, &it))
-		snprintf(buf, len, "%u%s", n->path[n->depth - 1], kind_ext(it.kind));
+		views_member_name(n->path[n->depth - 1], it.kind, buf, len);
 	else
 		snprintf(buf, len, "%u", n->path[n->depth - 1]);
 }
@@ -87,7 +82,7 @@ void item_folder_name(struct mhfs *fs, const struct node *n, char *buf, size_t l
 {
 	(void)fs;
 	if (n->depth == 0)
-		entry_dir_name(n->entry, buf, len);
+		views_entry_dir_name(n->entry, buf, len);
 	else
 		snprintf(buf, len, "%u", n->path[n->depth - 1]);
 }

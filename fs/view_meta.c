@@ -13,10 +13,6 @@
 #include "strbuf.h"
 #include "version.h"
 
-/* Listing positions of .mhfu/'s files. */
-static const enum node_type meta_files[] = {NODE_INFO, NODE_LOG, NODE_REJECTED};
-#define META_FILES (sizeof meta_files / sizeof *meta_files)
-
 static void fixed_name(struct mhfs *fs, const struct node *n, char *buf, size_t len)
 {
 	(void)fs;
@@ -33,47 +29,12 @@ static void in_root(const struct node *n, struct node *dir)
 	*dir = (struct node){.type = NODE_ROOT};
 }
 
-static void in_meta(const struct node *n, struct node *dir)
-{
-	(void)n;
-	*dir = (struct node){.type = NODE_META};
-}
-
 static int always(struct mhfs *fs, const struct node *n, struct node_target *t)
 {
 	(void)fs;
 	(void)n;
 	(void)t;
 	return 0;
-}
-
-static bool meta_child_named(struct mhfs *fs, const struct node *dir,
-			     const struct node_target *t, const char *name, struct node *child)
-{
-	(void)fs;
-	(void)dir;
-	(void)t;
-	for (size_t i = 0; i < META_FILES; i++) {
-		char want[16];
-		*child = (struct node){.type = meta_files[i]};
-		fixed_name(fs, child, want, sizeof want);
-		if (!strcmp(name, want))
-			return true;
-	}
-	return false;
-}
-
-static enum view_child meta_child_at(struct mhfs *fs, const struct node *dir,
-				     const struct node_target *t, uint64_t pos,
-				     struct node *child)
-{
-	(void)fs;
-	(void)dir;
-	(void)t;
-	if (pos - NODE_POS_FIRST >= META_FILES)
-		return CHILD_END;
-	*child = (struct node){.type = meta_files[pos - NODE_POS_FIRST]};
-	return CHILD_FOUND;
 }
 
 static bool meta_reserved(struct mhfs *fs, const struct node *dir, const struct node_target *t,
@@ -92,16 +53,14 @@ const struct view_class view_meta = {
 	.name = fixed_name,
 	.parent = in_root,
 	.resolve = always,
-	.child_named = meta_child_named,
-	.child_at = meta_child_at,
 	.reserved = meta_reserved,
 };
 
 /* Holds only what the record keeps and the mount lists itself. */
 const struct view_class view_rejected = {
 	.flags = VIEW_DIR,
+	.in = NODE_META,
 	.name = fixed_name,
-	.parent = in_meta,
 	.resolve = always,
 };
 
@@ -160,8 +119,8 @@ static int info_contents(struct mhfs *fs, const struct node *n, uint8_t **data, 
 
 const struct view_class view_info = {
 	.flags = VIEW_LIVE,
+	.in = NODE_META,
 	.name = fixed_name,
-	.parent = in_meta,
 	.resolve = always,
 	.contents = info_contents,
 };
@@ -177,8 +136,8 @@ static int log_contents(struct mhfs *fs, const struct node *n, uint8_t **data, s
 
 const struct view_class view_log = {
 	.flags = VIEW_LIVE,
+	.in = NODE_META,
 	.name = fixed_name,
-	.parent = in_meta,
 	.resolve = always,
 	.contents = log_contents,
 };

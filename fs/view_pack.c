@@ -10,10 +10,10 @@
 #include "mhfs.h"
 #include "views.h"
 
-static struct node pack_child(const struct node *dir, enum node_type type, unsigned stream)
+static struct node stream_node(const struct node *dir, unsigned stream)
 {
 	struct node c = *dir;
-	c.type = type;
+	c.type = NODE_STREAM;
 	c.stream = (uint16_t)stream;
 	return c;
 }
@@ -24,20 +24,14 @@ static bool pack_child_named(struct mhfs *fs, const struct node *dir,
 	(void)fs;
 	long long v;
 	const char *end;
-	if (!t->model)
-		return false;
-	if (!strcmp(name, "pack.txt")) {
-		*child = pack_child(dir, NODE_PACK_TXT, 0);
-		return true;
-	}
-	if (strncmp(name, "stream", 6) || !view_number(name + 6, &v, &end) ||
+	if (!t->model || strncmp(name, "stream", 6) || !view_number(name + 6, &v, &end) ||
 	    v >= t->model->pack.nstreams || v >= NODE_MAX_STREAMS)
 		return false;
-	*child = pack_child(dir, NODE_STREAM, (unsigned)v);
+	*child = stream_node(dir, (unsigned)v);
 	return true;
 }
 
-/* pack.txt, then one position per stream. */
+/* One position per stream. */
 static enum view_child pack_child_at(struct mhfs *fs, const struct node *dir,
 				     const struct node_target *t, uint64_t pos,
 				     struct node *child)
@@ -45,14 +39,10 @@ static enum view_child pack_child_at(struct mhfs *fs, const struct node *dir,
 	(void)fs;
 	if (!t->model)
 		return CHILD_END;
-	if (pos == NODE_POS_FIRST) {
-		*child = pack_child(dir, NODE_PACK_TXT, 0);
-		return CHILD_FOUND;
-	}
-	uint64_t s = pos - NODE_POS_FIRST - 1;
+	uint64_t s = pos - NODE_POS_FIRST;
 	if (s >= t->model->pack.nstreams || s >= NODE_MAX_STREAMS)
 		return CHILD_END;
-	*child = pack_child(dir, NODE_STREAM, (unsigned)s);
+	*child = stream_node(dir, (unsigned)s);
 	return CHILD_FOUND;
 }
 
@@ -86,6 +76,21 @@ int pack_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
 	return err ? err : t->model ? 0 : ENOENT;
 }
 
+enum mh_err pack_reencode(const struct edit *e, const uint8_t *old, size_t old_len,
+			  enum clip_format *format, pack_edit_fn *apply, uint8_t **out,
+			  size_t *out_len, struct mh_diag *d)
+{
+	struct anim a;
+	enum mh_err err = anim_decode(old, old_len, *format, &a, d);
+	if (err)
+		return err;
+	*format = a.format;
+	if (!(err = apply(e, &a, d)) && !(err = anim_compact(&a, d)))
+		err = anim_encode(&a, out, out_len, d);
+	anim_free(&a);
+	return err;
+}
+
 /* ---- pack.txt ----------------------------------------------------------- */
 
 static void pack_txt_name(struct mhfs *fs, const struct node *n, char *buf, size_t len)
@@ -105,6 +110,25 @@ static int pack_txt_resolve(struct mhfs *fs, const struct node *n, struct node_t
 	return 0;
 }
 
+/* The new shape, each clip taken from the slot that first uses it. */
+static enum mh_err reshape(const struct edit *e, struct anim *a, struct mh_diag *d)
+{
+	struct anim shaped;
+	enum mh_err err = anim_reshape(a, (const char *)e->data, e->len, &shaped, d);
+	if (err)
+		return err;
+	anim_free(a);
+	*a = shaped;
+	return MH_OK;
+}
+
+static enum mh_err pack_txt_encode(const struct edit *e, const uint8_t *old, size_t old_len,
+				   enum clip_format *format, uint8_t **out, size_t *out_len,
+				   struct mh_diag *d)
+{
+	return pack_reencode(e, old, old_len, format, reshape, out, out_len, d);
+}
+
 static unsigned pack_txt_line(const struct edit *e, const struct rule_violation *v)
 {
 	return v->stream >= 0 ? anim_text_line((const char *)e->data, e->len, v->stream) : 0;
@@ -112,9 +136,10 @@ static unsigned pack_txt_line(const struct edit *e, const struct rule_violation 
 
 const struct view_class view_pack_txt = {
 	.flags = VIEW_ITEM | VIEW_WRITABLE,
+	.in = NODE_PACK_DIR,
 	.name = pack_txt_name,
-	.parent = pack_folder_of,
 	.resolve = pack_txt_resolve,
+	.encode = pack_txt_encode,
 	.violation_line = pack_txt_line,
 };
 

@@ -12,9 +12,8 @@
 #include "node.h"
 #include "strbuf.h"
 
-/* Listing positions: index.tsv, then two per entry (file, folder). */
-#define POS_INDEX NODE_POS_FIRST
-#define POS_ENTRIES (NODE_POS_FIRST + 1)
+/* Listing positions: two per entry (file, folder). */
+#define POS_ENTRIES NODE_POS_FIRST
 
 static void root_name(struct mhfs *fs, const struct node *n, char *buf, size_t len)
 {
@@ -41,10 +40,6 @@ static bool root_child_named(struct mhfs *fs, const struct node *dir,
 	(void)t;
 	long long v = -1;
 	const char *end = name + 10;
-	if (!strcmp(name, "index.tsv")) {
-		*child = (struct node){.type = NODE_INDEX};
-		return true;
-	}
 	if (strncmp(name, "file_", 5) ||
 	    (strncmp(name, "file_-0001", 10) && !view_number(name + 5, &v, &end)) ||
 	    v + 1 >= (long long)fs->ar.count)
@@ -62,10 +57,6 @@ static enum view_child root_child_at(struct mhfs *fs, const struct node *dir,
 	(void)dir;
 	(void)t;
 	struct archive *ar = &fs->ar;
-	if (pos == POS_INDEX) {
-		*child = (struct node){.type = NODE_INDEX};
-		return CHILD_FOUND;
-	}
 	archive_sniff_all(ar);
 	uint64_t i = (pos - POS_ENTRIES) / 2;
 	bool folder = (pos - POS_ENTRIES) % 2;
@@ -139,12 +130,6 @@ static void index_name(struct mhfs *fs, const struct node *n, char *buf, size_t 
 	snprintf(buf, len, "index.tsv");
 }
 
-static void in_root(const struct node *n, struct node *dir)
-{
-	(void)n;
-	*dir = (struct node){.type = NODE_ROOT};
-}
-
 static int index_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
 {
 	(void)n;
@@ -155,7 +140,7 @@ static int index_resolve(struct mhfs *fs, const struct node *n, struct node_targ
 }
 
 const struct view_class view_index = {
+	.in = NODE_ROOT,
 	.name = index_name,
-	.parent = in_root,
 	.resolve = index_resolve,
 };

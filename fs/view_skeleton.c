@@ -8,31 +8,6 @@
 #include "item.h"
 #include "mhfs.h"
 
-static bool skeleton_child_named(struct mhfs *fs, const struct node *dir,
-				 const struct node_target *t, const char *name,
-				 struct node *child)
-{
-	(void)fs;
-	(void)name;
-	if (!t->model)
-		return false;
-	*child = *dir;
-	child->type = NODE_SKEL_TXT;
-	return true;
-}
-
-static enum view_child skeleton_child_at(struct mhfs *fs, const struct node *dir,
-					 const struct node_target *t, uint64_t pos,
-					 struct node *child)
-{
-	(void)fs;
-	if (!t->model || pos != NODE_POS_FIRST)
-		return CHILD_END;
-	*child = *dir;
-	child->type = NODE_SKEL_TXT;
-	return CHILD_FOUND;
-}
-
 const struct view_class view_skeleton_dir = {
 	.flags = VIEW_DIR | VIEW_ITEM | VIEW_EXPANDS,
 	.expands = KIND_SKELETON,
@@ -40,8 +15,6 @@ const struct view_class view_skeleton_dir = {
 	.parent = item_parent,
 	.resolve = item_folder_resolve,
 	.exists = item_folder_exists,
-	.child_named = skeleton_child_named,
-	.child_at = skeleton_child_at,
 	.reserved = item_model_reserved,
 };
 
@@ -54,16 +27,10 @@ static void skeleton_txt_name(struct mhfs *fs, const struct node *n, char *buf, 
 	snprintf(buf, len, "skeleton.txt");
 }
 
-static void in_folder(const struct node *n, struct node *dir)
-{
-	*dir = *n;
-	dir->type = NODE_SKEL_DIR;
-}
-
 static int skeleton_txt_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
 {
-	struct node dir;
-	in_folder(n, &dir);
+	struct node dir = *n;
+	dir.type = NODE_SKEL_DIR;
 	int err = item_folder_resolve(fs, &dir, t);
 	if (err)
 		return err;
@@ -98,8 +65,8 @@ static unsigned skeleton_txt_line(const struct edit *e, const struct rule_violat
 
 const struct view_class view_skeleton_txt = {
 	.flags = VIEW_ITEM | VIEW_WRITABLE,
+	.in = NODE_SKEL_DIR,
 	.name = skeleton_txt_name,
-	.parent = in_folder,
 	.resolve = skeleton_txt_resolve,
 	.encode = skeleton_txt_encode,
 	.violation_line = skeleton_txt_line,

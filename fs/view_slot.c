@@ -49,6 +49,32 @@ static int slot_resolve(struct mhfs *fs, const struct node *n, struct node_targe
 	return 0;
 }
 
+/* A write fills the slot (its clip's first user's edit reaches every
+ * slot sharing it; any other slot gets a clip of its own), a removal
+ * empties it, a link shares another slot's clip. */
+static enum mh_err slot_edit(const struct edit *e, struct anim *a, struct mh_diag *d)
+{
+	const struct node *v = &e->view;
+	switch (e->kind) {
+	case EDIT_EMPTY_SLOT:
+		return anim_slot_empty(a, v->stream, v->slot, d);
+	case EDIT_SHARE_SLOT:
+		return anim_slot_share(a, v->stream, v->slot, e->share_stream, e->share_slot, d);
+	case EDIT_WRITE:
+		break;
+	}
+	return anim_slot_write(a, v->stream, v->slot,
+			       v->type == NODE_SLOT_TXT ? ANIM_SLOT_TEXT : ANIM_SLOT_BYTES,
+			       e->data, e->len, d);
+}
+
+static enum mh_err slot_encode(const struct edit *e, const uint8_t *old, size_t old_len,
+			       enum clip_format *format, uint8_t **out, size_t *out_len,
+			       struct mh_diag *d)
+{
+	return pack_reencode(e, old, old_len, format, slot_edit, out, out_len, d);
+}
+
 static unsigned slot_txt_line(const struct edit *e, const struct rule_violation *v)
 {
 	if (v->stream != (int)e->view.stream || v->slot != (int)e->view.slot)
@@ -61,6 +87,7 @@ const struct view_class view_slot_txt = {
 	.name = slot_name,
 	.parent = in_stream,
 	.resolve = slot_resolve,
+	.encode = slot_encode,
 	.violation_line = slot_txt_line,
 };
 
@@ -69,4 +96,5 @@ const struct view_class view_slot_bin = {
 	.name = slot_name,
 	.parent = in_stream,
 	.resolve = slot_resolve,
+	.encode = slot_encode,
 };

@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "commit.h"
+#include "report.h"
 #include "handle.h"
 #include "ops.h"
 #include "reply.h"
@@ -411,7 +412,7 @@ void mhfs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 		err = EROFS;
 	else {
 		struct edit e = {.kind = EDIT_EMPTY_SLOT, .view = view};
-		err = commit_edit(fs, &e);
+		err = save_edit(fs, &e);
 	}
 	fuse_reply_err(req, err);
 }

@@ -33,6 +33,7 @@
 #include "skeleton.h"
 #include "mkmodels.h"
 #include "rng.h"
+#include "rig.h"
 #include "views.h"
 
 #define ENTRIES 6656u      /* MHFU NA/EU: later issues use real ids (6186) */
@@ -567,6 +568,9 @@ static void extract_model(const char *dir, const char *label, enum kind k,
 			fail(1, "internal error: %s: %s", label, d.msg);
 		path_of(path, "%s/skeleton.txt", dir);
 		char *text = views_skeleton_text(&s, label, &len);
+		write_text(path, text, &len);
+		path_of(path, "%s/bind_world.tsv", dir);
+		text = rig_bind_world_text(&s, label, &len);
 		write_text(path, text, &len);
 		skeleton_free(&s);
 		return;

@@ -153,6 +153,20 @@ check "Tigrex: 6 streams, filled 62 0 64 0 62 0" \
 check "grep -r finds a channel in the clip texts" grep -rq --include='*.txt' '^channel rot_x' "$tig"
 check "skeleton.txt of the Tigrex lists 48 bones" \
 	test "$(grep -cE '^ *[0-9]+ ' "$enc/file_06185/0/skeleton.txt")" = 48
+# bind_world.tsv against the offsets of skeleton.txt summed up each chain
+# by awk: a second computation of the same facts.
+check "bind_world.tsv: each bone's bind position is its offsets summed up its chain" bash -c "
+	awk '/^ *[0-9]+ /{ p[\$1] = \$3; x[\$1] = \$12; y[\$1] = \$13; z[\$1] = \$14 }
+	     END { for (b in p) { sx = sy = sz = 0
+			for (j = b; j != -1; j = p[j]) { sx += x[j]; sy += y[j]; sz += z[j] }
+			printf \"%d\\t%d\\t%.6g\\t%.6g\\t%.6g\\n\", b, p[b], sx, sy, sz } }' \
+		'$enc/file_06185/0/skeleton.txt' | sort -n >'$work/world.expected'
+	awk -F'\t' '!/^#/ { print \$1 \"\\t\" \$2 \"\\t\" \$4 \"\\t\" \$5 \"\\t\" \$6 }' \
+		'$enc/file_06185/0/bind_world.tsv' >'$work/world.shown'
+	diff '$work/world.expected' '$work/world.shown'"
+check "bind_world.tsv marks the Tigrex's body fork, animated joints and severed tail" \
+	grep -qx '# animated joints 0..44; body fork 2; severed chain from 45' \
+	"$enc/file_06185/0/bind_world.tsv"
 check "statfs: 2048-byte blocks, the archive's blocks used" \
 	test "$(stat -f -c '%S %b %f' "$enc" | awk '{ print $1, $2 - $3 }')" = "2048 $(($(stat -c %s "$sample/DATA.BIN") / 2048))"
 # Copy tools check the room left before writing: it is the backing
@@ -271,7 +285,7 @@ single=$work/single
 check "mount a single PAC ($pac)" mount_archive "$src/$pac" "$single"
 expected=$work/single.expected
 cp -r "$src/${pac%.pac}" "$expected"
-find "$expected" -name '*.txt' -exec sed -i "1s|^# ${pac%.pac}/|# $pac/|" {} +
+find "$expected" \( -name '*.txt' -o -name '*.tsv' \) -exec sed -i "1s|^# ${pac%.pac}/|# $pac/|" {} +
 check "the PAC's mount equals its folder in the archive, its texts naming $pac" \
 	diff -r "$expected" "$single" -x .mhfu
 check "a clip's header names the PAC by its file name" \

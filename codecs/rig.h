@@ -1,0 +1,36 @@
+/* Facts the game derives from a skeleton (mhfu-archive(5) "SKELETON"):
+ * which joints are animated, each bone's bind position in model space,
+ * the body fork and the severed chain.  Pure functions of the model. */
+#ifndef MH_RIG_H
+#define MH_RIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "skeleton.h"
+
+/* The animated joints: the first params[1] bones (MHFU monsters), else
+ * all of them. */
+uint32_t rig_animated(const struct skeleton *s);
+
+/* The body fork: the lowest joint with more than one child (counted by
+ * their parent fields), -1 if none. */
+int32_t rig_body_fork(const struct skeleton *s);
+
+/* The first bone of the severed chain: a root past the animated joints
+ * (a cuttable tail), -1 if none. */
+int32_t rig_severed_root(const struct skeleton *s);
+
+/* Bone b's bind position in model space: the sum of the offsets up its
+ * chain to its root.  A chain that does not reach a root (a parent out
+ * of range, a loop) fails with MH_ECORRUPT naming the bone. */
+enum mh_err rig_bind_world(const struct skeleton *s, uint32_t b, double world[3],
+			   struct mh_diag *d);
+
+/* bind_world.tsv: one line per bone (bone, parent, part, x, y, z, role),
+ * headed by comments naming `label` and the rig's facts.  Malloc'ed, NULL
+ * when out of memory; a bone whose chain is broken shows "-" for x y z. */
+char *rig_bind_world_text(const struct skeleton *s, const char *label, size_t *len);
+
+#endif

@@ -1,0 +1,150 @@
+/* Telling the user what a commit did (report.h): the log, the view's
+ * user.mhfu.error xattr, and the record of refused and removed texts. */
+#include "report.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- reporting --------------------------------------------------------- */
+
+static void set_view_error(struct mhfs *fs, uint64_t ino, const char *msg)
+{
+	pthread_mutex_lock(&fs->errors_lock);
+	struct view_error **p = &fs->errors;
+	while (*p && (*p)->ino != ino)
+		p = &(*p)->next;
+	if (*p && !msg) {
+		struct view_error *gone = *p;
+		*p = gone->next;
+		free(gone->msg);
+		free(gone);
+	} else if (msg) {
+		if (!*p && (*p = calloc(1, sizeof **p)))
+			(*p)->ino = ino;
+		if (*p) {
+			free((*p)->msg);
+			(*p)->msg = strdup(msg);
+		}
+	}
+	pthread_mutex_unlock(&fs->errors_lock);
+}
+
+char *commit_error_of(struct mhfs *fs, uint64_t ino)
+{
+	char *msg = NULL;
+	pthread_mutex_lock(&fs->errors_lock);
+	for (struct view_error *v = fs->errors; v; v = v->next)
+		if (v->ino == ino && v->msg)
+			msg = strdup(v->msg);
+	pthread_mutex_unlock(&fs->errors_lock);
+	return msg;
+}
+
+/* The line of a violation in the text the user wrote, 0 if not in it. */
+static unsigned violation_line(const struct edit *e, const struct rule_violation *v)
+{
+	const struct view_class *c = node_class(&e->view);
+	return e->kind == EDIT_WRITE && c->violation_line ? c->violation_line(e, v) : 0;
+}
+
+/* Keeps a text (`what`: a refused one, a removed clip's) in the record
+ * (.mhfu/rejected/); if it cannot be written there, in memory until
+ * unmount, named after the view. */
+static void keep_text(struct mhfs *fs, const char *path, const uint8_t *data, size_t len,
+		      const char *what)
+{
+	char name[256];
+	int err = fs->record.dir < 0 ? 0
+		  : record_keep(&fs->record, path, data, len, name, sizeof name);
+	if (fs->record.dir >= 0 && !err) {
+		mlog_printf(&fs->log, "%s: %s is kept as .mhfu/rejected/%s", path, what, name);
+		return;
+	}
+	if (err)
+		mlog_printf(&fs->log, "%s: %s cannot be kept in %s (%s): kept in "
+			    "memory until unmount", path, what, fs->record.path, strerror(err));
+	size_t i = 0;
+	for (; path[i] && i + 1 < sizeof name; i++)
+		name[i] = path[i] == '/' ? '%' : path[i];
+	name[i] = '\0';
+	pthread_mutex_lock(&fs->scratch.lock);
+	struct scratch *f = scratch_create(&fs->scratch, NODE_REJECTED, name,
+					   S_IFREG | 0644, fs->uid, fs->gid);
+	if (f && scratch_set(f, data, len))
+		scratch_unlink(&fs->scratch, f);
+	pthread_mutex_unlock(&fs->scratch.lock);
+}
+
+/* Logs each violation as path:line: CODE message (fix: ...); the first
+ * error's line goes to first, if given and still empty. */
+static void log_violations(struct mhfs *fs, const struct edit *e, const char *path,
+			   const struct rule_report *r, char *first, size_t first_len)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		const struct rule_violation *v = &r->v[i];
+		char line[512], at[32] = "";
+		unsigned ln = violation_line(e, v);
+		if (ln)
+			snprintf(at, sizeof at, ":%u", ln);
+		snprintf(line, sizeof line, "%s%s: %s %s (fix: %s)%s", path, at,
+			 rule_info(v->code)->name, v->msg, v->fix,
+			 v->level == RULE_ERROR ? "" : " [warning]");
+		mlog_printf(&fs->log, "%s", line);
+		if (first && !first[0] && v->level == RULE_ERROR)
+			snprintf(first, first_len, "%s", line);
+	}
+}
+
+/* Logs what a refused edit broke; the first error becomes the view's
+ * xattr; a refused text is kept in the record. */
+static void refuse(struct mhfs *fs, const struct edit *e, const char *path,
+		   const struct mh_diag *d, const struct rule_report *r)
+{
+	char first[512] = "";
+	if (d) {
+		const char *code = d->code == MH_ERANGE && d->line ? rules_table[RULE_VALUE_RANGE].name
+				   : d->line ? "SYNTAX" : "FORMAT";
+		if (d->line)
+			snprintf(first, sizeof first, "%s:%u:%u: %s %s", path, d->line,
+				 d->col, code, d->msg);
+		else
+			snprintf(first, sizeof first, "%s: %s %s", path, code, d->msg);
+		mlog_printf(&fs->log, "%s", first);
+	}
+	if (r)
+		log_violations(fs, e, path, r, first, sizeof first);
+	set_view_error(fs, node_ino(fs, &e->view), first);
+	if (e->kind == EDIT_WRITE && e->view.type != NODE_FILE)
+		keep_text(fs, path, e->data, e->len, "the refused text");
+	atomic_fetch_add(&fs->ar.refusals, 1);
+}
+
+void report_commit(struct mhfs *fs, const struct edit *e, const struct commit_result *r)
+{
+	uint64_t ino = node_ino(fs, &e->view);
+	switch (r->outcome) {
+	case COMMIT_DONE:
+		if (r->rules.n)
+			log_violations(fs, e, r->path, &r->rules, NULL, 0); /* warnings only */
+		set_view_error(fs, ino, NULL);
+		mlog_printf(&fs->log, "%s: committed (%zu bytes, entry %u now %zu bytes)", r->path,
+			    e->len, r->entry, r->entry_len);
+		if (r->removed_text)
+			keep_text(fs, r->removed_path, r->removed_text, r->removed_len,
+				  "the removed clip's text");
+		break;
+	case COMMIT_UNCHANGED:
+		set_view_error(fs, ino, NULL);
+		mlog_printf(&fs->log, "%s: unchanged, nothing committed", r->path);
+		break;
+	case COMMIT_REFUSED:
+		refuse(fs, e, r->path, r->diag.code ? &r->diag : NULL, &r->rules);
+		break;
+	case COMMIT_FAILED:
+		mlog_printf(&fs->log, "%s: not committed: %s", r->path, r->why);
+		break;
+	}
+}

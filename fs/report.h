@@ -1,0 +1,16 @@
+/* Telling the user what a commit did: a line in the log for each
+ * outcome (`path:line: CODE message (fix: ...)` for each violation), the
+ * view's user.mhfu.error xattr (the first error of its last refusal,
+ * cleared by a commit), and the texts of refused writes and removed clips
+ * kept in the record (.mhfu/rejected/). */
+#ifndef FS_REPORT_H
+#define FS_REPORT_H
+
+#include "commit.h"
+
+void report_commit(struct mhfs *fs, const struct edit *e, const struct commit_result *r);
+
+/* The view's last refusal, for user.mhfu.error; NULL if none.  Malloc'ed. */
+char *commit_error_of(struct mhfs *fs, uint64_t ino);
+
+#endif
