@@ -313,7 +313,7 @@ static void test_every_prefix_and_byte_change(void **state)
 static void test_tigrex_shaped_pack(void **state)
 {
 	(void)state;
-	struct gen_rng r = {0x06185};
+	struct rng r = {0x06185};
 	struct anim a;
 	gen_tigrex(&r, &a);
 	static const uint32_t SLOTS[] = {100, 105, 100, 105, 100, 105};
@@ -390,7 +390,7 @@ static void test_tigrex_shaped_pack(void **state)
 static void test_p3rd_shaped_pack(void **state)
 {
 	(void)state;
-	struct gen_rng r = {0x5250};
+	struct rng r = {0x5250};
 	struct anim a;
 	gen_p3rd(&r, &a);
 	assert_int_equal(a.nstreams, 3);
@@ -620,7 +620,7 @@ static void derive_masks(struct anim *a)
 static void test_random_packs_roundtrip(void **state)
 {
 	(void)state;
-	struct gen_rng r = {0xA11A};
+	struct rng r = {0xA11A};
 	for (int iter = 0; iter < 2000; iter++) {
 		struct anim a;
 		gen_pack(&r, &a);
@@ -649,14 +649,14 @@ static void test_sniff(void **state)
 	b[0x28] = 0x11; /* first clip word: neither format */
 	assert_int_equal(anim_sniff(b, sizeof b, sizeof b), 0);
 
-	struct gen_rng r = {0x5EED};
+	struct rng r = {0x5EED};
 	uint8_t *buf = malloc(4096);
 	assert_non_null(buf);
 	unsigned hits = 0;
 	for (int iter = 0; iter < 100000; iter++) {
 		size_t n = gen_below(&r, iter % 2 ? 64 : 4096);
 		for (size_t i = 0; i < n; i++)
-			buf[i] = (uint8_t)gen_next(&r);
+			buf[i] = (uint8_t)rng_next(&r);
 		hits += anim_sniff(buf, n, n) != 0;
 		hits += anim_sniff(buf, n, n + gen_below(&r, 1 << 20)) != 0;
 	}
@@ -671,7 +671,7 @@ static void test_allocation_failures(void **state)
 	(void)state;
 	if (!FAULTS_AVAILABLE)
 		skip();
-	struct gen_rng r = {3};
+	struct rng r = {3};
 	struct anim a;
 	gen_pack(&r, &a);
 	while (a.nclips < 3) {

@@ -501,7 +501,7 @@ static void test_encode_range_errors(void **state)
 static void test_builders_copy_equal_free(void **state)
 {
 	(void)state;
-	struct gen_rng r = {42};
+	struct rng r = {42};
 	struct clip a, b;
 	gen_clip(&r, GEN_WILD, 12, 6, &a);
 	assert_int_equal(clip_copy(&b, &a, NULL), MH_OK);
@@ -699,7 +699,7 @@ static void expected_after(enum clip_format f, struct clip *c)
 static void test_random_clips_roundtrip(void **state)
 {
 	(void)state;
-	struct gen_rng r = {0xC11F};
+	struct rng r = {0xC11F};
 	for (int iter = 0; iter < 4000; iter++) {
 		enum clip_format f = iter % 2 ? CLIP_P3RD : CLIP_MHFU;
 		enum gen_style style = iter % 3 == 0 ? GEN_WILD :
@@ -731,7 +731,7 @@ static void test_allocation_failures(void **state)
 	(void)state;
 	if (!FAULTS_AVAILABLE)
 		skip();
-	struct gen_rng r = {7};
+	struct rng r = {7};
 	struct clip c;
 	gen_clip(&r, GEN_NATIVE_FU, 6, 4, &c);
 	uint8_t *bytes;

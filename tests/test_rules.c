@@ -726,7 +726,7 @@ static void test_generated_tigrex_packs(void **state)
 	struct skeleton s;
 	tigrex_skeleton(&s, TIGREX_BONES);
 	for (uint64_t seed = 1; seed <= 20; seed++) {
-		struct gen_rng g = {seed};
+		struct rng g = {seed};
 		struct anim a;
 		struct rule_report r;
 		gen_tigrex(&g, &a);
@@ -927,7 +927,7 @@ static const char *line_at(const char *text, unsigned n)
 /* The same text as any parser reads it: every line maybe preceded by a
  * comment or blank line, blanks widened into runs of spaces and tabs, a
  * trailing comment, a CR before the newline.  Malloc'ed. */
-static char *mess(struct gen_rng *g, const char *in)
+static char *mess(struct rng *g, const char *in)
 {
 	static const char *const NOISE[] = {
 		"# track 0\n", "\n", " \t \n", "#channel rot_x\n",
@@ -990,7 +990,7 @@ static void assert_clip_line(const char *text, unsigned line,
 static void test_clip_text_line_random(void **state)
 {
 	(void)state;
-	struct gen_rng g = {99};
+	struct rng g = {99};
 	for (int round = 0; round < 200; round++) {
 		struct clip c, back;
 		gen_clip(&g, round % 2 ? GEN_WILD : GEN_NATIVE_FU,
@@ -1026,7 +1026,7 @@ static void test_clip_text_line_random(void **state)
 static void test_text_lines_messed(void **state)
 {
 	(void)state;
-	struct gen_rng g = {5};
+	struct rng g = {5};
 	struct skeleton s, sback;
 	struct anim a, aback;
 	tigrex_skeleton(&s, TIGREX_BONES);
