@@ -6,20 +6,9 @@
  * thousands of random packs (tests/clipgen.h, fixed seeds) go through
  * encode -> decode -> encode and through the text path the filesystem
  * uses: pack.txt plus one clip text per clip, parsed back and encoded. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
-#include "bytes.h"
 #include "clipgen.h"
 #include "faults.h"
+#include "testlib.h"
 
 /* Two streams: stream 0 has 3 slots (0 and 2 share clip A, 1 empty),
  * stream 1 one slot (clip B); then a 4-byte tail. */
@@ -59,17 +48,6 @@ static const char PACK_TEXT[] =
 	"tail 01020304\n";
 
 /* ---- helpers ----------------------------------------------------------- */
-
-static void assert_diag(const struct mh_diag *d, enum mh_err got,
-			enum mh_err code, uint64_t offset)
-{
-	if (got != code || d->offset != offset)
-		fail_msg("got %s at %llu, want %s at %llu (msg: %s)",
-			 mh_strerror(got), (unsigned long long)d->offset,
-			 mh_strerror(code), (unsigned long long)offset, d->msg);
-	assert_int_equal(d->code, code);
-	assert_true(strlen(d->msg) > 0);
-}
 
 static void encode_ok(const struct anim *a, uint8_t **out, size_t *len)
 {
@@ -347,10 +325,10 @@ static void test_tigrex_shaped_pack(void **state)
 	uint8_t *bytes;
 	size_t len;
 	pack_roundtrip(&a, &bytes, &len);
-	assert_int_equal(le32(bytes), 100);
-	assert_int_equal(le32(bytes + 4), 0x38);
-	assert_int_equal(le32(bytes + 8 * 6 + 4), 0x38 + 4 * 615);
-	assert_int_equal(le32(bytes + 0x38 + 4 * 615), CLIP_MHFU_TAG);
+	assert_int_equal(load_le32(bytes), 100);
+	assert_int_equal(load_le32(bytes + 4), 0x38);
+	assert_int_equal(load_le32(bytes + 8 * 6 + 4), 0x38 + 4 * 615);
+	assert_int_equal(load_le32(bytes + 0x38 + 4 * 615), CLIP_MHFU_TAG);
 	assert_memory_equal(bytes + len - 40, "\xde\xad\xbe\xef\1\2\3\4", 8);
 	text_path(&a);
 
@@ -399,8 +377,8 @@ static void test_p3rd_shaped_pack(void **state)
 	uint8_t *bytes;
 	size_t len;
 	pack_roundtrip(&a, &bytes, &len);
-	assert_int_equal(le32(bytes + 4), 0x20);
-	assert_int_equal(le32(bytes + 0x20 + 4 * 90), 43);
+	assert_int_equal(load_le32(bytes + 4), 0x20);
+	assert_int_equal(load_le32(bytes + 0x20 + 4 * 90), 43);
 	/* Decoding needs no hint: the first clip's word says MHP3rd. */
 	struct anim b;
 	decode_ok(bytes, len, CLIP_MHFU, &b);

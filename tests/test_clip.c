@@ -4,19 +4,9 @@
  * malformed-input case expects its exact error code and byte offset or
  * line:col; randomized clips (tests/clipgen.h, fixed seeds) go through
  * encode -> decode -> encode and print -> parse -> encode. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
 #include "clipgen.h"
 #include "faults.h"
+#include "testlib.h"
 
 /* ---- fixtures ---------------------------------------------------------- */
 
@@ -74,27 +64,6 @@ static const uint8_t P3[] = {
 };
 
 /* ---- helpers ----------------------------------------------------------- */
-
-static void assert_diag(const struct mh_diag *d, enum mh_err got,
-			enum mh_err code, uint64_t offset)
-{
-	if (got != code || d->offset != offset)
-		fail_msg("got %s at %llu, want %s at %llu (msg: %s)",
-			 mh_strerror(got), (unsigned long long)d->offset,
-			 mh_strerror(code), (unsigned long long)offset, d->msg);
-	assert_int_equal(d->code, code);
-	assert_true(strlen(d->msg) > 0);
-}
-
-static void assert_text_diag(const struct mh_diag *d, enum mh_err got,
-			     enum mh_err code, unsigned line, unsigned col)
-{
-	if (got != code || d->line != line || d->col != col)
-		fail_msg("got %s at %u:%u, want %s at %u:%u (msg: %s)",
-			 mh_strerror(got), d->line, d->col, mh_strerror(code),
-			 line, col, d->msg);
-	assert_true(strlen(d->msg) > 0);
-}
 
 static void encode_ok(enum clip_format f, const struct clip *c, uint8_t **out,
 		      size_t *len)

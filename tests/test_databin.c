@@ -5,39 +5,13 @@
  * databin_decode and with databin_open through a memory reader.  Every
  * malformed-input case expects the exact error code and diagnostic
  * offset.  Random tests seed their own generator. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
 #include "cipher.h"
 #include "databin.h"
 #include "faults.h"
 #include "rng.h"
+#include "testlib.h"
 
 #define BLK DATABIN_BLOCK
-
-/* ---- little-endian helpers (local, so the tests do not lean on bytes.h) */
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
 
 /* ---- models ----------------------------------------------------------- */
 
@@ -141,30 +115,6 @@ static void encode_ok(const struct databin *db, uint8_t **toc, size_t *len)
 	assert_int_equal(*len, (size_t)db->start[0] * BLK);
 }
 
-/* ---- memory reader ---------------------------------------------------- */
-
-/* An archive of `size` bytes of which the first `len` are in `buf`; the
- * rest reads as zeros, so large archives need not be allocated. */
-struct mem {
-	const uint8_t *buf;
-	size_t len;
-	uint64_t size;
-	unsigned reads;
-	bool fail;
-};
-
-static int mem_read(void *ctx, uint64_t off, void *out, size_t n)
-{
-	struct mem *m = ctx;
-	m->reads++;
-	if (m->fail || off > m->size || n > m->size - off)
-		return -1;
-	uint8_t *o = out;
-	for (size_t i = 0; i < n; i++)
-		o[i] = off + i < m->len ? m->buf[off + i] : 0;
-	return 0;
-}
-
 /* Fills entry `id`'s plain bytes: structured data, mostly zeros with a
  * few small integers, like the game's tables. */
 static void structured_content(uint32_t id, uint8_t *p, size_t n)
@@ -172,7 +122,7 @@ static void structured_content(uint32_t id, uint8_t *p, size_t n)
 	memset(p, 0, n);
 	for (size_t w = 0; w + 4 <= n; w += 4)
 		if ((w / 4) % 5 == 0)
-			put32(p + w, id * 16 + (uint32_t)(w / 4) % 200);
+			store_le32(p + w, id * 16 + (uint32_t)(w / 4) % 200);
 }
 
 /* The whole archive: encoded TOC, then every entry's block span filled
@@ -196,17 +146,6 @@ static uint8_t *build_archive(const struct databin *db, uint64_t *size)
 			cipher_encrypt(db->start[id], 0, p, span);
 	}
 	return a;
-}
-
-static void assert_diag(const struct mh_diag *d, enum mh_err got,
-			enum mh_err code, uint64_t offset)
-{
-	if (got != code)
-		fail_msg("got %s, want %s (msg: %s)", mh_strerror(got),
-			 mh_strerror(code), d->msg);
-	assert_int_equal(d->code, code);
-	assert_int_equal(d->offset, offset);
-	assert_true(strlen(d->msg) > 0);
 }
 
 /* ---- decode and encode round trips ------------------------------------ */
@@ -256,7 +195,7 @@ static void test_plain_toc_bytes_are_the_start_list_then_pairs(void **state)
 	encode_ok(&m, &toc, &len);
 	static const uint32_t words[] = {1, 3, 4, 4, 7, 9, 0, 3000, 3, 5000, 4, 4096};
 	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
-		assert_int_equal(get32(toc + 4 * i), words[i]);
+		assert_int_equal(load_le32(toc + 4 * i), words[i]);
 	assert_memory_equal(toc + 48, m.fill, m.fill_len);
 	free(toc);
 	databin_free(&m);
@@ -352,7 +291,7 @@ static void test_fill_shorter_than_a_pair_is_kept_verbatim(void **state)
 	model_sizes(&m, 0, NULL);
 	model_fill(&m, 0);
 	assert_int_equal(m.fill_len, 4);
-	put32(m.fill, 1);
+	store_le32(m.fill, 1);
 	encode_ok(&m, &toc, &len);
 	assert_int_equal(databin_decode(toc, len, model_file_size(&m), true,
 					&got, &d), MH_OK);
@@ -444,21 +383,21 @@ static void test_random_models_roundtrip_through_encode_decode_open(void **state
 		for (size_t i = 0; i < m.fill_len; i++)
 			m.fill[i] = rng_below(&r, 3) ? 0 : (uint8_t)rng_next(&r);
 		if (m.fill_len >= 8 &&
-		    spec_pair_valid(&m, last, get32(m.fill), get32(m.fill + 4)))
-			put32(m.fill, 0xffffffff);
+		    spec_pair_valid(&m, last, load_le32(m.fill), load_le32(m.fill + 4)))
+			store_le32(m.fill, 0xffffffff);
 		if (m.fill_len >= 8 && rng_below(&r, 4) == 0) {
 			/* A fill that would read as a pair: encode refuses. */
 			uint32_t id = (uint32_t)(last + 1);
 			while (id < count && blocks[id] == 0)
 				id++;
 			if (id < count) {
-				put32(m.fill, id);
-				put32(m.fill + 4, blocks[id] * BLK);
+				store_le32(m.fill, id);
+				store_le32(m.fill + 4, blocks[id] * BLK);
 				assert_int_equal(databin_encode(&m, &toc, &len, &d),
 						 MH_ERANGE);
 				assert_int_equal(d.offset, used);
 				assert_null(toc);
-				put32(m.fill, 0xffffffff);
+				store_le32(m.fill, 0xffffffff);
 			}
 		}
 		encode_ok(&m, &toc, &len);
@@ -469,8 +408,8 @@ static void test_random_models_roundtrip_through_encode_decode_open(void **state
 		assert_memory_equal(toc, again, len);
 		databin_free(&got);
 
-		struct mem mem = {toc, len, model_file_size(&m), 0, false};
-		if (databin_open(mem_read, &mem, mem.size, &got, &d))
+		struct mem_archive mem = {toc, len, model_file_size(&m), 0, false};
+		if (databin_open(mem_archive_read, &mem, mem.size, &got, &d))
 			fail_msg("iteration %d: databin_open: %s", iter, d.msg);
 		assert_models_equal(&m, &got);
 		databin_free(&got);
@@ -492,8 +431,8 @@ static void check_open_detects(bool encrypted)
 	uint64_t size;
 	example_model(&m, encrypted);
 	uint8_t *a = build_archive(&m, &size);
-	struct mem mem = {a, (size_t)size, size, 0, false};
-	assert_int_equal(databin_open(mem_read, &mem, size, &got, &d), MH_OK);
+	struct mem_archive mem = {a, (size_t)size, size, 0, false};
+	assert_int_equal(databin_open(mem_archive_read, &mem, size, &got, &d), MH_OK);
 	assert_int_equal(got.encrypted, encrypted);
 	assert_models_equal(&m, &got);
 	assert_true(mem.reads > 0);
@@ -522,8 +461,8 @@ static void test_open_reports_reader_failure_as_eio(void **state)
 	uint64_t size;
 	example_model(&m, true);
 	uint8_t *a = build_archive(&m, &size);
-	struct mem mem = {a, (size_t)size, size, 0, true};
-	enum mh_err err = databin_open(mem_read, &mem, size, &got, &d);
+	struct mem_archive mem = {a, (size_t)size, size, 0, true};
+	enum mh_err err = databin_open(mem_archive_read, &mem, size, &got, &d);
 	assert_diag(&d, err, MH_EIO, 0);
 	free(a);
 	databin_free(&m);
@@ -536,19 +475,19 @@ static void test_open_rejects_file_smaller_than_a_block(void **state)
 	uint8_t buf[BLK] = {1};
 	struct databin got;
 	struct mh_diag d = {0};
-	struct mem mem = {buf, sizeof buf, 0, 0, false};
+	struct mem_archive mem = {buf, sizeof buf, 0, 0, false};
 	/* An empty file: truncated, before its first block. */
-	enum mh_err err = databin_open(mem_read, &mem, 0, &got, &d);
+	enum mh_err err = databin_open(mem_archive_read, &mem, 0, &got, &d);
 	assert_diag(&d, err, MH_ETRUNC, 0);
 	assert_null(got.start);
 	assert_int_equal(mem.reads, 0);
 	/* 1..2047 bytes are first of all not whole blocks. */
 	mem.size = 2047;
-	err = databin_open(mem_read, &mem, 2047, &got, &d);
+	err = databin_open(mem_archive_read, &mem, 2047, &got, &d);
 	assert_diag(&d, err, MH_ECORRUPT, 2047);
 	assert_null(got.start);
 	mem.size = 1;
-	err = databin_open(mem_read, &mem, 1, &got, &d);
+	err = databin_open(mem_archive_read, &mem, 1, &got, &d);
 	assert_diag(&d, err, MH_ECORRUPT, 1);
 	assert_int_equal(mem.reads, 0);
 }
@@ -564,8 +503,8 @@ static void test_open_rejects_random_bytes_in_both_readings(void **state)
 			buf[j] = (uint8_t)rng_next(&r);
 		struct databin got;
 		struct mh_diag d = {0};
-		struct mem mem = {buf, 4 * BLK, 4 * BLK, 0, false};
-		enum mh_err err = databin_open(mem_read, &mem, 4 * BLK, &got, &d);
+		struct mem_archive mem = {buf, 4 * BLK, 4 * BLK, 0, false};
+		enum mh_err err = databin_open(mem_archive_read, &mem, 4 * BLK, &got, &d);
 		assert_diag(&d, err, MH_ECORRUPT, 0);
 		assert_null(got.start);
 	}
@@ -580,8 +519,8 @@ static void test_open_rejects_size_not_block_multiple(void **state)
 	uint64_t size;
 	example_model(&m, false);
 	uint8_t *a = build_archive(&m, &size);
-	struct mem mem = {a, (size_t)size, size + 100, 0, false};
-	enum mh_err err = databin_open(mem_read, &mem, size + 100, &got, &d);
+	struct mem_archive mem = {a, (size_t)size, size + 100, 0, false};
+	enum mh_err err = databin_open(mem_archive_read, &mem, size + 100, &got, &d);
 	/* The plain reading gets furthest: it fails at the archive's size. */
 	assert_diag(&d, err, MH_ECORRUPT, size + 100);
 	free(a);
@@ -729,8 +668,8 @@ static void test_game_parse_aliases_any_case(void **state)
 static enum mh_err open_cut(const uint8_t *a, uint32_t blocks, struct databin *got,
 			    struct mh_diag *d)
 {
-	struct mem mem = {a, (size_t)blocks * BLK, (uint64_t)blocks * BLK, 0, false};
-	return databin_open(mem_read, &mem, mem.size, got, d);
+	struct mem_archive mem = {a, (size_t)blocks * BLK, (uint64_t)blocks * BLK, 0, false};
+	return databin_open(mem_archive_read, &mem, mem.size, got, d);
 }
 
 /* Cut where entry `id` starts: refused as cut short, naming that entry,
@@ -750,13 +689,11 @@ static void expect_cut_at_entry(const uint8_t *a, const struct databin *m, uint3
 	assert_diag(&d, err, MH_ETRUNC, 4 * (uint64_t)id);
 	snprintf(want, sizeof want, "entry %u (file_%05u) starts at block %u, where the file ends",
 		 id, id - 1, m->start[id]);
-	if (!strstr(d.msg, want))
-		fail_msg("message %s lacks \"%s\"", d.msg, want);
+	assert_diag_says(&d, want);
 	snprintf(want, sizeof want, "the TOC lists %u entries to block %u", m->count,
 		 m->start[m->count]);
-	if (!strstr(d.msg, want))
-		fail_msg("message %s lacks \"%s\"", d.msg, want);
-	assert_non_null(strstr(d.msg, "runs past the end of the file"));
+	assert_diag_says(&d, want);
+	assert_diag_says(&d, "runs past the end of the file");
 	assert_null(got.start);
 }
 
@@ -823,8 +760,8 @@ static void test_open_keeps_whole_archives_whose_fill_ascends(void **state)
 	model_sizes(&m, 0, NULL);
 	model_fill(&m, 0xff);
 	uint8_t *a = build_archive(&m, &size);
-	struct mem mem = {a, (size_t)size, size, 0, false};
-	assert_int_equal(databin_open(mem_read, &mem, size, &got, &d), MH_OK);
+	struct mem_archive mem = {a, (size_t)size, size, 0, false};
+	assert_int_equal(databin_open(mem_archive_read, &mem, size, &got, &d), MH_OK);
 	assert_models_equal(&m, &got);
 	free(a);
 	databin_free(&m);
@@ -843,8 +780,8 @@ static void test_encode_rejects_fill_that_reads_as_more_starts(void **state)
 	model_init(&m, 1, 3, NULL, false);
 	model_sizes(&m, 0, NULL);
 	model_fill(&m, 0);
-	put32(m.fill, 9);
-	put32(m.fill + 4, 12);
+	store_le32(m.fill, 9);
+	store_le32(m.fill + 4, 12);
 	enum mh_err err = databin_encode(&m, &toc, &len, &d);
 	assert_diag(&d, err, MH_ERANGE, 16);
 	assert_null(toc);
@@ -873,11 +810,11 @@ static enum databin_game open_and_guess(const uint8_t *a, uint64_t size,
 					struct databin *got)
 {
 	struct mh_diag d = {0};
-	struct mem mem = {a, (size_t)size, size, 0, false};
-	assert_int_equal(databin_open(mem_read, &mem, size, got, &d), MH_OK);
+	struct mem_archive mem = {a, (size_t)size, size, 0, false};
+	assert_int_equal(databin_open(mem_archive_read, &mem, size, got, &d), MH_OK);
 	assert_true(got->encrypted);
 	assert_int_equal(got->game, GAME_UNKNOWN);
-	enum databin_game g = databin_guess_game(got, mem_read, &mem);
+	enum databin_game g = databin_guess_game(got, mem_archive_read, &mem);
 	assert_int_equal(got->game, g);
 	return g;
 }
@@ -984,12 +921,12 @@ static struct databin_game_clue tell(const enum held *held)
 	struct databin_game_clue clue;
 	uint64_t size;
 	uint8_t *a = held_archive(held, &size, &m);
-	struct mem mem = {a, (size_t)size, size, 0, false};
-	assert_int_equal(databin_open(mem_read, &mem, size, &got, &d), MH_OK);
+	struct mem_archive mem = {a, (size_t)size, size, 0, false};
+	assert_int_equal(databin_open(mem_archive_read, &mem, size, &got, &d), MH_OK);
 	assert_true(got.encrypted);
-	databin_tell_game(&got, mem_read, &mem, &clue);
+	databin_tell_game(&got, mem_archive_read, &mem, &clue);
 	assert_int_equal(got.game, GAME_UNKNOWN); /* left alone */
-	assert_int_equal(databin_guess_game(&got, mem_read, &mem), clue.game);
+	assert_int_equal(databin_guess_game(&got, mem_archive_read, &mem), clue.game);
 	assert_int_equal(got.game, clue.game);
 	free(a);
 	databin_free(&m);
@@ -1102,10 +1039,10 @@ static void test_guess_game_plain_archive_by_entry_count(void **state)
 		model_sizes(&m, 0, NULL);
 		model_fill(&m, 0xff);
 		encode_ok(&m, &toc, &len);
-		struct mem mem = {toc, len, model_file_size(&m), 0, false};
-		assert_int_equal(databin_open(mem_read, &mem, mem.size, &got, &d), MH_OK);
+		struct mem_archive mem = {toc, len, model_file_size(&m), 0, false};
+		assert_int_equal(databin_open(mem_archive_read, &mem, mem.size, &got, &d), MH_OK);
 		assert_false(got.encrypted);
-		assert_int_equal(databin_guess_game(&got, mem_read, &mem), cases[c].game);
+		assert_int_equal(databin_guess_game(&got, mem_archive_read, &mem), cases[c].game);
 		assert_int_equal(got.game, cases[c].game);
 		free(toc);
 		free(blocks);
@@ -1121,7 +1058,7 @@ static void raw_toc(uint8_t *toc, size_t len, const uint32_t *w, size_t n)
 {
 	memset(toc, 0, len);
 	for (size_t i = 0; i < n; i++)
-		put32(toc + 4 * i, w[i]);
+		store_le32(toc + 4 * i, w[i]);
 }
 
 static void expect_decode_error(const uint8_t *toc, size_t len, uint64_t file_size,
@@ -1236,7 +1173,7 @@ static void test_decode_rejects_start_list_not_terminated_in_toc(void **state)
 	/* Every word ascends (or stays) but none reaches the 9 blocks. */
 	uint8_t toc[2 * BLK];
 	for (size_t i = 0; i < sizeof toc / 4; i++)
-		put32(toc + 4 * i, i == 0 ? 2 : 2 + (uint32_t)(i * 6 / (sizeof toc / 4)));
+		store_le32(toc + 4 * i, i == 0 ? 2 : 2 + (uint32_t)(i * 6 / (sizeof toc / 4)));
 	expect_decode_error(toc, sizeof toc, 9 * BLK, false, MH_ECORRUPT, 2 * BLK);
 	cipher_encrypt(0, 0, toc, sizeof toc);
 	expect_decode_error(toc, sizeof toc, 9 * BLK, true, MH_ECORRUPT, 2 * BLK);
@@ -1318,19 +1255,19 @@ static void test_encode_rejects_fill_that_reads_as_a_pair(void **state)
 	model_sizes(&m, 2, two);
 	model_fill(&m, 0);
 	/* {4, 4000} would be accepted after id 1: entry 4 has 2 blocks. */
-	put32(m.fill, 4);
-	put32(m.fill + 4, 4000);
+	store_le32(m.fill, 4);
+	store_le32(m.fill + 4, 4000);
 	assert_diag(&d, databin_encode(&m, &toc, &len, &d), MH_ERANGE, 6 * 4 + 16);
 	assert_null(toc);
 	/* With no pairs at all, a fill starting {0, 3000} is a pair too. */
 	model_sizes(&m, 0, NULL);
 	model_fill(&m, 0);
-	put32(m.fill, 0);
-	put32(m.fill + 4, 3000);
+	store_le32(m.fill, 0);
+	store_le32(m.fill + 4, 3000);
 	assert_diag(&d, databin_encode(&m, &toc, &len, &d), MH_ERANGE, 6 * 4);
 	/* But {4, 2048} is not (entry 4's last block is (2048, 4096]). */
-	put32(m.fill, 4);
-	put32(m.fill + 4, 2048);
+	store_le32(m.fill, 4);
+	store_le32(m.fill + 4, 2048);
 	assert_int_equal(databin_encode(&m, &toc, &len, &d), MH_OK);
 	free(toc);
 	databin_free(&m);
@@ -1504,14 +1441,14 @@ static void check_open_faults(bool with_diag)
 	uint64_t size;
 	example_model(&m, true);
 	uint8_t *a = build_archive(&m, &size);
-	struct mem mem = {a, (size_t)size, size, 0, false};
+	struct mem_archive mem = {a, (size_t)size, size, 0, false};
 	long k = 0;
 	for (;; k++) {
 		struct databin got;
 		struct mh_diag d = {0};
 		long live = faults_live;
 		faults_arm(k);
-		enum mh_err err = databin_open(mem_read, &mem, size, &got,
+		enum mh_err err = databin_open(mem_archive_read, &mem, size, &got,
 					       with_diag ? &d : NULL);
 		bool fired = faults_disarm();
 		if (!fired) {
