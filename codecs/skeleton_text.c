@@ -17,12 +17,12 @@
  * is stable and parse gives back the model print was given. */
 #include "skeleton.h"
 
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hex_text.h"
 #include "lex.h"
 #include "strbuf.h"
 
@@ -30,7 +30,7 @@
 #define COL_NAME 16
 #define CELL 40     /* room for any cell's text */
 #define HEX_LINE 32u /* bytes per extra or tail line */
-#define ZERO_RUN 32u /* tail zeros this long print as `tail zeros N` */
+#define HEX_GROUP 4u /* a blank before each u32 of the section */
 
 static const char *const COLS[NCOLS] = {
 	"bone", "kind", "parent", "child", "sibling",
@@ -133,22 +133,6 @@ static void print_table(struct strbuf *sb, const struct skeleton *s)
 	free(cells);
 }
 
-/* Hex bytes p[0..n) found at offset `at`, a blank before each 4-aligned
- * offset so the words line up with the file's u32s. */
-static void put_hex(struct strbuf *sb, const uint8_t *p, size_t n, uint64_t at)
-{
-	for (size_t k = 0; k < n; k++)
-		strbuf_printf(sb, "%s%02x", k == 0 || (at + k) % 4 == 0 ? " " : "", p[k]);
-}
-
-/* Bytes [from, to) of a line that starts at offset `at`: up to the
- * 4-aligned offset HEX_LINE past the start's aligned floor. */
-static size_t line_end(uint64_t at, size_t from, size_t to)
-{
-	size_t end = (size_t)((at + from) / 4 * 4 + HEX_LINE - at);
-	return end < to ? end : to;
-}
-
 /* `extra` lines for the non-zero bytes of bone i's rest area beyond its
  * name (MHP3rd) or anywhere in it (MHFU). */
 static void print_extra(struct strbuf *sb, const struct skeleton *s, uint32_t i)
@@ -162,46 +146,28 @@ static void print_extra(struct strbuf *sb, const struct skeleton *s, uint32_t i)
 	while (hi > lo && !rest[hi - 1])
 		hi--;
 	for (size_t k = lo; k < hi;) {
-		size_t e = line_end(SKELETON_REST_OFF, k, hi);
+		size_t e = hex_text_line_end(SKELETON_REST_OFF, k, hi, HEX_LINE,
+					     HEX_GROUP);
 		strbuf_printf(sb, "extra %u 0x%zx", i, SKELETON_REST_OFF + k);
-		put_hex(sb, rest + k, e - k, SKELETON_REST_OFF + k);
+		hex_text_put(sb, rest + k, e - k, SKELETON_REST_OFF + k,
+			     HEX_GROUP);
 		strbuf_printf(sb, "\n");
 		k = e;
 	}
 }
 
-/* Zero bytes from p[0], at most `max` counted. */
-static size_t zeros(const uint8_t *p, size_t n, size_t max)
-{
-	size_t z = 0;
-	while (z < n && z < max && !p[z])
-		z++;
-	return z;
-}
-
+/* Zero runs of 32 or more as "tail zeros N"; other bytes as hex words
+ * lined up with the file's u32s, 32 bytes a line. */
 static void print_tail(struct strbuf *sb, const struct skeleton *s)
 {
-	const uint8_t *t = s->tail;
-	size_t n = s->tail_len;
-	uint64_t at = skeleton_size(s);
-	if (n)
+	const struct tail_layout layout = {
+		.zero_run = 32, .per_line = HEX_LINE, .group = HEX_GROUP,
+		.file_aligned = true, .at = skeleton_size(s)};
+	if (s->tail_len)
 		strbuf_printf(sb, "# the tail: %zu bytes after the last bone, "
-			      "at 0x%llx\n", n, (unsigned long long)at);
-	for (size_t k = 0; k < n;) {
-		size_t z = zeros(t + k, n - k, SIZE_MAX);
-		if (z >= ZERO_RUN) {
-			strbuf_printf(sb, "tail zeros %zu\n", z);
-			k += z;
-			continue;
-		}
-		size_t end = line_end(at, k, n), e = k + 1;
-		while (e < end && zeros(t + e, n - e, ZERO_RUN) < ZERO_RUN)
-			e++;
-		strbuf_printf(sb, "tail");
-		put_hex(sb, t + k, e - k, at + k);
-		strbuf_printf(sb, "\n");
-		k = e;
-	}
+			      "at 0x%llx\n", s->tail_len,
+			      (unsigned long long)layout.at);
+	hex_text_print_tail(sb, s->tail, s->tail_len, &layout);
 }
 
 static void print_comment(struct strbuf *sb, const char *text)
@@ -276,7 +242,7 @@ struct parser {
 	struct skeleton s;
 	struct bone_lines *lines; /* per bone */
 	uint32_t cap;             /* bones allocated */
-	size_t tail_cap;
+	struct tail_bytes tail;   /* moved into s at the end */
 	unsigned game_line, params_line, pcount_line, size_line;
 };
 
@@ -324,35 +290,6 @@ static enum mh_err get_bone(struct parser *p, uint32_t *i)
 	return MH_OK;
 }
 
-static int hexval(char c)
-{
-	static const char DIGITS[] = "0123456789abcdef";
-	const char *p = c ? strchr(DIGITS, tolower((unsigned char)c)) : NULL;
-	return p ? (int)(p - DIGITS) : -1;
-}
-
-/* A word of hex digit pairs into out[]; *n bytes. */
-static enum mh_err hex_word(struct parser *p, const struct lex_word *w,
-			    uint8_t *out, size_t *n)
-{
-	size_t len = strlen(w->text);
-	for (size_t k = 0; k < len; k++)
-		if (hexval(w->text[k]) < 0) {
-			struct lex_word at = *w;
-			at.col += (unsigned)k;
-			return fail_at(p, MH_ESYNTAX, &at, "expected hex "
-				       "digits, got \"%s\"", w->text);
-		}
-	if (len % 2)
-		return fail_at(p, MH_ESYNTAX, w, "\"%s\" has %zu hex digits: "
-			       "bytes take two each", w->text, len);
-	for (size_t k = 0; k < len / 2; k++)
-		out[k] = (uint8_t)(hexval(w->text[2 * k]) << 4 |
-				   hexval(w->text[2 * k + 1]));
-	*n = len / 2;
-	return MH_OK;
-}
-
 static enum mh_err parse_name(struct parser *p, const struct lex_word *w,
 			      struct skeleton_bone *b)
 {
@@ -367,10 +304,10 @@ static enum mh_err parse_name(struct parser *p, const struct lex_word *w,
 		at.col += (unsigned)(c - w->text);
 		int byte = (uint8_t)*c++;
 		if (byte == '\\') {
-			if (c[0] != 'x' || hexval(c[1]) < 0 || hexval(c[2]) < 0)
+			if (c[0] != 'x' || hex_text_digit(c[1]) < 0 || hex_text_digit(c[2]) < 0)
 				return fail_at(p, MH_ESYNTAX, &at, "expected "
 					       "\\xHH in the name");
-			byte = hexval(c[1]) << 4 | hexval(c[2]);
+			byte = hex_text_digit(c[1]) << 4 | hex_text_digit(c[2]);
 			c += 3;
 			if (byte == 0)
 				return fail_at(p, MH_ESYNTAX, &at, "a name "
@@ -520,9 +457,9 @@ static enum mh_err parse_extra(struct parser *p)
 	if ((err = lex_expect(&p->lx, &w, "hex bytes", p->d)))
 		return err;
 	do {
-		uint8_t bytes[LEX_WORD_MAX / 2];
+		uint8_t bytes[HEX_TEXT_WORD_MAX];
 		size_t n;
-		if ((err = hex_word(p, &w, bytes, &n)))
+		if ((err = hex_text_word(&w, bytes, &n, p->d)))
 			return err;
 		if (at + n > secsize)
 			return fail_at(p, MH_ERANGE, &w, "bytes past the end of "
@@ -534,53 +471,6 @@ static enum mh_err parse_extra(struct parser *p)
 		return err;
 	p->lines[i].extra_end = at;
 	return MH_OK;
-}
-
-static enum mh_err tail_append(struct parser *p, const struct lex_word *w,
-			       const uint8_t *bytes, size_t n)
-{
-	struct skeleton *s = &p->s;
-	if (n > SKELETON_MAX_TAIL - s->tail_len)
-		return fail_at(p, MH_ERANGE, w, "the tail grows past %u bytes",
-			       SKELETON_MAX_TAIL);
-	if (s->tail_len + n > p->tail_cap) {
-		size_t cap = 2 * p->tail_cap + n + 64;
-		uint8_t *t = realloc(s->tail, cap);
-		if (!t)
-			return mh_fail_text(p->d, MH_ENOMEM, w->line, w->col,
-					    "tail of %zu bytes", cap);
-		s->tail = t;
-		p->tail_cap = cap;
-	}
-	if (bytes)
-		memcpy(s->tail + s->tail_len, bytes, n);
-	else
-		memset(s->tail + s->tail_len, 0, n);
-	s->tail_len += n;
-	return MH_OK;
-}
-
-static enum mh_err parse_tail(struct parser *p)
-{
-	struct lex_word w;
-	enum mh_err err = lex_expect(&p->lx, &w, "hex bytes or zeros N", p->d);
-	if (err)
-		return err;
-	if (!strcmp(w.text, "zeros")) {
-		int64_t n;
-		if ((err = get_int(p, "a count of zero bytes", 1,
-				   SKELETON_MAX_TAIL, &n, &w)))
-			return err;
-		return tail_append(p, &w, NULL, (size_t)n);
-	}
-	do {
-		uint8_t bytes[LEX_WORD_MAX / 2];
-		size_t n;
-		if ((err = hex_word(p, &w, bytes, &n)) ||
-		    (err = tail_append(p, &w, bytes, n)))
-			return err;
-	} while (lex_word(&p->lx, &w, &err, p->d));
-	return err;
 }
 
 static enum mh_err parse_line(struct parser *p, const struct lex_word *kw)
@@ -644,7 +534,8 @@ static enum mh_err parse_line(struct parser *p, const struct lex_word *kw)
 	if (!strcmp(k, "extra"))
 		return parse_extra(p);
 	if (!strcmp(k, "tail"))
-		return parse_tail(p);
+		return hex_text_parse_tail(&p->lx, &p->tail, SKELETON_MAX_TAIL, 1,
+					   p->d);
 	if (!strcmp(k, "skeleton"))
 		return once(p, kw, &p->game_line);
 	return fail_at(p, MH_ESYNTAX, kw, "unknown line \"%s\": expected a bone "
@@ -675,6 +566,9 @@ static enum mh_err parse_all(struct parser *p, const char *text, size_t len)
 	}
 	if (err)
 		return err;
+	p->s.tail = p->tail.p;
+	p->s.tail_len = p->tail.len;
+	p->tail = (struct tail_bytes){0};
 	if (!p->game_line)
 		return mh_fail_text(p->d, MH_ESYNTAX, p->lx.line, p->lx.col,
 				    "expected \"skeleton mhfu\" or \"skeleton "
@@ -696,6 +590,7 @@ enum mh_err skeleton_parse(const char *text, size_t len, struct skeleton *s,
 	struct parser p = {.d = d};
 	enum mh_err err = parse_all(&p, text, len);
 	free(p.lines);
+	free(p.tail.p);
 	if (err) {
 		skeleton_free(&p.s);
 		memset(s, 0, sizeof *s);
