@@ -451,7 +451,7 @@ static void expect_text_row(const struct rule_row *row, const char *text)
 
 static void expect_row(const struct rule_row *row, const struct rule_report *r)
 {
-	for (size_t i = 0; i < r->n; i++)
+	for (size_t i = 0; r->n != (size_t)row->breaks && i < r->n; i++)
 		print_message("  %s: %s %s: %s\n", row->edit_name,
 			      rules_table[r->v[i].code].name,
 			      rule_level_name(r->v[i].level), r->v[i].msg);
