@@ -20,16 +20,20 @@ FUZZ_SEEDS = $(SAMPLE)/src/file_06185.pac $(SAMPLE)/src/file_06185/0.skeleton \
 	$(SAMPLE)/src/file_06185/3.anim $(SAMPLE)/src/file_06185/3/pack.txt \
 	$(SAMPLE)/src/file_06185/0/skeleton.txt $(SAMPLE)/src/file_06185/3/stream2
 
+# CFLAGS and LDFLAGS are the builder's (`make CFLAGS='-O0 -g'`), WERROR
+# makes warnings errors (`make WERROR=` builds past them); the language,
+# the warnings, the defines and the sanitizers are added to them always.
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -MMD -MP
+WERROR  ?= -Werror
+WARN_CFLAGS = -std=c11 -Wall -Wextra $(WERROR)
 ifeq ($(SAN),1)
-CFLAGS  += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-LDFLAGS += -fsanitize=address,undefined
+SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
 ifeq ($(SAN),thread)
-CFLAGS  += -fsanitize=thread
-LDFLAGS += -fsanitize=thread
+SAN_FLAGS = -fsanitize=thread
 endif
+MH_CFLAGS  = $(WARN_CFLAGS) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -MMD -MP $(SAN_FLAGS) $(CFLAGS)
+MH_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
 
 FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null)
 FUSE_LIBS   := $(shell pkg-config --libs fuse3 2>/dev/null)
@@ -42,6 +46,11 @@ FUZZ_SRC  := $(filter-out tests/fuzz_driver.c,$(wildcard tests/fuzz_*.c))
 
 CODEC_OBJ := $(CODEC_SRC:%.c=$(BUILD)/%.o)
 FS_OBJ    := $(FS_SRC:%.c=$(BUILD)/%.o)
+# Objects only a pattern rule names: kept (make would delete them as
+# intermediates, and the next build, seeing them in the .d files, would
+# compile and link everything again).
+TEST_OBJ  := $(UNIT_SRC:tests/%.c=$(BUILD)/tests/%.o) $(FUZZ_SRC:tests/%.c=$(BUILD)/tests/%.o) \
+	$(BUILD)/tests/fuzz_driver.o $(BUILD)/tests/cipher_bench.o
 # test_cipher runs twice: against the library (its fastest kernel here)
 # and against the portable kernel alone.
 UNITS     := $(UNIT_SRC:tests/%.c=$(BUILD)/tests/%) $(BUILD)/tests/test_cipher_portable
@@ -58,61 +67,63 @@ SAMPLE    ?= $(BUILD)/sample
 # The sanitized pass reuses the plain pass's sample and generator.
 SAMPLE_GEN ?= $(MKARCHIVE)
 
+.SECONDARY: $(TEST_OBJ)
+
 .PHONY: all check check-plain check-san check-tsan units mount-tests demo bench fuzz stress deps test-deps clean sample
 
 all: $(MOUNT) $(MKARCHIVE) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(UNITS) $(FUZZERS)
 
 $(BUILD)/codecs/%.o: codecs/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(MH_CFLAGS) -c -o $@ $<
 
 $(BUILD)/fs/%.o: fs/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(FUSE_CFLAGS) -Icodecs -c -o $@ $<
+	$(CC) $(MH_CFLAGS) $(FUSE_CFLAGS) -Icodecs -c -o $@ $<
 
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Icodecs -c -o $@ $<
+	$(CC) $(MH_CFLAGS) -Icodecs -c -o $@ $<
 
 $(LIBCODECS): $(CODEC_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
 $(MOUNT): $(FS_OBJ) $(LIBCODECS)
-	$(CC) $(LDFLAGS) -o $@ $(FS_OBJ) $(LIBCODECS) $(FUSE_LIBS) -lz -lpthread
+	$(CC) $(MH_LDFLAGS) -o $@ $(FS_OBJ) $(LIBCODECS) $(FUSE_LIBS) -lz -lpthread
 
 $(MKARCHIVE): $(BUILD)/tests/mkarchive.o $(BUILD)/tests/mkmodels.o $(LIBCODECS)
-	$(CC) $(LDFLAGS) -o $@ $^
+	$(CC) $(MH_LDFLAGS) -o $@ $^
 
 $(VIEWCHECK): $(BUILD)/tests/viewcheck.o $(LIBCODECS)
-	$(CC) $(LDFLAGS) -o $@ $^
+	$(CC) $(MH_LDFLAGS) -o $@ $^
 
 $(MHFUDUMP): $(BUILD)/tests/mhfudump.o $(LIBCODECS)
-	$(CC) $(LDFLAGS) -o $@ $^
+	$(CC) $(MH_LDFLAGS) -o $@ $^
 
 # The exercisers: system calls against a mount (or a local directory),
 # libc only.
 $(POSIX_CHECK): $(BUILD)/tests/posix_check.o $(BUILD)/tests/exercise.o
-	$(CC) $(LDFLAGS) -o $@ $^
+	$(CC) $(MH_LDFLAGS) -o $@ $^
 
 $(FSX): $(BUILD)/tests/fsx.o $(BUILD)/tests/exercise.o
-	$(CC) $(LDFLAGS) -o $@ $^
+	$(CC) $(MH_LDFLAGS) -o $@ $^
 
 # An LD_PRELOAD shim failing the driver's I/O calls one at a time.
 $(FAULTIO): tests/faultio.c
 	@mkdir -p $(@D)
-	$(CC) -shared -fPIC -O2 -std=c11 -Wall -Wextra -Werror -o $@ $< -ldl
+	$(CC) -shared -fPIC $(WARN_CFLAGS) $(CFLAGS) -o $@ $< -ldl
 
 $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(LIBCODECS)
-	$(CC) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS)
+	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS)
 
 $(BUILD)/tests/test_cipher_portable: tests/test_cipher.c codecs/cipher.c $(LIBCODECS)
-	$(CC) $(CFLAGS) -DMH_CIPHER_PORTABLE -Icodecs $(LDFLAGS) -o $@ tests/test_cipher.c codecs/cipher.c $(LIBCODECS) $(CMOCKA_LIBS)
+	$(CC) $(MH_CFLAGS) -DMH_CIPHER_PORTABLE -Icodecs $(MH_LDFLAGS) -o $@ tests/test_cipher.c codecs/cipher.c $(LIBCODECS) $(CMOCKA_LIBS)
 
 # Fuzz targets: libFuzzer entry points; under gcc they link a replay/random
 # driver (tests/fuzz_driver.c) that `make check` runs for a fixed count.
 $(BUILD)/tests/fuzz_%: $(BUILD)/tests/fuzz_%.o $(BUILD)/tests/fuzz_driver.o $(LIBCODECS)
-	$(CC) $(LDFLAGS) -o $@ $^
+	$(CC) $(MH_LDFLAGS) -o $@ $^
 
 # The sample archive every test and the demo use: deterministic from the seed.
 $(SAMPLE)/.done: $(SAMPLE_GEN)
@@ -177,10 +188,10 @@ demo: deps
 	bash tests/demo.sh $(MOUNT) $(SAMPLE) $(BUILD)/demo
 
 $(BUILD)/cipher_bench: $(BUILD)/tests/cipher_bench.o $(LIBCODECS)
-	$(CC) $(LDFLAGS) -o $@ $^
+	$(CC) $(MH_LDFLAGS) -o $@ $^
 
 $(BUILD)/cipher_bench_portable: tests/cipher_bench.c codecs/cipher.c
-	$(CC) $(CFLAGS) -DMH_CIPHER_PORTABLE -Icodecs $(LDFLAGS) -o $@ $^
+	$(CC) $(MH_CFLAGS) -DMH_CIPHER_PORTABLE -Icodecs $(MH_LDFLAGS) -o $@ $^
 
 bench: deps
 	@bash tests/deps.sh bench
@@ -201,4 +212,4 @@ clean:
 	-fusermount3 -u mnt 2>/dev/null
 	rm -rf $(BUILD)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(wildcard $(BUILD)/codecs/*.d $(BUILD)/fs/*.d $(BUILD)/tests/*.d)

@@ -16,12 +16,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hex_text.h"
 #include "lex.h"
 #include "strbuf.h"
 
 #define RANGES_PER_LINE 12
-#define TAIL_BYTES_PER_LINE 32
-#define TAIL_ZERO_RUN 16 /* zero runs this long print as "tail zeros N" */
+
+/* Tail lines of 32 bytes in groups of 8, zero runs of 16 or more as
+ * "tail zeros N". */
+static const struct tail_layout TAIL_LAYOUT = {
+	.zero_run = 16, .per_line = 32, .group = 8, .file_aligned = false};
 
 /* ---- printing --------------------------------------------------------- */
 
@@ -47,35 +51,6 @@ static void print_filled(struct strbuf *sb, const struct anim_stream *st)
 	}
 	if (ranges)
 		strbuf_printf(sb, "\n");
-}
-
-static size_t zero_run(const uint8_t *p, size_t n)
-{
-	size_t k = 0;
-	while (k < n && !p[k])
-		k++;
-	return k;
-}
-
-static void print_tail(struct strbuf *sb, const uint8_t *p, size_t n)
-{
-	if (n)
-		strbuf_printf(sb, "\n# %zu bytes after the last clip\n", n);
-	for (size_t i = 0; i < n;) {
-		size_t z = zero_run(p + i, n - i);
-		if (z >= TAIL_ZERO_RUN) {
-			strbuf_printf(sb, "tail zeros %zu\n", z);
-			i += z;
-			continue;
-		}
-		strbuf_printf(sb, "tail");
-		for (size_t k = 0; k < TAIL_BYTES_PER_LINE && i < n; k++, i++) {
-			if (k && zero_run(p + i, n - i) >= TAIL_ZERO_RUN)
-				break;
-			strbuf_printf(sb, k % 8 ? "%02x" : " %02x", p[i]);
-		}
-		strbuf_printf(sb, "\n");
-	}
 }
 
 char *anim_print_shape(const struct anim *a, size_t *len)
@@ -118,7 +93,10 @@ char *anim_print_shape(const struct anim *a, size_t *len)
 			}
 		}
 	}
-	print_tail(&sb, a->tail, a->tail_len);
+	if (a->tail_len)
+		strbuf_printf(&sb, "\n# %zu bytes after the last clip\n",
+			      a->tail_len);
+	hex_text_print_tail(&sb, a->tail, a->tail_len, &TAIL_LAYOUT);
 	free(first_s);
 	free(first_i);
 	free(seen);
@@ -141,8 +119,7 @@ struct shape {
 	uint32_t *base;      /* per stream: global number of its slot 0 */
 	uint32_t total;      /* slots over all streams */
 	int64_t last_filled; /* highest slot listed filled in this stream */
-	uint8_t *tail;
-	size_t tail_len, tail_cap;
+	struct tail_bytes tail;
 };
 
 static void shape_free(struct shape *sh)
@@ -151,7 +128,7 @@ static void shape_free(struct shape *sh)
 		free(sh->streams[s].slots);
 	free(sh->streams);
 	free(sh->base);
-	free(sh->tail);
+	free(sh->tail.p);
 }
 
 static enum mh_err oom(struct shape *sh, const struct lex_word *w)
@@ -347,83 +324,6 @@ static enum mh_err parse_share(struct shape *sh, const struct lex_word *kw)
 	return MH_OK;
 }
 
-static bool hex_digit(char c, unsigned *v)
-{
-	if (c >= '0' && c <= '9')
-		*v = (unsigned)(c - '0');
-	else if (c >= 'a' && c <= 'f')
-		*v = (unsigned)(c - 'a' + 10);
-	else if (c >= 'A' && c <= 'F')
-		*v = (unsigned)(c - 'A' + 10);
-	else
-		return false;
-	return true;
-}
-
-/* Makes room for n more tail bytes. */
-static bool tail_room(struct shape *sh, size_t n)
-{
-	if (sh->tail_len + n <= sh->tail_cap)
-		return true;
-	size_t cap = 2 * sh->tail_cap + n + 64;
-	uint8_t *p = realloc(sh->tail, cap);
-	if (!p)
-		return false;
-	sh->tail = p;
-	sh->tail_cap = cap;
-	return true;
-}
-
-static enum mh_err parse_tail(struct shape *sh, const struct lex_word *kw)
-{
-	struct lex_word w;
-	enum mh_err err = lex_expect(&sh->lx, &w, "hex bytes or \"zeros\"",
-				     sh->d);
-	size_t room = ANIM_TEXT_MAX_TAIL - sh->tail_len;
-	if (!err && !strcmp(w.text, "zeros")) {
-		int64_t n;
-		if ((err = next_int(sh, "a byte count", (int64_t)room, &n, &w)))
-			return err;
-		if (n == 0) /* nothing to add (and maybe no tail yet to add to) */
-			return MH_OK;
-		if (!tail_room(sh, (size_t)n))
-			return oom(sh, kw);
-		memset(sh->tail + sh->tail_len, 0, (size_t)n);
-		sh->tail_len += (size_t)n;
-		return MH_OK;
-	}
-	while (!err) {
-		size_t n = strlen(w.text);
-		for (size_t i = 0; i < n; i++) {
-			unsigned v;
-			if (!hex_digit(w.text[i], &v))
-				return mh_fail_text(sh->d, MH_ESYNTAX, w.line,
-						    w.col + (unsigned)i, "expected "
-						    "a hex digit, got '%c'",
-						    w.text[i]);
-		}
-		if (n % 2)
-			return mh_fail_text(sh->d, MH_ESYNTAX, w.line, w.col,
-					    "odd number of hex digits in "
-					    "\"%s\"", w.text);
-		if (n / 2 > ANIM_TEXT_MAX_TAIL - sh->tail_len)
-			return mh_fail_text(sh->d, MH_ERANGE, w.line, w.col,
-					    "tail over %u bytes",
-					    ANIM_TEXT_MAX_TAIL);
-		if (!tail_room(sh, n / 2))
-			return oom(sh, kw);
-		for (size_t i = 0; i < n; i += 2) {
-			unsigned hi = 0, lo = 0;
-			hex_digit(w.text[i], &hi);
-			hex_digit(w.text[i + 1], &lo);
-			sh->tail[sh->tail_len++] = (uint8_t)(hi << 4 | lo);
-		}
-		if (!lex_word(&sh->lx, &w, &err, sh->d))
-			break;
-	}
-	return err;
-}
-
 static enum mh_err parse_line(struct shape *sh)
 {
 	struct lex_word w;
@@ -439,7 +339,8 @@ static enum mh_err parse_line(struct shape *sh)
 	else if (!strcmp(w.text, "slot"))
 		err = parse_share(sh, &w);
 	else if (!strcmp(w.text, "tail"))
-		err = parse_tail(sh, &w);
+		err = hex_text_parse_tail(&sh->lx, &sh->tail,
+					  ANIM_TEXT_MAX_TAIL, 0, sh->d);
 	else
 		err = mh_fail_text(sh->d, MH_ESYNTAX, w.line, w.col, "expected "
 				   "format, stream, filled, slot or tail, got "
@@ -476,8 +377,8 @@ static enum mh_err finish(struct shape *sh, struct anim *a)
 	a->format = sh->format;
 	a->nstreams = sh->nstreams;
 	a->streams = sh->streams;
-	a->tail = sh->tail;
-	a->tail_len = sh->tail_len;
+	a->tail = sh->tail.p;
+	a->tail_len = sh->tail.len;
 	free(sh->base);
 	memset(sh, 0, sizeof *sh);
 	return MH_OK;

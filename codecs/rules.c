@@ -11,8 +11,10 @@
  *  - PART_RUNS reports each joint whose part is neither its predecessor's
  *    nor the next one, so 0,0,2,2,3 flags only the first 2.  A later part
  *    whose first joint is a root counts as hanging off nothing outside it.
- *  - TRACK_MASK is a warning by default: every shipped track agrees, but
- *    the engine finds channels by their own bits, not by the mask.
+ *  - TRACK_MASK is an error, as every rule is by default, though the
+ *    engine finds channels by their own bits, not by the mask: every
+ *    shipped track's mask agrees with its channels, so one that does not
+ *    is taken for an edit gone wrong.
  *  - A track past the part's joints (PART_TRACKS) is not also reported
  *    as TRACK_EMPTY: it drives no joint. */
 #include "rules.h"

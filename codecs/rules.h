@@ -4,7 +4,8 @@
  * (mount.mhfu(8) "WRITING").
  *
  * Each rule has a stable code (its name, "PARENT_ORDER"), a default level
- * and a fix hint, listed in rules_table for the man page and --help.  A
+ * and a fix hint, listed in rules_table (and, by hand, in mount.mhfu(8)
+ * "Rules"); the driver's log lines quote the code and the hint.  A
  * check appends one violation per offending element to a caller-owned
  * report; the driver then applies the mount's mode (rules_apply_mode),
  * demotes what was already wrong before the edit (rules_demote_existing)

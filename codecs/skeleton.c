@@ -1,5 +1,6 @@
 /* Skeleton bytes <-> model (skeleton.h has the layout and the
- * invariants); the text form is in skeleton_text.c. */
+ * invariants); the text form is in skeleton_print.c and
+ * skeleton_parse.c. */
 #include "skeleton.h"
 
 #include <stdlib.h>

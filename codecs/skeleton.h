@@ -33,8 +33,9 @@
  *     the bone: a section size other than the game's, an index other than
  *     the bone's position, a tag other than 0x40000000 | 1..3, a params
  *     section size other than 16, 20 or 24, a non-zero params tag.
- *  3. print -> parse gives back the same model (skeleton_text.c), so
- *     print -> parse -> encode reproduces the input too. */
+ *  3. print -> parse gives back the same model (skeleton_print.c,
+ *     skeleton_parse.c), so print -> parse -> encode reproduces the input
+ *     too. */
 #ifndef MH_SKELETON_H
 #define MH_SKELETON_H
 

@@ -3,7 +3,7 @@
  * builders (clip_add_*, anim_init, anim_add_clip, anim_set_slot), so they
  * double as an example for a sample-data generator.
  *
- * Deterministic: everything derives from a splitmix64 state the caller
+ * Deterministic: everything derives from a tests/rng.h state the caller
  * seeds.  Allocation failures abort() (these are test fixtures). */
 #ifndef MH_TEST_CLIPGEN_H
 #define MH_TEST_CLIPGEN_H
@@ -15,25 +15,18 @@
 
 #include "anim.h"
 #include "clip.h"
+#include "rng.h"
 
-struct gen_rng {
-	uint64_t s;
-};
+/* The fuzz targets still name the state by its former name. */
+#define gen_rng rng
 
-static inline uint64_t gen_next(struct gen_rng *r)
+/* Uniform in [0, n); 0 when n is 0 (a choice among nothing). */
+static inline uint32_t gen_below(struct rng *r, uint32_t n)
 {
-	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return n ? (uint32_t)rng_below(r, n) : 0;
 }
 
-static inline uint32_t gen_below(struct gen_rng *r, uint32_t n)
-{
-	return n ? (uint32_t)(gen_next(r) % n) : 0;
-}
-
-static inline int16_t gen_s16(struct gen_rng *r)
+static inline int16_t gen_s16(struct rng *r)
 {
 	switch (gen_below(r, 4)) {
 	case 0: return (int16_t)(gen_below(r, 65536) - 32768);
@@ -57,7 +50,7 @@ enum gen_style {
 };
 
 /* Keys of one channel: frames ascending from 0, with eases. */
-static inline void gen_keys(struct gen_rng *r, struct clip_channel *ch,
+static inline void gen_keys(struct rng *r, struct clip_channel *ch,
 			    uint32_t n)
 {
 	int frame = 0;
@@ -76,7 +69,7 @@ static inline void gen_keys(struct gen_rng *r, struct clip_channel *ch,
 }
 
 /* A clip of ntracks tracks in `style`, at most max_keys keys a channel. */
-static inline void gen_clip(struct gen_rng *r, enum gen_style style,
+static inline void gen_clip(struct rng *r, enum gen_style style,
 			    uint32_t ntracks, uint32_t max_keys, struct clip *c)
 {
 	static const uint32_t FU[] = {CLIP_U1, CLIP_U2, CLIP_U4, CLIP_ROT_X,
@@ -85,10 +78,10 @@ static inline void gen_clip(struct gen_rng *r, enum gen_style style,
 	static const uint32_t P3[] = {CLIP_LOC_X, CLIP_LOC_Y, CLIP_LOC_Z,
 				      CLIP_ROT_X, CLIP_ROT_Y, CLIP_ROT_Z};
 	memset(c, 0, sizeof *c);
-	c->loop = gen_below(r, 4) ? gen_below(r, 2) : (uint32_t)gen_next(r);
+	c->loop = gen_below(r, 4) ? gen_below(r, 2) : (uint32_t)rng_next(r);
 	c->loop_start = gen_below(r, 3) ? 0.0f : (float)gen_below(r, 200) / 4;
 	if (style == GEN_WILD && gen_below(r, 4) == 0) {
-		uint32_t bits = (uint32_t)gen_next(r);
+		uint32_t bits = (uint32_t)rng_next(r);
 		memcpy(&c->loop_start, &bits, sizeof bits);
 	}
 	for (uint32_t t = 0; t < ntracks; t++) {
@@ -118,14 +111,14 @@ static inline void gen_clip(struct gen_rng *r, enum gen_style style,
 			}
 			if (gen_below(r, 5) == 0)
 				tr->mask = gen_below(r, 2) ? gen_below(r, 0x1000)
-							   : (uint32_t)gen_next(r) >> 1;
+							   : (uint32_t)rng_next(r) >> 1;
 		}
 	}
 }
 
 /* Sets stream s's slots: `filled` of them, the first `filled` slots
  * except the skipped ones (skip_a..skip_b), each a new clip of ntracks. */
-static inline void gen_fill(struct gen_rng *r, struct anim *a, uint32_t s,
+static inline void gen_fill(struct rng *r, struct anim *a, uint32_t s,
 			    uint32_t filled, uint32_t skip_a, uint32_t skip_b,
 			    uint32_t ntracks, enum gen_style style)
 {
@@ -153,7 +146,7 @@ static inline void gen_share(struct anim *a, uint32_t s, uint32_t i,
  * and 105 slots, filled [62, 0, 64, 0, 62, 0], parts of 31 / 9 / 5
  * tracks, slots 24 and 25 only in stream 2, shared clips within and
  * across streams, and a tail that is not all zeros. */
-static inline void gen_tigrex(struct gen_rng *r, struct anim *a)
+static inline void gen_tigrex(struct rng *r, struct anim *a)
 {
 	static const uint32_t SLOTS[6] = {100, 105, 100, 105, 100, 105};
 	if (anim_init(a, CLIP_MHFU, 6, SLOTS, NULL))
@@ -177,7 +170,7 @@ static inline void gen_tigrex(struct gen_rng *r, struct anim *a)
 /* A pack shaped like MHP3rd's Brute moveset: 3 streams of 70, 20 and 0
  * slots, 58 clips in stream 0's slots 1..65 and 15 in stream 1, 43
  * tracks, location channels before rotation. */
-static inline void gen_p3rd(struct gen_rng *r, struct anim *a)
+static inline void gen_p3rd(struct rng *r, struct anim *a)
 {
 	static const uint32_t SLOTS[3] = {70, 20, 0};
 	if (anim_init(a, CLIP_P3RD, 3, SLOTS, NULL))
@@ -200,7 +193,7 @@ static inline void gen_p3rd(struct gen_rng *r, struct anim *a)
 /* A random pack: 1..7 streams (some without slots), random filling and
  * sharing, wild or native clips, a random tail; format MHFU or MHP3rd
  * (CLIP_NONE possible when nothing is filled). */
-static inline void gen_pack(struct gen_rng *r, struct anim *a)
+static inline void gen_pack(struct rng *r, struct anim *a)
 {
 	uint32_t n = 1 + gen_below(r, 7), slots[7];
 	enum clip_format f = gen_below(r, 2) ? CLIP_MHFU : CLIP_P3RD;
@@ -235,7 +228,7 @@ static inline void gen_pack(struct gen_rng *r, struct anim *a)
 		a->tail_len = gen_below(r, 3) ? gen_below(r, 40) : gen_below(r, 300);
 		a->tail = gen_ok(malloc(a->tail_len + 1));
 		for (size_t i = 0; i < a->tail_len; i++)
-			a->tail[i] = gen_below(r, 3) ? 0 : (uint8_t)gen_next(r);
+			a->tail[i] = gen_below(r, 3) ? 0 : (uint8_t)rng_next(r);
 	}
 }
 

@@ -18,20 +18,10 @@ sample=$(realpath "$2")
 dump=$(realpath "$3")
 seconds=${4:-10}
 work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-concurrency-test.XXXXXX")
-# The mount's record (log, refused texts) goes under the work dir.
-export XDG_STATE_HOME=$work/state
-export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
-export TSAN_OPTIONS="log_path=$work/tsan:${TSAN_OPTIONS:-}"
+. "$(dirname "$0")/lib.sh"
 mnt=$work/mnt
 archive=$work/DATA.BIN
-passed=0 failed=0
-cleanup() {
-	mountpoint -q "$mnt" && fusermount3 -u -z "$mnt"
-	if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "kept $work"; fi
-}
-trap cleanup EXIT
-ok() { passed=$((passed + 1)); echo "ok - $1"; }
-not_ok() { failed=$((failed + 1)); echo "not ok - $1"; }
+trap 'leave "$mnt"' EXIT
 
 mkdir -p "$mnt" "$work/r"
 cp "$sample/DATA.BIN" "$archive"
@@ -107,11 +97,8 @@ else
 fi
 cp "$mnt/.mhfu/log" "$work/mount.log"
 evictions=$(awk -F'\t' '$1 == "evictions" { print $2 }' "$mnt/.mhfu/info")
-fusermount3 -u "$mnt"
+unmount "$mnt"
 if "$dump" --check "$archive" >"$work/check"; then ok "the archive decodes after the storm"; else not_ok "the archive decodes after the storm"; cat "$work/check"; fi
-reports=$(ls "$work"/asan.* "$work"/tsan.* 2>/dev/null)
-[ -z "$reports" ] && ok "no sanitizer reports" || { not_ok "sanitizer reports"; head -60 $reports; }
 stale=$( [ -f "$work/stale" ] && wc -l <"$work/stale" || echo 0)
 printf '\n| concurrency figure | value |\n|---|---|\n| reads | %s |\n| commits | %s |\n| anomalies | %s |\n| raw reads refused as stale | %s |\n| entries evicted from the cache | %s |\n' "$ops" "$commits" "$anomalies" "$stale" "$evictions"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

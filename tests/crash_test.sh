@@ -7,7 +7,7 @@
 #
 #   bash tests/crash_test.sh MOUNT_BINARY SAMPLE_DIR MHFUDUMP_BINARY [ROUNDS]
 #
-# Prints a table; the summary line is "N passed, N failed".
+# Prints a table; the summary line is "N passed, N failed, N skipped".
 set -uo pipefail
 
 mount_bin=$(realpath "$1")
@@ -15,24 +15,18 @@ sample=$(realpath "$2")
 dump=$(realpath "$3")
 rounds=${4:-200}
 work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-crash-test.XXXXXX")
-# The mount's record (log, refused texts) goes under the work dir.
-export XDG_STATE_HOME=$work/state
-export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
-export UBSAN_OPTIONS="log_path=$work/ubsan:print_stacktrace=1:${UBSAN_OPTIONS:-}"
+. "$(dirname "$0")/lib.sh"
 mnt=$work/mnt
 archive=$work/DATA.BIN
 small=file_06185/3/stream2/slot024.txt  # same-size value edits
 grow=file_06185/3/stream2/slot025.txt   # toggled between two sizes: moves entries
-passed=0 failed=0
 tmpfs=
 
 cleanup() {
-	mountpoint -q "$mnt" && fusermount3 -u -z "$mnt"
 	[ -n "$tmpfs" ] && mountpoint -q "$tmpfs" && umount -l "$tmpfs"
-	if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "kept $work"; fi
+	leave "$mnt"
 }
 trap cleanup EXIT
-ok() { passed=$((passed + 1)); echo "ok - $1"; }
 
 # Aborts the FUSE connection of a mount (fusectl), so nothing waits on a
 # dead driver forever.
@@ -42,19 +36,6 @@ abort_mount() {
 	conn=$(awk -v m="$1" '$5 == m { split($3, d, ":"); print d[2] }' /proc/self/mountinfo | tail -1)
 	[ -n "$conn" ] && echo 1 >"/sys/fs/fuse/connections/$conn/abort" 2>/dev/null
 }
-not_ok() { failed=$((failed + 1)); echo "not ok - $1"; }
-# Unmounts and waits (bounded) for the daemon to exit: until then it holds
-# the archive open, and a filesystem holding it cannot be remounted.
-unmount_wait() {
-	local pid
-	pid=$(awk -F'\t' '$1 == "pid" { print $2 }' "$1/.mhfu/info")
-	fusermount3 -u "$1" && [ -n "$pid" ] || return 0
-	for _ in $(seq 200); do
-		[ -d "/proc/$pid" ] && [ "$(awk '$1 == "State:" { print $2 }' "/proc/$pid/status" 2>/dev/null)" != Z ] || return 0
-		sleep 0.05
-	done
-}
-
 mkdir -p "$mnt"
 cp "$sample/DATA.BIN" "$archive"
 
@@ -75,7 +56,7 @@ keys1=$(grep -c '^ *[0-9]' "$work/grow1.txt")
 lost=0 torn=0 hung=0 acked_n=0 value=$(value_of) keys=$keys0
 for round in $(seq "$rounds"); do
 	"$mount_bin" -o rules=off "$archive" "$mnt" || { not_ok "round $round: remount"; break; }
-	pid=$(awk -F'\t' '$1 == "pid" { print $2 }' "$mnt/.mhfu/info")
+	pid=$(daemon_pid "$mnt")
 	rm -f "$work/acked"
 	if [ $((RANDOM % 4)) -eq 0 ]; then
 		want_keys=$([ "$keys" = "$keys0" ] && echo "$keys1" || echo "$keys0")
@@ -100,7 +81,7 @@ for round in $(seq "$rounds"); do
 	wait "$op"
 	fusermount3 -u -z "$mnt" 2>/dev/null
 	# Remount: recovery runs; then the archive as on disk.
-	"$mount_bin" "$archive" "$mnt" 2>/dev/null && fusermount3 -u "$mnt"
+	"$mount_bin" "$archive" "$mnt" 2>/dev/null && unmount "$mnt"
 	if ! "$dump" --check "$archive" >"$work/check" 2>&1; then
 		torn=$((torn + 1))
 		not_ok "round $round: the archive does not decode"; cat "$work/check"
@@ -134,14 +115,14 @@ cp "$sample/DATA.BIN" "$archive"
 rm -rf "$XDG_STATE_HOME"
 printf 'MHFUJNL1\001\000\000\000garbage' >"$archive.mhfu-journal"
 if "$mount_bin" "$archive" "$mnt" && grep -q 'discarded an incomplete journal' "$mnt/.mhfu/log" &&
-	fusermount3 -u "$mnt" && cmp "$sample/DATA.BIN" "$archive" && [ ! -e "$archive.mhfu-journal" ]; then
+	unmount "$mnt" && cmp "$sample/DATA.BIN" "$archive" && [ ! -e "$archive.mhfu-journal" ]; then
 	ok "a torn journal is discarded and the archive left as it was"
 else
 	not_ok "a torn journal is discarded and the archive left as it was"
 fi
 # A leftover rewrite: removed.
 echo partial >"$archive.mhfu-new"
-if "$mount_bin" "$archive" "$mnt" && fusermount3 -u "$mnt" && [ ! -e "$archive.mhfu-new" ] &&
+if "$mount_bin" "$archive" "$mnt" && unmount "$mnt" && [ ! -e "$archive.mhfu-new" ] &&
 	cmp "$sample/DATA.BIN" "$archive"; then
 	ok "an unfinished rewrite is removed at mount"
 else
@@ -162,7 +143,7 @@ if mount -t tmpfs -o size=24m tmpfs "$tmpfs" 2>/dev/null; then
 	else
 		not_ok "a full disk refuses a growing commit, archive unchanged, no sidecar left"; cat "$mnt/.mhfu/log"
 	fi
-	unmount_wait "$mnt"
+	unmount "$mnt"
 	rm -f "$tmpfs/filler"
 	mount -o remount,ro "$tmpfs"
 	if "$mount_bin" "$tmpfs/DATA.BIN" "$mnt" && grep -q 'read-only' "$mnt/.mhfu/info" &&
@@ -171,17 +152,13 @@ if mount -t tmpfs -o size=24m tmpfs "$tmpfs" 2>/dev/null; then
 	else
 		not_ok "a read-only backing file gives a read-only mount (EROFS)"
 	fi
-	unmount_wait "$mnt"
+	unmount "$mnt"
 	umount "$tmpfs"
 else
-	echo "ok - full disk and read-only filesystem # skip cannot mount tmpfs"
+	skip "full disk and read-only filesystem" "cannot mount tmpfs"
 fi
-
-reports=$(ls "$work"/asan.* "$work"/ubsan.* 2>/dev/null)
-[ -z "$reports" ] && ok "no sanitizer reports" || { not_ok "sanitizer reports"; cat $reports | head -40; }
 
 printf '\n| crash figure | value |\n|---|---|\n'
 printf '| kill -9 rounds | %s |\n| acknowledged commits | %s |\n| acknowledged commits lost | %s |\n| torn entries | %s |\n| operations hung | %s |\n' \
 	"$rounds" "$acked_n" "$lost" "$torn" "$hung"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -17,12 +17,7 @@ mnt=$work/mnt
 copy=$work/demo/DATA.BIN
 clip=file_06185/3/stream2/slot024.txt
 
-cleanup() {
-	mountpoint -q "$mnt" && fusermount3 -u -z "$mnt"
-	if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "kept $work"; fi
-}
-trap cleanup EXIT
-
+trap 'leave "$mnt"' EXIT
 
 mkdir -p "$work/sample"
 cp "$sample/DATA.BIN" "$work/sample/DATA.BIN"
@@ -52,8 +47,5 @@ check "sed -i in the demo's mount changes the copy, not the sample" edit_lands_i
 check "the next make demo keeps the demo's edits" copy_kept
 check "a regenerated sample replaces the copy" copy_renewed
 
-# The daemon's sanitizer reports, if any, are written when it exits.
-pid=$(awk -F'\t' '$1 == "pid" { print $2 }' "$mnt/.mhfu/info")
-fusermount3 -u "$mnt"
-for _ in $(seq 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+unmount "$mnt"
 finish

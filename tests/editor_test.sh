@@ -29,15 +29,13 @@ tm() { tmux -S "$work/tmux.sock" "$@"; }
 
 cleanup() {
 	tm kill-server 2>/dev/null
-	mountpoint -q "$mnt" && fusermount3 -u -z "$mnt"
-	if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "kept $work"; fi
+	leave "$mnt"
 }
 trap cleanup EXIT
 
-
 # fresh: a pristine copy of the sample, mounted.
 fresh() {
-	mountpoint -q "$mnt" && fusermount3 -u "$mnt"
+	unmount "$mnt"
 	mkdir -p "$mnt"
 	cp "$sample/DATA.BIN" "$archive"
 	"$mount_bin" "$archive" "$mnt"

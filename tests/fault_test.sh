@@ -14,17 +14,11 @@ sample=$(realpath "$2")
 dump=$(realpath "$3")
 shim=$(realpath "$4")
 work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-fault-test.XXXXXX")
-# The mount's record (log, refused texts) goes under the work dir.
-export XDG_STATE_HOME=$work/state
+. "$(dirname "$0")/lib.sh"
 mnt=$work/mnt
 archive=$work/DATA.BIN
 clip=file_06185/3/stream2/slot024.txt
-passed=0 failed=0
-cleanup() {
-	mountpoint -q "$mnt" && fusermount3 -u -z "$mnt"
-	if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "kept $work"; fi
-}
-trap cleanup EXIT
+trap 'leave "$mnt"' EXIT
 mkdir -p "$mnt"
 "$dump" "$sample/DATA.BIN" "$clip" >"$work/old.txt"   # as the archive holds it
 L=$(awk '/^channel rot_x/ { f = 1; next } f && /^ *[0-9-]/ { print NR; exit }' "$work/old.txt")
@@ -60,7 +54,7 @@ for edit in same grow; do
 		[ -e "$work/fired" ] || continue
 		faults=$((faults + 1))
 		# Remount without faults: recovery, then the clip as on disk.
-		"$mount_bin" "$archive" "$mnt" 2>/dev/null && fusermount3 -u "$mnt"
+		"$mount_bin" "$archive" "$mnt" 2>/dev/null && unmount "$mnt"
 		"$dump" "$archive" "$clip" >"$work/got" 2>/dev/null
 		"$dump" --check "$archive" >/dev/null ||
 			{ echo "  $edit, fault at call $n of $total: the archive does not decode"; bad=$((bad + 1)); }
@@ -75,9 +69,9 @@ for edit in same grow; do
 		fi
 	done
 	if [ $bad -eq 0 ] && [ $faults -gt 0 ]; then
-		passed=$((passed + 1)); echo "ok - $edit-size commit: $faults of its $total I/O calls failed in turn, each whole or refused, archive always decodes"
+		ok "$edit-size commit: $faults of its $total I/O calls failed in turn, each whole or refused, archive always decodes"
 	else
-		failed=$((failed + 1)); echo "not ok - $edit-size commit under faults ($faults faults of $total calls, $bad bad)"
+		not_ok "$edit-size commit under faults ($faults faults of $total calls, $bad bad)"
 	fi
 done
 # A real journal torn mid-record: the archive write after the journal's
@@ -90,16 +84,16 @@ if [ -s "$jn" ]; then
 	rm -rf "$XDG_STATE_HOME"   # the log must hold this mount's lines only
 	"$mount_bin" "$archive" "$mnt" 2>/dev/null
 	grep -q 'discarded an incomplete journal' "$mnt/.mhfu/log"; discarded=$?
-	fusermount3 -u "$mnt"
+	unmount "$mnt"
 	"$dump" "$archive" "$clip" >"$work/got"
 	if [ $discarded -eq 0 ] && [ ! -e "$jn" ] && cmp -s "$work/got" "$work/old.txt" &&
 		"$dump" --check "$archive" >/dev/null; then
-		passed=$((passed + 1)); echo "ok - a real journal torn mid-record is discarded, the clip old"
+		ok "a real journal torn mid-record is discarded, the clip old"
 	else
-		failed=$((failed + 1)); echo "not ok - a real journal torn mid-record is discarded, the clip old"
+		not_ok "a real journal torn mid-record is discarded, the clip old"
 	fi
 else
-	failed=$((failed + 1)); echo "not ok - no journal left by a failed archive write"
+	not_ok "no journal left by a failed archive write"
 fi
 # The error state: the archive write after the journal's sync fails (call
 # 4), so the commit is pending.  Reads of the entry fail until the next
@@ -117,16 +111,16 @@ pending_ok=1
 	[ ! -e "$archive.mhfu-journal" ] &&
 	[ "$(awk -v n="$L" 'NR == n { print $2 }' "$mnt/$clip")" = 1234 ]; } ||
 	{ pending_ok=0; echo "  the next commit did not replay the journal first"; }
-fusermount3 -u "$mnt"
+unmount "$mnt"
 { [ "$("$dump" "$archive" "$clip" | awk -v n="$L" 'NR == n { print $2 }')" = 1234 ] &&
 	"$dump" --check "$archive" >/dev/null &&
 	"$dump" "$archive" file_00010.bin | head -c 1000 | cmp -s - <(head -c 1000 "$sample/src/file_00010.bin") &&
 	[ "$("$dump" "$archive" file_00010.bin | tail -c 1048 | tr -d '\0' | wc -c)" = 0 ]; } ||
 	{ pending_ok=0; echo "  the archive does not hold both commits"; }
 if [ $pending_ok = 1 ]; then
-	passed=$((passed + 1)); echo "ok - a commit whose archive write failed after its journal: reads fail, the next commit replays it first"
+	ok "a commit whose archive write failed after its journal: reads fail, the next commit replays it first"
 else
-	failed=$((failed + 1)); echo "not ok - a commit whose archive write failed after its journal: reads fail, the next commit replays it first"
+	not_ok "a commit whose archive write failed after its journal: reads fail, the next commit replays it first"
 fi
 
 # A transient read failure while listing is not taken for a fact: the
@@ -140,12 +134,13 @@ sleep 1.2 # names are cached for a second
 ls "$mnt" >"$work/again"
 if ! grep -q '^file_06185.pac$' "$work/first" && grep -q '^file_06185.pac$' "$work/again" &&
 	test -d "$mnt/file_06185/3/stream2"; then
-	passed=$((passed + 1)); echo "ok - a read failure while listing is tried again, not cached as plain data"
+	ok "a read failure while listing is tried again, not cached as plain data"
 else
-	failed=$((failed + 1)); echo "not ok - a read failure while listing is tried again, not cached as plain data"
+	not_ok "a read failure while listing is tried again, not cached as plain data"
 	grep file_06185 "$work/first" "$work/again"
 fi
-fusermount3 -u "$mnt"
+unmount "$mnt"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+# The shim and a sanitizer's runtime do not mix: the test runs on plain
+# builds only, so there are no sanitizer reports to look for.
+closing_line

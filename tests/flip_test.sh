@@ -12,18 +12,11 @@ mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
 count=${3:-20}
 work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-flip-test.XXXXXX")
-# The mount's record (log, refused texts) goes under the work dir.
-export XDG_STATE_HOME=$work/state
-export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
-export UBSAN_OPTIONS="log_path=$work/ubsan:print_stacktrace=1:${UBSAN_OPTIONS:-}"
+. "$(dirname "$0")/lib.sh"
 mnt=$work/mnt
 archive=$work/DATA.BIN
-passed=0 failed=0 refused=0 served=0
-cleanup() {
-	mountpoint -q "$mnt" && fusermount3 -u -z "$mnt"
-	if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "kept $work"; fi
-}
-trap cleanup EXIT
+refused=0 served=0
+trap 'leave "$mnt"' EXIT
 mkdir -p "$mnt"
 size=$(stat -c %s "$sample/DATA.plain.BIN")
 tig=$(awk -F'\t' '$1 == "file_06185.pac" { print $3 * 2048 }' "$sample/src/index.tsv")
@@ -46,22 +39,20 @@ for i in $(seq "$count"); do
 	rc=$?
 	if [ $rc -ne 0 ]; then
 		if [ $rc -eq 3 ] && [ -s "$work/err" ]; then refused=$((refused + 1)); continue; fi
-		failed=$((failed + 1)); echo "not ok - archive $i: mount exit $rc"; cat "$work/err"; continue
+		not_ok "archive $i: mount exit $rc"; cat "$work/err"; continue
 	fi
 	# Read errors are expected of damaged bytes; a read that hangs is not.
 	timeout 120 bash -c "find '$mnt' -type f -print0 | xargs -0 cat >/dev/null 2>&1; find '$mnt' -type l | wc -l >/dev/null"
 	if [ $? -eq 124 ]; then
-		failed=$((failed + 1)); echo "not ok - archive $i: reading every file hung"
+		not_ok "archive $i: reading every file hung"
 	elif ! mountpoint -q "$mnt" || ! test -f "$mnt/.mhfu/info"; then
-		failed=$((failed + 1)); echo "not ok - archive $i: the driver died or hung"
+		not_ok "archive $i: the driver died or hung"
 	else
 		served=$((served + 1))
 	fi
 	fusermount3 -u "$mnt" 2>/dev/null || fusermount3 -u -z "$mnt"
 done
-sleep 0.5
-reports=$(ls "$work"/asan.* "$work"/ubsan.* 2>/dev/null)
-if [ -n "$reports" ]; then failed=$((failed + 1)); echo "not ok - sanitizer reports"; head -40 $reports; fi
-[ "$failed" -eq 0 ] && passed=1 && echo "ok - $count damaged archives: $refused refused with a message, $served served, no crash"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+sleep 0.5   # for the last daemon's reports
+no_sanitizer_reports || not_ok "sanitizer reports"
+[ "$failed" -eq 0 ] && ok "$count damaged archives: $refused refused with a message, $served served, no crash"
+closing_line

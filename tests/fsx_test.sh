@@ -26,13 +26,7 @@ archive=$work/DATA.BIN
 text=file_06185/3/stream2/slot024.txt
 raw=file_00017.bin
 
-cleanup() {
-	mountpoint -q "$mnt" && fusermount3 -u -z "$mnt"
-	if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "kept $work"; fi
-}
-trap cleanup EXIT
-
-
+trap 'leave "$mnt"' EXIT
 
 # run_fsx LABEL ARGS...: runs fsx, relays its lines under LABEL and
 # counts its files' verdicts; a mount's run adds its operations and

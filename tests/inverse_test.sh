@@ -18,11 +18,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-inverse-test.XXXXXX")
 mnt=$work/mnt
 archive=$work/DATA.BIN
 
-cleanup() {
-	mountpoint -q "$mnt" && fusermount3 -u -z "$mnt"
-	if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "kept $work"; fi
-}
-trap cleanup EXIT
+trap 'leave "$mnt"' EXIT
 
 # The packs edited: MHFU (in a model PAC, with shared slots) and MHP3rd
 # (a top-level moveset entry).

@@ -21,14 +21,7 @@ small=file_06185/3/stream2/slot024.txt  # same-size value edits: in place
 grow=file_06185/3/stream2/slot025.txt   # 2000 more keys: moves entries
 mounts=()
 
-cleanup() {
-	for m in "${mounts[@]}"; do
-		mountpoint -q "$m" && fusermount3 -u -z "$m"
-	done
-	if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "kept $work"; fi
-}
-trap cleanup EXIT
-
+trap 'leave "${mounts[@]}"' EXIT
 
 # mount_at DIR FILE [options...]: mounts, to be unmounted at the end.
 mount_at() {
@@ -61,18 +54,6 @@ refused() {
 	[ "$(md5sum <"$archive")" = "$before" ] || { echo "the archive changed"; return 1; }
 }
 is_mounted_before() { [ "$1" = "$m1" ]; }
-
-pid_of() { awk -F'\t' '$1 == "pid" { print $2 }' "$1/.mhfu/info"; }
-# gone PID: waits (bounded) until the process has exited.
-gone() {
-	for _ in $(seq 200); do
-		[ -d "/proc/$1" ] || return 0
-		[ "$(awk '$1 == "State:" { print $2 }' "/proc/$1/status" 2>/dev/null)" = Z ] && return 0
-		sleep 0.05
-	done
-	echo "process $1 still running"
-	return 1
-}
 
 value_on_disk() { "$dump" "$archive" "$small" | sed -n "${L}p" | awk '{ print $2 }'; }
 keys_on_disk() { "$dump" "$archive" "$grow" | grep -c '^ *[0-9]'; }
@@ -129,9 +110,9 @@ check "the first mount commits after the growth commit" set_value "$m1" 4321
 check "  on disk" lands 4321
 
 # kill -9: the kernel releases the lock with the daemon's files.
-pid=$(pid_of "$m1")
+pid=$(daemon_pid "$m1")
 kill -9 "$pid"
-check "the killed daemon exits" gone "$pid"
+check "the killed daemon exits" exited "$pid"
 fusermount3 -u -z "$m1"
 check "after kill -9 of the holder, a new read-write mount succeeds" mount_at "$m2" "$archive"
 check "  and sees every commit of the killed one" \
@@ -168,6 +149,5 @@ check "after it a second read-write mount of the PAC is still refused" \
 check "unmount the PAC" unmount "$m1"
 
 check "--help documents exit status 5" bash -c "'$mount_bin' --help | grep -q '^5 another mount holds the archive'"
-
 
 finish

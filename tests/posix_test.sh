@@ -20,13 +20,7 @@ archive=$work/DATA.BIN
 text=file_06185/3/stream2/slot024.txt
 raw=file_00043.bin
 
-cleanup() {
-	mountpoint -q "$mnt" && fusermount3 -u -z "$mnt"
-	if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "kept $work"; fi
-}
-trap cleanup EXIT
-
-
+trap 'leave "$mnt"' EXIT
 
 # --- on a local directory: the cases are right -------------------------
 mkdir -p "$work/local"

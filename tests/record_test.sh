@@ -21,14 +21,10 @@ archive=$work/DATA.BIN
 clip=file_06185/3/stream2/slot024.txt
 view=$mnt/$clip
 
-cleanup() {
-	mountpoint -q "$mnt" && fusermount3 -u -z "$mnt"
-	if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "kept $work"; fi
-}
-trap cleanup EXIT
+trap 'leave "$mnt"' EXIT
 
 remount() { # remount [options]: unmount if mounted, mount the archive again
-	mountpoint -q "$mnt" && fusermount3 -u "$mnt"
+	unmount "$mnt"
 	"$mount_bin" "$@" "$archive" "$mnt"
 }
 # The record folder of the archive in its default place.
@@ -109,7 +105,7 @@ dir=$(record)
 check "4 refused texts of 5 MiB: the oldest make room, rejected/ stays within 16 MiB" bash -c "
 	test \$(ls '$dir/rejected' | wc -l) = 3 && test \$(cat '$dir'/rejected/* | wc -c) -le 16777216 &&
 	head -1 '$mnt/.mhfu/rejected/'\$(ls '$mnt/.mhfu/rejected/' | head -1) | grep -qx '# big 2'"
-fusermount3 -u "$mnt"
+unmount "$mnt"
 # A log already past its bound (an older version, a hand edit): cut at once.
 for i in $(seq 40000); do echo "2000-01-01T00:00:00Z filler line $i, long enough to fill the log quickly"; done >>"$dir/log"
 remount
@@ -119,7 +115,7 @@ check "the log stays within 1 MiB, keeping its newest lines whole" bash -c "
 	test \$(stat -c %s '$dir/log') -le 1048576 && grep -q 'filler line 40000,' '$mnt/.mhfu/log' &&
 	! grep -q 'filler line 1,' '$mnt/.mhfu/log' && head -1 '$mnt/.mhfu/log' | grep -q '^20[0-9-]*T' &&
 	tail -1 '$mnt/.mhfu/log' | grep -q 'refused text is kept'"
-fusermount3 -u "$mnt"
+unmount "$mnt"
 
 # --- where the record goes ---------------------------------------------------
 check "-o state=DIR keeps the record in DIR" bash -c "
@@ -138,5 +134,5 @@ check "a default place that cannot be made: mounted, with a warning, the record 
 	cmp '$work/typed1.txt' '$mnt/.mhfu/rejected/'\"\$(ls '$mnt/.mhfu/rejected/' | head -1)\" &&
 	grep -q SYNTAX '$mnt/.mhfu/log'"
 
-mountpoint -q "$mnt" && fusermount3 -u "$mnt"
+unmount "$mnt"
 finish

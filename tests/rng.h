@@ -1,5 +1,7 @@
-/* The sample generator's deterministic PRNG (splitmix64), shared by its
- * modules so that every byte they write derives from --seed. */
+/* The tests' one deterministic PRNG (splitmix64): the sample generator
+ * (every byte it writes derives from --seed), the unit tests, clipgen.h,
+ * the exercisers and the fuzz driver.  A state seeded directly,
+ * `struct rng r = {seed}`, or by rng_init for far-apart streams. */
 #ifndef TESTS_RNG_H
 #define TESTS_RNG_H
 

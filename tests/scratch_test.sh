@@ -15,11 +15,7 @@ mnt=$work/mnt
 archive=$work/DATA.BIN
 budget_mb=32
 
-cleanup() {
-	mountpoint -q "$mnt" && fusermount3 -u -z "$mnt"
-	if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "kept $work"; fi
-}
-trap cleanup EXIT
+trap 'leave "$mnt"' EXIT
 info() { awk -F'\t' -v k="$1" '$1 == k { print $2 }' "$mnt/.mhfu/info"; }
 rss_kb() { awk '$1 == "VmRSS:" { print $2 }' "/proc/$(info pid)/status"; }
 
@@ -27,7 +23,7 @@ mkdir -p "$mnt"
 cp "$sample/DATA.BIN" "$archive"
 "$mount_bin" "$archive" "$mnt"
 check "the default scratch budget is 256 MiB" test "$(info scratch_budget)" = $((256 << 20))
-fusermount3 -u "$mnt"
+unmount "$mnt"
 
 "$mount_bin" -o scratch_mb=$budget_mb "$archive" "$mnt"
 dir=$mnt/file_06185/3/stream2
@@ -54,6 +50,6 @@ check "truncating gives the room back too" bash -c "
 	dd if=/dev/zero of='$dir/other.tmp' bs=1M count=30 status=none"
 check "sed -i still saves a view with the budget nearly used (30 of 32 MiB)" \
 	sed -i 's/^# .*//' "$dir/slot024.txt"
-fusermount3 -u "$mnt"
+unmount "$mnt"
 
 finish

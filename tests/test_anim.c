@@ -6,20 +6,9 @@
  * thousands of random packs (tests/clipgen.h, fixed seeds) go through
  * encode -> decode -> encode and through the text path the filesystem
  * uses: pack.txt plus one clip text per clip, parsed back and encoded. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
-#include "bytes.h"
 #include "clipgen.h"
 #include "faults.h"
+#include "testlib.h"
 
 /* Two streams: stream 0 has 3 slots (0 and 2 share clip A, 1 empty),
  * stream 1 one slot (clip B); then a 4-byte tail. */
@@ -59,17 +48,6 @@ static const char PACK_TEXT[] =
 	"tail 01020304\n";
 
 /* ---- helpers ----------------------------------------------------------- */
-
-static void assert_diag(const struct mh_diag *d, enum mh_err got,
-			enum mh_err code, uint64_t offset)
-{
-	if (got != code || d->offset != offset)
-		fail_msg("got %s at %llu, want %s at %llu (msg: %s)",
-			 mh_strerror(got), (unsigned long long)d->offset,
-			 mh_strerror(code), (unsigned long long)offset, d->msg);
-	assert_int_equal(d->code, code);
-	assert_true(strlen(d->msg) > 0);
-}
 
 static void encode_ok(const struct anim *a, uint8_t **out, size_t *len)
 {
@@ -313,7 +291,7 @@ static void test_every_prefix_and_byte_change(void **state)
 static void test_tigrex_shaped_pack(void **state)
 {
 	(void)state;
-	struct gen_rng r = {0x06185};
+	struct rng r = {0x06185};
 	struct anim a;
 	gen_tigrex(&r, &a);
 	static const uint32_t SLOTS[] = {100, 105, 100, 105, 100, 105};
@@ -347,10 +325,10 @@ static void test_tigrex_shaped_pack(void **state)
 	uint8_t *bytes;
 	size_t len;
 	pack_roundtrip(&a, &bytes, &len);
-	assert_int_equal(le32(bytes), 100);
-	assert_int_equal(le32(bytes + 4), 0x38);
-	assert_int_equal(le32(bytes + 8 * 6 + 4), 0x38 + 4 * 615);
-	assert_int_equal(le32(bytes + 0x38 + 4 * 615), CLIP_MHFU_TAG);
+	assert_int_equal(load_le32(bytes), 100);
+	assert_int_equal(load_le32(bytes + 4), 0x38);
+	assert_int_equal(load_le32(bytes + 8 * 6 + 4), 0x38 + 4 * 615);
+	assert_int_equal(load_le32(bytes + 0x38 + 4 * 615), CLIP_MHFU_TAG);
 	assert_memory_equal(bytes + len - 40, "\xde\xad\xbe\xef\1\2\3\4", 8);
 	text_path(&a);
 
@@ -390,7 +368,7 @@ static void test_tigrex_shaped_pack(void **state)
 static void test_p3rd_shaped_pack(void **state)
 {
 	(void)state;
-	struct gen_rng r = {0x5250};
+	struct rng r = {0x5250};
 	struct anim a;
 	gen_p3rd(&r, &a);
 	assert_int_equal(a.nstreams, 3);
@@ -399,8 +377,8 @@ static void test_p3rd_shaped_pack(void **state)
 	uint8_t *bytes;
 	size_t len;
 	pack_roundtrip(&a, &bytes, &len);
-	assert_int_equal(le32(bytes + 4), 0x20);
-	assert_int_equal(le32(bytes + 0x20 + 4 * 90), 43);
+	assert_int_equal(load_le32(bytes + 4), 0x20);
+	assert_int_equal(load_le32(bytes + 0x20 + 4 * 90), 43);
 	/* Decoding needs no hint: the first clip's word says MHP3rd. */
 	struct anim b;
 	decode_ok(bytes, len, CLIP_MHFU, &b);
@@ -620,7 +598,7 @@ static void derive_masks(struct anim *a)
 static void test_random_packs_roundtrip(void **state)
 {
 	(void)state;
-	struct gen_rng r = {0xA11A};
+	struct rng r = {0xA11A};
 	for (int iter = 0; iter < 2000; iter++) {
 		struct anim a;
 		gen_pack(&r, &a);
@@ -649,14 +627,14 @@ static void test_sniff(void **state)
 	b[0x28] = 0x11; /* first clip word: neither format */
 	assert_int_equal(anim_sniff(b, sizeof b, sizeof b), 0);
 
-	struct gen_rng r = {0x5EED};
+	struct rng r = {0x5EED};
 	uint8_t *buf = malloc(4096);
 	assert_non_null(buf);
 	unsigned hits = 0;
 	for (int iter = 0; iter < 100000; iter++) {
 		size_t n = gen_below(&r, iter % 2 ? 64 : 4096);
 		for (size_t i = 0; i < n; i++)
-			buf[i] = (uint8_t)gen_next(&r);
+			buf[i] = (uint8_t)rng_next(&r);
 		hits += anim_sniff(buf, n, n) != 0;
 		hits += anim_sniff(buf, n, n + gen_below(&r, 1 << 20)) != 0;
 	}
@@ -696,9 +674,9 @@ static void test_clip_offsets_are_encodes(void **state)
 		for (uint32_t st = 0; st < a.nstreams; st++)
 			for (uint32_t i = 0; i < a.streams[st].nslots; i++, table += 4)
 				if (a.streams[st].slots[i] != ANIM_EMPTY)
-					assert_int_equal(le32(b + table),
+					assert_int_equal(load_le32(b + table),
 							 o[a.streams[st].slots[i]]);
-		uint64_t end = le32(b + 8 * (size_t)a.nstreams + 4);
+		uint64_t end = load_le32(b + 8 * (size_t)a.nstreams + 4);
 		for (uint32_t c = 0; c < a.nclips; c++) {
 			assert_int_equal(o[c], end);
 			end += z[c];
@@ -742,13 +720,13 @@ static void test_slot_put_copies_on_write(void **state)
 	assert_int_equal(c.loop, 0); /* taken */
 	compact_encode(&a, &b, &n);
 	assert_int_equal(n, sizeof PACK + 0x14);
-	assert_int_equal(le32(b + 0x18), 0x28);
-	assert_int_equal(le32(b + 0x1c), ANIM_NO_CLIP);
-	assert_int_equal(le32(b + 0x20), 0x5c);
-	assert_int_equal(le32(b + 0x24), 0x70);
+	assert_int_equal(load_le32(b + 0x18), 0x28);
+	assert_int_equal(load_le32(b + 0x1c), ANIM_NO_CLIP);
+	assert_int_equal(load_le32(b + 0x20), 0x5c);
+	assert_int_equal(load_le32(b + 0x24), 0x70);
 	assert_memory_equal(b + 0x28, PACK + 0x28, 0x34);
-	assert_int_equal(le32(b + 0x5c), CLIP_MHFU_TAG);
-	assert_int_equal(le32(b + 0x5c + 12), 7);
+	assert_int_equal(load_le32(b + 0x5c), CLIP_MHFU_TAG);
+	assert_int_equal(load_le32(b + 0x5c + 12), 7);
 	assert_memory_equal(b + 0x70, PACK + 0x5c, 0x14 + 4);
 	free(b);
 	anim_free(&a);
@@ -759,10 +737,10 @@ static void test_slot_put_copies_on_write(void **state)
 	assert_int_equal(anim_slot_put(&a, 0, 0, &c, &d), MH_OK);
 	compact_encode(&a, &b, &n);
 	assert_int_equal(n, sizeof PACK - 0x34 + 0x14);
-	assert_int_equal(le32(b + 0x18), 0x28);
-	assert_int_equal(le32(b + 0x20), 0x28);
-	assert_int_equal(le32(b + 0x24), 0x3c);
-	assert_int_equal(le32(b + 0x28 + 12), 9);
+	assert_int_equal(load_le32(b + 0x18), 0x28);
+	assert_int_equal(load_le32(b + 0x20), 0x28);
+	assert_int_equal(load_le32(b + 0x24), 0x3c);
+	assert_int_equal(load_le32(b + 0x28 + 12), 9);
 	assert_memory_equal(b + 0x3c, PACK + 0x5c, 0x14 + 4);
 	free(b);
 	anim_free(&a);
@@ -772,9 +750,9 @@ static void test_slot_put_copies_on_write(void **state)
 	c = bare_clip(5);
 	assert_int_equal(anim_slot_put(&a, 0, 1, &c, &d), MH_OK);
 	compact_encode(&a, &b, &n);
-	assert_int_equal(le32(b + 0x1c), 0x5c);
-	assert_int_equal(le32(b + 0x5c + 12), 5);
-	assert_int_equal(le32(b + 0x24), 0x70);
+	assert_int_equal(load_le32(b + 0x1c), 0x5c);
+	assert_int_equal(load_le32(b + 0x5c + 12), 5);
+	assert_int_equal(load_le32(b + 0x24), 0x70);
 	free(b);
 
 	/* Out of range: refused, the clip freed, the pack unchanged. */
@@ -808,7 +786,7 @@ static void test_slot_empty_and_share(void **state)
 	assert_int_equal(anim_slot_empty(&a, 0, 0, &d), MH_OK);
 	compact_encode(&a, &b, &n);
 	assert_int_equal(n, sizeof PACK);
-	assert_int_equal(le32(b + 0x18), ANIM_NO_CLIP);
+	assert_int_equal(load_le32(b + 0x18), ANIM_NO_CLIP);
 	assert_memory_equal(b + 0x1c, PACK + 0x1c, sizeof PACK - 0x1c);
 	free(b);
 	anim_free(&a);
@@ -818,7 +796,7 @@ static void test_slot_empty_and_share(void **state)
 	assert_int_equal(anim_slot_share(&a, 0, 1, 1, 0, &d), MH_OK);
 	compact_encode(&a, &b, &n);
 	assert_int_equal(n, sizeof PACK);
-	assert_int_equal(le32(b + 0x1c), 0x5c);
+	assert_int_equal(load_le32(b + 0x1c), 0x5c);
 	assert_memory_equal(b, PACK, 0x1c);
 	assert_memory_equal(b + 0x20, PACK + 0x20, sizeof PACK - 0x20);
 	free(b);
@@ -855,7 +833,7 @@ static void test_slot_write_from_files(void **state)
 	assert_int_equal(anim_slot_write(&a, 0, 2, ANIM_SLOT_BYTES, PACK + 0x5c, 0x14, &d),
 			 MH_OK);
 	compact_encode(&a, &b, &n);
-	assert_int_equal(le32(b + 0x20), 0x5c);
+	assert_int_equal(load_le32(b + 0x20), 0x5c);
 	assert_memory_equal(b + 0x5c, PACK + 0x5c, 0x14);
 	free(b);
 	anim_free(&a);
@@ -888,9 +866,9 @@ static void test_slot_write_from_files(void **state)
 	assert_int_equal(a.format, CLIP_MHFU);
 	compact_encode(&a, &b, &n);
 	assert_int_equal(n, 0x10 + 8 + 0x14);
-	assert_int_equal(le32(b + 0x10), ANIM_NO_CLIP);
-	assert_int_equal(le32(b + 0x14), 0x18);
-	assert_int_equal(le32(b + 0x18), CLIP_MHFU_TAG);
+	assert_int_equal(load_le32(b + 0x10), ANIM_NO_CLIP);
+	assert_int_equal(load_le32(b + 0x14), 0x18);
+	assert_int_equal(load_le32(b + 0x18), CLIP_MHFU_TAG);
 	free(b);
 	anim_free(&a);
 	anim_free(&before);
@@ -919,9 +897,9 @@ static void test_reshape(void **state)
 	assert_int_equal(anim_reshape(&old, text, strlen(text), &a, &d), MH_OK);
 	compact_encode(&a, &b, &n);
 	assert_int_equal(n, sizeof PACK + 0x34);
-	assert_int_equal(le32(b + 0x18), 0x28);
-	assert_int_equal(le32(b + 0x20), 0x5c);
-	assert_int_equal(le32(b + 0x24), 0x90);
+	assert_int_equal(load_le32(b + 0x18), 0x28);
+	assert_int_equal(load_le32(b + 0x20), 0x5c);
+	assert_int_equal(load_le32(b + 0x24), 0x90);
 	assert_memory_equal(b + 0x28, PACK + 0x28, 0x34);
 	assert_memory_equal(b + 0x5c, PACK + 0x28, 0x34);
 	assert_memory_equal(b + 0x90, PACK + 0x5c, 0x14 + 4);
@@ -957,7 +935,7 @@ static void test_allocation_failures(void **state)
 	(void)state;
 	if (!FAULTS_AVAILABLE)
 		skip();
-	struct gen_rng r = {3};
+	struct rng r = {3};
 	struct anim a;
 	gen_pack(&r, &a);
 	while (a.nclips < 3) {

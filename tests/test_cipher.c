@@ -6,18 +6,9 @@
  * printed in mhfu-archive(5), with ENC derived as its inverse.  Every random
  * test seeds its own generator, so each test is isolated and
  * deterministic. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
 #include "cipher.h"
 #include "rng.h"
+#include "testlib.h"
 
 /* ---- the spec, naively ------------------------------------------------ */
 
@@ -104,12 +95,6 @@ static void seek_run(uint32_t seed, uint64_t first, uint8_t *p, size_t nwords,
 				       : enc[(uint8_t)(p[b] ^ kb)];
 		}
 	}
-}
-
-static uint32_t load_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
 }
 
 /* Seeds that exercise every branch of seeding: zero halves (replaced by

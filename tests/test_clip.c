@@ -4,19 +4,9 @@
  * malformed-input case expects its exact error code and byte offset or
  * line:col; randomized clips (tests/clipgen.h, fixed seeds) go through
  * encode -> decode -> encode and print -> parse -> encode. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
 #include "clipgen.h"
 #include "faults.h"
+#include "testlib.h"
 
 /* ---- fixtures ---------------------------------------------------------- */
 
@@ -74,27 +64,6 @@ static const uint8_t P3[] = {
 };
 
 /* ---- helpers ----------------------------------------------------------- */
-
-static void assert_diag(const struct mh_diag *d, enum mh_err got,
-			enum mh_err code, uint64_t offset)
-{
-	if (got != code || d->offset != offset)
-		fail_msg("got %s at %llu, want %s at %llu (msg: %s)",
-			 mh_strerror(got), (unsigned long long)d->offset,
-			 mh_strerror(code), (unsigned long long)offset, d->msg);
-	assert_int_equal(d->code, code);
-	assert_true(strlen(d->msg) > 0);
-}
-
-static void assert_text_diag(const struct mh_diag *d, enum mh_err got,
-			     enum mh_err code, unsigned line, unsigned col)
-{
-	if (got != code || d->line != line || d->col != col)
-		fail_msg("got %s at %u:%u, want %s at %u:%u (msg: %s)",
-			 mh_strerror(got), d->line, d->col, mh_strerror(code),
-			 line, col, d->msg);
-	assert_true(strlen(d->msg) > 0);
-}
 
 static void encode_ok(enum clip_format f, const struct clip *c, uint8_t **out,
 		      size_t *len)
@@ -501,7 +470,7 @@ static void test_encode_range_errors(void **state)
 static void test_builders_copy_equal_free(void **state)
 {
 	(void)state;
-	struct gen_rng r = {42};
+	struct rng r = {42};
 	struct clip a, b;
 	gen_clip(&r, GEN_WILD, 12, 6, &a);
 	assert_int_equal(clip_copy(&b, &a, NULL), MH_OK);
@@ -699,7 +668,7 @@ static void expected_after(enum clip_format f, struct clip *c)
 static void test_random_clips_roundtrip(void **state)
 {
 	(void)state;
-	struct gen_rng r = {0xC11F};
+	struct rng r = {0xC11F};
 	for (int iter = 0; iter < 4000; iter++) {
 		enum clip_format f = iter % 2 ? CLIP_P3RD : CLIP_MHFU;
 		enum gen_style style = iter % 3 == 0 ? GEN_WILD :
@@ -731,7 +700,7 @@ static void test_allocation_failures(void **state)
 	(void)state;
 	if (!FAULTS_AVAILABLE)
 		skip();
-	struct gen_rng r = {7};
+	struct rng r = {7};
 	struct clip c;
 	gen_clip(&r, GEN_NATIVE_FU, 6, 4, &c);
 	uint8_t *bytes;

@@ -4,37 +4,11 @@
  * pac_encode from the decoded table, the entries' bytes and the tail, and
  * compare.  Malformed tables expect the exact error code and offset.
  * Random tests seed their own generator. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
 #include "faults.h"
 #include "kind.h"
 #include "pac.h"
 #include "rng.h"
-
-/* ---- little-endian helpers -------------------------------------------- */
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
+#include "testlib.h"
 
 static size_t min_sz(size_t a, size_t b)
 {
@@ -42,17 +16,6 @@ static size_t min_sz(size_t a, size_t b)
 }
 
 /* ---- helpers ---------------------------------------------------------- */
-
-static void assert_diag(const struct mh_diag *d, enum mh_err got,
-			enum mh_err code, uint64_t offset)
-{
-	if (got != code)
-		fail_msg("got %s, want %s (msg: %s)", mh_strerror(got),
-			 mh_strerror(code), d->msg);
-	assert_int_equal(d->code, code);
-	assert_int_equal(d->offset, offset);
-	assert_true(strlen(d->msg) > 0);
-}
 
 static void encode_ok(const struct pac_blob *b, uint32_t count, uint32_t align,
 		      const uint8_t *tail, size_t tail_len, uint8_t **out,
@@ -76,15 +39,15 @@ static uint32_t roundtrip(const uint8_t *buf, size_t len, unsigned *nested)
 	if (err)
 		fail_msg("pac_decode: %s at %llu: %s", mh_strerror(err),
 			 (unsigned long long)d.offset, d.msg);
-	assert_int_equal(pac.count, get32(buf));
+	assert_int_equal(pac.count, load_le32(buf));
 	assert_int_equal(pac.size, len);
 	assert_true(pac.tail <= len);
 	assert_true(pac.align == 16 || pac.align == 8 || pac.align == 4);
 	struct pac_blob *b = calloc(pac.count, sizeof *b);
 	assert_non_null(b);
 	for (uint32_t i = 0; i < pac.count; i++) {
-		assert_int_equal(pac.entries[i].offset, get32(buf + 4 + 8 * i));
-		assert_int_equal(pac.entries[i].size, get32(buf + 8 + 8 * i));
+		assert_int_equal(pac.entries[i].offset, load_le32(buf + 4 + 8 * i));
+		assert_int_equal(pac.entries[i].size, load_le32(buf + 8 + 8 * i));
 		b[i].data = buf + pac.entries[i].offset;
 		b[i].size = pac.entries[i].size;
 	}
@@ -121,9 +84,9 @@ static uint32_t roundtrip(const uint8_t *buf, size_t len, unsigned *nested)
 /* A PAC table written by hand: count, then {offset, size} pairs. */
 static void put_table(uint8_t *buf, uint32_t count, const uint32_t *pairs)
 {
-	put32(buf, count);
+	store_le32(buf, count);
 	for (uint32_t i = 0; i < 2 * count; i++)
-		put32(buf + 4 + 4 * i, pairs[i]);
+		store_le32(buf + 4 + 4 * i, pairs[i]);
 }
 
 static void expect_decode_error(const uint8_t *buf, size_t len, enum mh_err code,
@@ -152,9 +115,9 @@ static void test_roundtrip_at_alignment_16(void **state)
 	size_t len;
 	encode_ok(b, 3, 16, NULL, 0, &out, &len);
 	/* header 28 -> 32, 37 -> 48, 68 -> 80, end 87 */
-	assert_int_equal(get32(out + 4), 32);
-	assert_int_equal(get32(out + 12), 48);
-	assert_int_equal(get32(out + 20), 80);
+	assert_int_equal(load_le32(out + 4), 32);
+	assert_int_equal(load_le32(out + 12), 48);
+	assert_int_equal(load_le32(out + 20), 80);
 	assert_int_equal(len, 87);
 	assert_int_equal(roundtrip(out, len, NULL), 16);
 	free(out);
@@ -169,9 +132,9 @@ static void test_roundtrip_needs_8_when_16_misplaces_a_later_entry(void **state)
 	uint8_t *out;
 	size_t len;
 	encode_ok(b, 3, 8, NULL, 0, &out, &len);
-	assert_int_equal(get32(out + 4), 32);
-	assert_int_equal(get32(out + 12), 40);
-	assert_int_equal(get32(out + 20), 48);
+	assert_int_equal(load_le32(out + 4), 32);
+	assert_int_equal(load_le32(out + 12), 40);
+	assert_int_equal(load_le32(out + 20), 48);
 	assert_int_equal(roundtrip(out, len, NULL), 8);
 	free(out);
 }
@@ -184,8 +147,8 @@ static void test_roundtrip_needs_8_when_16_misplaces_the_first_entry(void **stat
 	uint8_t *out;
 	size_t len;
 	encode_ok(b, 2, 8, NULL, 0, &out, &len);
-	assert_int_equal(get32(out + 4), 24);
-	assert_int_equal(get32(out + 12), 32);
+	assert_int_equal(load_le32(out + 4), 24);
+	assert_int_equal(load_le32(out + 12), 32);
 	assert_int_equal(roundtrip(out, len, NULL), 8);
 	free(out);
 }
@@ -198,8 +161,8 @@ static void test_roundtrip_needs_4(void **state)
 	uint8_t *out;
 	size_t len;
 	encode_ok(b, 2, 4, NULL, 0, &out, &len);
-	assert_int_equal(get32(out + 4), 20);
-	assert_int_equal(get32(out + 12), 24);
+	assert_int_equal(load_le32(out + 4), 20);
+	assert_int_equal(load_le32(out + 12), 24);
 	assert_int_equal(roundtrip(out, len, NULL), 4);
 	free(out);
 }
@@ -212,16 +175,16 @@ static void test_layout_shared_by_8_and_16_reports_16(void **state)
 	uint8_t *out;
 	size_t len;
 	encode_ok(b, 1, 8, NULL, 0, &out, &len);
-	assert_int_equal(get32(out + 4), 16);
+	assert_int_equal(load_le32(out + 4), 16);
 	assert_int_equal(roundtrip(out, len, NULL), 16);
 	free(out);
 	/* Every later entry 16-aligned, but 4 puts entry 0 at 28 (after a
 	 * 28-byte table), where 8 and 16 would not: 4 it is. */
 	const struct pac_blob c[] = {{BYTES, 4}, {BYTES, 16}, {BYTES, 32}};
 	encode_ok(c, 3, 4, NULL, 0, &out, &len);
-	assert_int_equal(get32(out + 4), 28);
-	assert_int_equal(get32(out + 12), 32);
-	assert_int_equal(get32(out + 20), 48);
+	assert_int_equal(load_le32(out + 4), 28);
+	assert_int_equal(load_le32(out + 12), 32);
+	assert_int_equal(load_le32(out + 20), 48);
 	assert_int_equal(roundtrip(out, len, NULL), 4);
 	free(out);
 }
@@ -243,8 +206,8 @@ static void check_empties(uint32_t align, const uint8_t *tail, size_t tail_len)
 		encode_ok(cases[c], 4, align, tail, tail_len, &out, &len);
 		for (uint32_t i = 0; i < 4; i++)
 			if (!cases[c][i].size) {
-				assert_int_equal(get32(out + 4 + 8 * i), 0);
-				assert_int_equal(get32(out + 8 + 8 * i), 0);
+				assert_int_equal(load_le32(out + 4 + 8 * i), 0);
+				assert_int_equal(load_le32(out + 8 + 8 * i), 0);
 			}
 		uint32_t got = roundtrip(out, len, NULL);
 		assert_true(got >= align);
@@ -371,11 +334,11 @@ static void test_decode_rejects_count_257(void **state)
 	(void)state;
 	uint8_t *buf = calloc(1, 8192);
 	assert_non_null(buf);
-	put32(buf, 257);
-	put32(buf + 4, 2064);
-	put32(buf + 8, 4);
+	store_le32(buf, 257);
+	store_le32(buf + 4, 2064);
+	store_le32(buf + 8, 4);
 	expect_decode_error(buf, 8192, MH_EUNKNOWN, 0);
-	put32(buf, 0xffffffff);
+	store_le32(buf, 0xffffffff);
 	expect_decode_error(buf, 8192, MH_EUNKNOWN, 0);
 	free(buf);
 }
@@ -460,7 +423,7 @@ static void test_decode_rejects_all_empty_table(void **state)
 {
 	(void)state;
 	uint8_t buf[64] = {0};
-	put32(buf, 3);
+	store_le32(buf, 3);
 	expect_decode_error(buf, sizeof buf, MH_EUNKNOWN, 4);
 }
 
@@ -616,7 +579,7 @@ static void test_sniff_rejects_200000_random_buffers(void **state)
 		rng_bytes(&r, buf, n);
 		/* A quarter get a plausible count, so the table checks run. */
 		if (n >= 4 && i % 4 == 1)
-			put32(buf, 1 + (uint32_t)rng_below(&r, 256));
+			store_le32(buf, 1 + (uint32_t)rng_below(&r, 256));
 		if (pac_sniff(buf, min_sz(n, PAC_HEAD_MAX), n) != 0) {
 			hits++;
 			print_error("false positive: buffer %d of %zu bytes\n", i, n);

@@ -1,134 +1,17 @@
-/* Tests of codecs/rules (the engine rules) and the text locators
- * clip_text_line, skeleton_text_line and anim_text_line.
+/* Tests of codecs/rules (the engine rules).
  *
  * A clean Tigrex-shaped skeleton and pack (built with the public
- * builders) report nothing; each rule is then broken on a copy and must be
- * reported with its code, level and the element's coordinates, and
- * nothing else.  The locators are checked on printed texts (every
- * element) and on hand-messed ones (exact lines). */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
+ * builders) report nothing.  A table of edits (RULE_ROWS) then breaks or
+ * spares each rule on a fresh copy: a broken rule must be reported with
+ * its code, level, the element's coordinates and message, and nothing
+ * else; a spared one not at all.  Edits breaking several rules at once
+ * have tests of their own. */
 #include "clipgen.h"
 #include "faults.h"
 #include "kind.h"
 #include "pac.h"
 #include "rules.h"
-
-/* ---- fixtures --------------------------------------------------------- */
-
-#define TIGREX_BONES 48
-#define TIGREX_ANIMATED 45
-
-/* The Tigrex's shape: a body of 31 joints (a spine 0..8, limbs hanging
- * off bone 4), the head 31..39 off spine joint 8 (a jaw branch at 36),
- * the tail 40..44 off joint 2, and the severed tail 45..47, a second
- * root chain past the animated joints.  Parts 0*31, 1*9, 2*5, 3*3.
- * nbones > 48 adds part-3 bones to the severed tail. */
-static void tigrex_skeleton(struct skeleton *s, uint32_t nbones)
-{
-	assert_int_equal(skeleton_init(s, SKELETON_MHFU, nbones, NULL), MH_OK);
-	for (uint32_t i = 0; i < nbones; i++) {
-		struct skeleton_bone *b = &s->bones[i];
-		int32_t p = (int32_t)i - 1;
-		if (i >= 9 && i <= 30 && i % 4 == 1)
-			p = 4;
-		if (i == 31)
-			p = 8;
-		if (i == 36)
-			p = 32;
-		if (i == 40)
-			p = 2;
-		if (i == 0 || i == 45)
-			p = -1;
-		b->parent = p;
-		b->part = i < 31 ? 0 : i < 40 ? 1 : i < 45 ? 2 : 3;
-		b->position[1] = 10.0f;
-	}
-	skeleton_link(s, true);
-	const uint32_t params[2] = {0, TIGREX_ANIMATED};
-	skeleton_set_params(s, 2, params);
-}
-
-/* Adds a track of rot_x, rot_y, rot_z keyed at frames 0 and 30. */
-static void add_rest_track(struct clip *c)
-{
-	int16_t value = (int16_t)(10 * c->ntracks);
-	struct clip_track *tr = clip_add_track(c, 0);
-	assert_non_null(tr);
-	for (uint32_t bit = CLIP_ROT_X; bit <= CLIP_ROT_Z; bit <<= 1) {
-		struct clip_channel *ch = clip_add_channel(tr, bit);
-		assert_non_null(ch);
-		assert_non_null(clip_add_key(ch, (struct clip_key){0}));
-		assert_non_null(clip_add_key(ch, (struct clip_key){
-			.frame = 30, .value = value}));
-	}
-}
-
-/* A clip of n such tracks. */
-static void rest_clip(struct clip *c, uint32_t n)
-{
-	*c = (struct clip){0};
-	for (uint32_t t = 0; t < n; t++)
-		add_rest_track(c);
-}
-
-/* Takes every channel out of a track, and its mask with them. */
-static void empty_track(struct clip_track *t)
-{
-	for (uint32_t j = 0; j < t->nchannels; j++)
-		free(t->channels[j].keys);
-	free(t->channels);
-	*t = (struct clip_track){0};
-}
-
-static void drop_last_track(struct clip *c)
-{
-	empty_track(&c->tracks[c->ntracks - 1]);
-	c->ntracks--;
-}
-
-static const uint32_t PART_TRACKS_OF[3] = {31, 9, 5};
-
-/* 6 streams of 100 and 105 slots; the even streams' slots 0..5 filled
- * with clips of their part (slot 2 sharing slot 0), and stream 1's slot
- * 100 (entry 100 of part 0). */
-static void tigrex_pack(struct anim *a)
-{
-	static const uint32_t SLOTS[6] = {100, 105, 100, 105, 100, 105};
-	assert_int_equal(anim_init(a, CLIP_MHFU, 6, SLOTS, NULL), MH_OK);
-	for (uint32_t s = 0; s < 6; s += 2)
-		for (uint32_t i = 0; i < 6; i++) {
-			struct clip c;
-			rest_clip(&c, PART_TRACKS_OF[s / 2]);
-			int32_t k = anim_add_clip(a, &c);
-			assert_true(k >= 0);
-			assert_int_equal(anim_set_slot(a, s, i, k, NULL), MH_OK);
-		}
-	for (uint32_t s = 0; s < 6; s += 2)
-		assert_int_equal(anim_set_slot(a, s, 2, a->streams[s].slots[0],
-					       NULL), MH_OK);
-	struct clip c;
-	rest_clip(&c, 31);
-	int32_t k = anim_add_clip(a, &c);
-	assert_int_equal(anim_set_slot(a, 1, 100, k, NULL), MH_OK);
-	assert_int_equal(anim_compact(a, NULL), MH_OK);
-}
-
-static struct clip *slot_clip(struct anim *a, uint32_t s, uint32_t i)
-{
-	int32_t k = a->streams[s].slots[i];
-	assert_true(k >= 0 && (uint32_t)k < a->nclips);
-	return &a->clips[k];
-}
+#include "tigrex.h"
 
 /* ---- helpers ---------------------------------------------------------- */
 
@@ -249,105 +132,401 @@ static void test_clean_tigrex(void **state)
 	skeleton_free(&before);
 }
 
-/* ---- skeleton rules --------------------------------------------------- */
+/* ---- the rules, one row per edit ---------------------------------------
+ *
+ * Each row edits a fresh fixture, runs one check and states the outcome:
+ * for a row that breaks its rule, the report holds exactly that one
+ * violation, at the row's level, with every coordinate and the message
+ * as given; for a row that spares it, the report is empty.  Every rule
+ * has rows of both kinds (test_every_rule_has_rows). */
 
-static void test_parent_order(void **state)
+/* What a row edits: the clean Tigrex skeleton, the same skeleton as it
+ * was before the edit (TEMPLATE), the clean Tigrex pack, a clean clip of
+ * the head's 9 tracks, and a clip text (VALUE_RANGE). */
+struct fixture {
+	struct skeleton s, before;
+	struct anim a;
+	struct clip c;
+	const char *text;
+};
+
+/* Which check a row runs on the edited fixture. */
+enum check {
+	ON_SKELETON,          /* rules_check_skeleton(s, NULL) */
+	ON_SKELETON_TEMPLATE, /* rules_check_skeleton(s, before) */
+	ON_CLIP,              /* rules_check_clip(c, format, joints, first) */
+	ON_PACK,              /* rules_check_pack(a, s) */
+	ON_PACK_WITHOUT_RIG,  /* rules_check_pack(a, NULL) */
+	ON_CLIP_TEXT,         /* clip_parse(text): VALUE_RANGE is its MH_ERANGE */
+};
+
+/* A violation's coordinates (struct rule_violation). */
+struct where {
+	int32_t bone, stream, slot, track, channel, key, joint;
+};
+
+#define AT_BONE(b) {b, -1, -1, -1, -1, -1, -1}
+#define AT_CLIP(stream, slot, track, channel, key, joint) \
+	{-1, stream, slot, track, channel, key, joint}
+
+struct rule_row {
+	const char *edit_name;       /* the edit, in words */
+	void (*edit)(struct fixture *f);
+	enum check on;
+	enum clip_format format;     /* ON_CLIP: the clip's game */
+	int joints, first_joint;     /* ON_CLIP: the part's joints, track 0's */
+	enum rule_code code;         /* the rule the row is about */
+	bool breaks;                 /* the edit breaks it (else: no violation) */
+	enum rule_level level;       /* breaks: the violation's level */
+	struct where at;             /* breaks: its coordinates */
+	uint32_t bit;                /*   its channel's bit, 0 */
+	int32_t frame;               /*   its key's frame, 0 */
+	unsigned line;               /* ON_CLIP_TEXT: the line at fault */
+	const char *msg;             /* breaks: the message exactly */
+};
+
+#define EDIT(name, body) static void name(struct fixture *f) { body; }
+
+static void fixture_init(struct fixture *f)
 {
-	(void)state;
-	struct skeleton s;
-	struct rule_report r;
-	tigrex_skeleton(&s, TIGREX_BONES);
-	s.bones[10].parent = 12;
-	check_skeleton(&s, NULL, &r);
-	const struct rule_violation *v = only(&r, RULE_PARENT_ORDER);
-	assert_bone_at(v, 10);
-	assert_string_equal(v->msg, "bone 10: its parent, bone 12, does not "
-			    "come before it");
-	rules_report_free(&r);
-
-	s.bones[10].parent = 10; /* itself */
-	check_skeleton(&s, NULL, &r);
-	assert_bone_at(only(&r, RULE_PARENT_ORDER), 10);
-	rules_report_free(&r);
-
-	s.bones[10].parent = -7; /* no bone at all */
-	check_skeleton(&s, NULL, &r);
-	v = only(&r, RULE_PARENT_ORDER);
-	assert_bone_at(v, 10);
-	assert_non_null(strstr(v->msg, "parent -7 is not a bone"));
-	rules_report_free(&r);
-	skeleton_free(&s);
+	tigrex_skeleton(&f->s, TIGREX_BONES);
+	tigrex_skeleton(&f->before, TIGREX_BONES);
+	tigrex_pack(&f->a);
+	rest_clip(&f->c, 9);
+	f->text = NULL;
 }
 
-static void test_animated_count(void **state)
+static void fixture_free(struct fixture *f)
 {
-	(void)state;
-	struct skeleton s;
-	struct rule_report r;
-	tigrex_skeleton(&s, TIGREX_BONES);
-	s.params[1] = 49;
-	check_skeleton(&s, NULL, &r);
-	const struct rule_violation *v = only(&r, RULE_ANIMATED_COUNT);
-	assert_bone_at(v, -1);
-	assert_string_equal(v->msg, "the skeleton: params give 49 animated "
-			    "joints, it has 48 bones");
-	rules_report_free(&r);
-
-	s.params[1] = 48; /* every bone animated: the parts still run */
-	check_skeleton(&s, NULL, &r);
-	assert_int_equal(r.n, 0);
-	s.nparams = 1;    /* no count at all */
-	check_skeleton(&s, NULL, &r);
-	assert_int_equal(r.n, 0);
-	rules_report_free(&r);
-	skeleton_free(&s);
+	skeleton_free(&f->s);
+	skeleton_free(&f->before);
+	anim_free(&f->a);
+	clip_free(&f->c);
 }
 
-static void test_part_runs(void **state)
+/* Keys at frames 0 30 40 40 in track 3's first channel (rot_x). */
+static struct clip_channel *keys_to_40(struct fixture *f)
+{
+	struct clip_channel *ch = &f->c.tracks[3].channels[0];
+	assert_non_null(clip_add_key(ch, (struct clip_key){.frame = 40}));
+	assert_non_null(clip_add_key(ch, (struct clip_key){.frame = 40}));
+	return ch;
+}
+
+EDIT(parent_after_child, f->s.bones[10].parent = 12)
+EDIT(parent_itself, f->s.bones[10].parent = 10)
+EDIT(parent_no_bone, f->s.bones[10].parent = -7)
+EDIT(p3rd_parent_after_child,
+     f->s.game = SKELETON_MHP3RD; f->s.bones[3].parent = 30)
+EDIT(animated_past_bones, f->s.params[1] = 49)
+EDIT(animated_all_bones, f->s.params[1] = 48)
+EDIT(animated_unsaid, f->s.nparams = 1)
+EDIT(p3rd_animated_past_bones,
+     f->s.game = SKELETON_MHP3RD; f->s.params[1] = 99)
+EDIT(part_going_back, f->s.bones[44].part = 0)
+EDIT(part_going_back_past_animated, f->s.bones[46].part = 0)
+EDIT(first_joint_in_part_1,
+     for (uint32_t i = 0; i < 31; i++) f->s.bones[i].part = 1;
+     for (uint32_t i = 31; i < 45; i++) f->s.bones[i].part++)
+EDIT(part_not_a_subtree, f->s.bones[40].part = 1)
+EDIT(p3rd_part_going_back,
+     f->s.game = SKELETON_MHP3RD; f->s.bones[0].part = 5)
+EDIT(parent_changed, f->s.bones[20].parent = 4) /* still a valid tree */
+EDIT(bone_added,
+     skeleton_free(&f->s); tigrex_skeleton(&f->s, TIGREX_BONES + 1))
+EDIT(p3rd_bones_dropped,
+     f->s.game = SKELETON_MHP3RD;
+     skeleton_free(&f->before); tigrex_skeleton(&f->before, 10))
+EDIT(no_tracks, clip_free(&f->c); f->c = (struct clip){0})
+EDIT(one_track, clip_free(&f->c); rest_clip(&f->c, 1))
+EDIT(track_3_empty, empty_track(&f->c.tracks[3]))
+EDIT(scale_channel,
+     assert_non_null(clip_add_key(clip_add_channel(&f->c.tracks[5], CLIP_SCL_Y),
+				  (struct clip_key){.value = 256})))
+EDIT(rot_x_twice, assert_non_null(clip_add_channel(&f->c.tracks[2], CLIP_ROT_X)))
+EDIT(loc_x_added,
+     assert_non_null(clip_add_key(clip_add_channel(&f->c.tracks[2], CLIP_LOC_X),
+				  (struct clip_key){0})))
+EDIT(stray_mask_bit, f->c.tracks[4].mask |= CLIP_LOC_X)
+EDIT(key_going_back, keys_to_40(f)->keys[2].frame = 10) /* 0 30 10 40 */
+EDIT(keys_at_equal_frames, keys_to_40(f))
+EDIT(key_before_0, f->c.tracks[7].channels[2].keys[0].frame = -1)
+EDIT(value_past_s16, f->text = "track 0\nchannel rot_x\n0 40000 0 0\n")
+EDIT(value_s16_max, f->text = "track 0\nchannel rot_x\n0 32767 0 0\n")
+EDIT(head_clip_short, drop_last_track(slot_clip(&f->a, 2, 4)))
+EDIT(clip_short, drop_last_track(&f->c))
+
+/* A row's rule, and whether its edit breaks it. */
+#define BREAKS(rule, lvl) .code = rule, .breaks = true, .level = lvl
+#define SPARES(rule) .code = rule, .breaks = false
+/* The arguments of an ON_CLIP row's rules_check_clip. */
+#define CLIP_OF(fmt, part_joints, track0_joint) \
+	.format = fmt, .joints = part_joints, .first_joint = track0_joint
+
+static const struct rule_row RULE_ROWS[] = {
+	{"a bone's parent after it", parent_after_child, ON_SKELETON,
+	 BREAKS(RULE_PARENT_ORDER, RULE_ERROR), .at = AT_BONE(10),
+	 .msg = "bone 10: its parent, bone 12, does not come before it"},
+	{"a bone its own parent", parent_itself, ON_SKELETON,
+	 BREAKS(RULE_PARENT_ORDER, RULE_ERROR), .at = AT_BONE(10),
+	 .msg = "bone 10: its parent, bone 10, does not come before it"},
+	{"a parent that is no bone", parent_no_bone, ON_SKELETON,
+	 BREAKS(RULE_PARENT_ORDER, RULE_ERROR), .at = AT_BONE(10),
+	 .msg = "bone 10: parent -7 is not a bone (-1 makes a root)"},
+	{"MHP3rd: a parent after its child", p3rd_parent_after_child,
+	 ON_SKELETON, SPARES(RULE_PARENT_ORDER)},
+
+	{"more animated joints than bones", animated_past_bones, ON_SKELETON,
+	 BREAKS(RULE_ANIMATED_COUNT, RULE_ERROR), .at = AT_BONE(-1),
+	 .msg = "the skeleton: params give 49 animated joints, it has 48 "
+		"bones"},
+	{"every bone animated", animated_all_bones, ON_SKELETON,
+	 SPARES(RULE_ANIMATED_COUNT)},
+	{"no animated count", animated_unsaid, ON_SKELETON,
+	 SPARES(RULE_ANIMATED_COUNT)},
+	{"MHP3rd: more animated joints than bones", p3rd_animated_past_bones,
+	 ON_SKELETON, SPARES(RULE_ANIMATED_COUNT)},
+
+	{"a part going back", part_going_back, ON_SKELETON,
+	 BREAKS(RULE_PART_RUNS, RULE_ERROR), .at = AT_BONE(44),
+	 .msg = "bone 44: part 0 after part 2 (parts run 0, 1, 2... in bone "
+		"order)"},
+	{"the first joint outside part 0", first_joint_in_part_1, ON_SKELETON,
+	 BREAKS(RULE_PART_RUNS, RULE_ERROR), .at = AT_BONE(0),
+	 .msg = "bone 0: in part 1, the first joint must be in part 0"},
+	{"the tail's first joint in the head's part", part_not_a_subtree,
+	 ON_SKELETON, BREAKS(RULE_PART_RUNS, RULE_ERROR), .at = AT_BONE(40),
+	 .msg = "bone 40: in part 1, it does not descend from bone 31, the "
+		"part's first joint"},
+	{"a part going back past the animated joints",
+	 part_going_back_past_animated, ON_SKELETON, SPARES(RULE_PART_RUNS)},
+	{"MHP3rd: the first joint outside part 0", p3rd_part_going_back,
+	 ON_SKELETON, SPARES(RULE_PART_RUNS)},
+
+	{"a parent changed", parent_changed, ON_SKELETON_TEMPLATE,
+	 BREAKS(RULE_TEMPLATE, RULE_ERROR), .at = AT_BONE(20),
+	 .msg = "bone 20: parent 4, it was 19"},
+	{"a bone added", bone_added, ON_SKELETON_TEMPLATE,
+	 BREAKS(RULE_TEMPLATE, RULE_ERROR), .at = AT_BONE(-1),
+	 .msg = "the skeleton: 49 bones, it had 48"},
+	{"a parent changed, no skeleton before", parent_changed, ON_SKELETON,
+	 SPARES(RULE_TEMPLATE)},
+	{"MHP3rd: bones dropped", p3rd_bones_dropped, ON_SKELETON_TEMPLATE,
+	 SPARES(RULE_TEMPLATE)},
+
+	{"no tracks (MHP3rd)", no_tracks, ON_CLIP, CLIP_OF(CLIP_P3RD, -1, -1),
+	 BREAKS(RULE_CLIP_NO_TRACKS, RULE_ERROR),
+	 .at = AT_CLIP(-1, -1, -1, -1, -1, -1), .msg = "the clip: no tracks"},
+	{"no tracks (MHFU)", no_tracks, ON_CLIP, CLIP_OF(CLIP_MHFU, -1, -1),
+	 BREAKS(RULE_CLIP_NO_TRACKS, RULE_ERROR),
+	 .at = AT_CLIP(-1, -1, -1, -1, -1, -1), .msg = "the clip: no tracks"},
+	{"one track", one_track, ON_CLIP, CLIP_OF(CLIP_P3RD, -1, -1),
+	 SPARES(RULE_CLIP_NO_TRACKS)},
+
+	{"a track without channels", track_3_empty, ON_CLIP,
+	 CLIP_OF(CLIP_MHFU, 9, 31), BREAKS(RULE_TRACK_EMPTY, RULE_ERROR),
+	 .at = AT_CLIP(-1, -1, 3, -1, -1, 34),
+	 .msg = "track 3 (joint 34): no channels: its joint collapses to the "
+		"origin"},
+	{"MHP3rd: a track without channels", track_3_empty, ON_CLIP,
+	 CLIP_OF(CLIP_P3RD, -1, -1), SPARES(RULE_TRACK_EMPTY)},
+
+	{"a scale channel", scale_channel, ON_CLIP, CLIP_OF(CLIP_MHFU, 9, 31),
+	 BREAKS(RULE_SCALE_CHANNEL, RULE_ERROR),
+	 .at = AT_CLIP(-1, -1, 5, 3, -1, 36), .bit = CLIP_SCL_Y,
+	 .msg = "track 5 (joint 36) channel scl_y: a scale channel: the "
+		"engine crashes on it"},
+	{"MHP3rd: a scale channel", scale_channel, ON_CLIP,
+	 CLIP_OF(CLIP_P3RD, -1, -1), SPARES(RULE_SCALE_CHANNEL)},
+
+	{"a channel twice", rot_x_twice, ON_CLIP, CLIP_OF(CLIP_MHFU, 9, -1),
+	 BREAKS(RULE_CHANNEL_TWICE, RULE_ERROR),
+	 .at = AT_CLIP(-1, -1, 2, 3, -1, -1), .bit = CLIP_ROT_X,
+	 .msg = "track 2 channel rot_x: a second channel of the same bit in "
+		"the track"},
+	{"MHP3rd: a channel twice", rot_x_twice, ON_CLIP,
+	 CLIP_OF(CLIP_P3RD, -1, -1), BREAKS(RULE_CHANNEL_TWICE, RULE_ERROR),
+	 .at = AT_CLIP(-1, -1, 2, 3, -1, -1), .bit = CLIP_ROT_X,
+	 .msg = "track 2 channel rot_x: a second channel of the same bit in "
+		"the track"},
+	{"a channel of another bit", loc_x_added, ON_CLIP,
+	 CLIP_OF(CLIP_MHFU, 9, 31), SPARES(RULE_CHANNEL_TWICE)},
+
+	{"a mask bit no channel has", stray_mask_bit, ON_CLIP,
+	 CLIP_OF(CLIP_MHFU, 9, 31), BREAKS(RULE_TRACK_MASK, RULE_ERROR),
+	 .at = AT_CLIP(-1, -1, 4, -1, -1, 35),
+	 .msg = "track 4 (joint 35): mask 0x078, its channels' bits are "
+		"0x038"},
+	{"MHP3rd: a mask bit no channel has", stray_mask_bit, ON_CLIP,
+	 CLIP_OF(CLIP_P3RD, -1, -1), SPARES(RULE_TRACK_MASK)},
+
+	{"a key going back", key_going_back, ON_CLIP, CLIP_OF(CLIP_MHFU, 9, 31),
+	 BREAKS(RULE_KEY_FRAME, RULE_ERROR),
+	 .at = AT_CLIP(-1, -1, 3, 0, 2, 34), .bit = CLIP_ROT_X, .frame = 10,
+	 .msg = "track 3 (joint 34) channel rot_x key 2: frame 10 after frame "
+		"30"},
+	{"MHP3rd: a key going back", key_going_back, ON_CLIP,
+	 CLIP_OF(CLIP_P3RD, -1, -1), BREAKS(RULE_KEY_FRAME, RULE_ERROR),
+	 .at = AT_CLIP(-1, -1, 3, 0, 2, -1), .bit = CLIP_ROT_X, .frame = 10,
+	 .msg = "track 3 channel rot_x key 2: frame 10 after frame 30"},
+	{"a key before frame 0", key_before_0, ON_CLIP,
+	 CLIP_OF(CLIP_MHFU, 9, -1), BREAKS(RULE_KEY_FRAME, RULE_ERROR),
+	 .at = AT_CLIP(-1, -1, 7, 2, 0, -1), .bit = CLIP_ROT_Z, .frame = -1,
+	 .msg = "track 7 channel rot_z key 0: frame -1 is before frame 0"},
+	{"keys at equal frames", keys_at_equal_frames, ON_CLIP,
+	 CLIP_OF(CLIP_MHFU, 9, 31), SPARES(RULE_KEY_FRAME)},
+
+	{"a value past 32767", value_past_s16, ON_CLIP_TEXT,
+	 BREAKS(RULE_VALUE_RANGE, RULE_ERROR), .line = 3},
+	{"a value of 32767", value_s16_max, ON_CLIP_TEXT,
+	 SPARES(RULE_VALUE_RANGE)},
+
+	{"a head clip a track short", head_clip_short, ON_PACK,
+	 BREAKS(RULE_PART_TRACKS, RULE_ERROR),
+	 .at = AT_CLIP(2, 4, -1, -1, -1, -1),
+	 .msg = "stream 2 slot 4: 8 tracks, part 1 has 9 joints (31..39)"},
+	{"a clip a track short of its part", clip_short, ON_CLIP,
+	 CLIP_OF(CLIP_MHFU, 9, 31), BREAKS(RULE_PART_TRACKS, RULE_ERROR),
+	 .at = AT_CLIP(-1, -1, -1, -1, -1, -1),
+	 .msg = "the clip: 8 tracks, its part has 9 joints"},
+	{"a head clip a track short, no skeleton", head_clip_short,
+	 ON_PACK_WITHOUT_RIG, SPARES(RULE_PART_TRACKS)},
+	{"a clip a track short, its part unknown", clip_short, ON_CLIP,
+	 CLIP_OF(CLIP_MHFU, -1, 31), SPARES(RULE_PART_TRACKS)},
+};
+
+#define NROWS (sizeof RULE_ROWS / sizeof *RULE_ROWS)
+
+/* Fails naming the row when got != want. */
+static void row_field(const struct rule_row *row, const char *field,
+		      long long got, long long want)
+{
+	if (got != want)
+		fail_msg("\"%s\": %s %lld, want %lld", row->edit_name, field, got,
+			 want);
+}
+
+static void run_check(const struct rule_row *row, const struct fixture *f,
+		      struct rule_report *r)
+{
+	*r = (struct rule_report){0};
+	enum mh_err err = MH_OK;
+	switch (row->on) {
+	case ON_SKELETON:
+		err = rules_check_skeleton(&f->s, NULL, r);
+		break;
+	case ON_SKELETON_TEMPLATE:
+		err = rules_check_skeleton(&f->s, &f->before, r);
+		break;
+	case ON_CLIP:
+		err = rules_check_clip(&f->c, row->format, row->joints,
+				       row->first_joint, r);
+		break;
+	case ON_PACK:
+		err = rules_check_pack(&f->a, &f->s, r);
+		break;
+	case ON_PACK_WITHOUT_RIG:
+		err = rules_check_pack(&f->a, NULL, r);
+		break;
+	case ON_CLIP_TEXT:
+		break;
+	}
+	row_field(row, "check result", err, MH_OK);
+}
+
+/* VALUE_RANGE is no check's: the text parsers refuse the number
+ * (MH_ERANGE), and the rule names that refusal. */
+static void expect_text_row(const struct rule_row *row, const char *text)
+{
+	struct clip c;
+	struct mh_diag d = {0};
+	enum mh_err err = clip_parse(text, strlen(text), &c, &d);
+	if (!row->breaks) {
+		row_field(row, "parse result", err, MH_OK);
+		clip_free(&c);
+		return;
+	}
+	row_field(row, "parse result", err, MH_ERANGE);
+	row_field(row, "line", d.line, row->line);
+	row_field(row, "level", rules_table[row->code].level, row->level);
+}
+
+static void expect_row(const struct rule_row *row, const struct rule_report *r)
+{
+	for (size_t i = 0; r->n != (size_t)row->breaks && i < r->n; i++)
+		print_message("  %s: %s %s: %s\n", row->edit_name,
+			      rules_table[r->v[i].code].name,
+			      rule_level_name(r->v[i].level), r->v[i].msg);
+	row_field(row, "violations", (long long)r->n, row->breaks);
+	if (!row->breaks)
+		return;
+	const struct rule_violation *v = &r->v[0];
+	row_field(row, "code", v->code, row->code);
+	row_field(row, "level", v->level, row->level);
+	row_field(row, "existing", v->existing, false);
+	row_field(row, "bone", v->bone, row->at.bone);
+	row_field(row, "stream", v->stream, row->at.stream);
+	row_field(row, "slot", v->slot, row->at.slot);
+	row_field(row, "track", v->track, row->at.track);
+	row_field(row, "channel", v->channel, row->at.channel);
+	row_field(row, "key", v->key, row->at.key);
+	row_field(row, "joint", v->joint, row->at.joint);
+	row_field(row, "bit", v->bit, row->bit);
+	row_field(row, "frame", v->frame, row->frame);
+	if (strcmp(v->msg, row->msg))
+		fail_msg("\"%s\": message \"%s\", want \"%s\"", row->edit_name,
+			 v->msg, row->msg);
+	assert_ptr_equal(v->fix, rules_table[row->code].fix);
+	assert_true(rules_has_errors(r) == (row->level == RULE_ERROR));
+}
+
+static void test_rule_rows(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NROWS; i++) {
+		const struct rule_row *row = &RULE_ROWS[i];
+		struct fixture f;
+		struct rule_report r;
+		fixture_init(&f);
+		row->edit(&f);
+		if (row->on == ON_CLIP_TEXT) {
+			expect_text_row(row, f.text);
+		} else {
+			run_check(row, &f, &r);
+			expect_row(row, &r);
+			rules_report_free(&r);
+		}
+		fixture_free(&f);
+	}
+}
+
+/* Every rule has a row that breaks it and one that spares it. */
+static void test_every_rule_has_rows(void **state)
+{
+	(void)state;
+	for (int code = 0; code < RULE_COUNT; code++) {
+		bool broken = false, spared = false;
+		for (size_t i = 0; i < NROWS; i++) {
+			if (RULE_ROWS[i].code != (enum rule_code)code)
+				continue;
+			broken |= RULE_ROWS[i].breaks;
+			spared |= !RULE_ROWS[i].breaks;
+		}
+		if (!broken || !spared)
+			fail_msg("%s: no row that %s it", rules_table[code].name,
+				 broken ? "spares" : "breaks");
+	}
+}
+
+/* ---- one edit, several violations ---------------------------------------- */
+
+/* The head's first joint with its parent inside the head: the parent
+ * comes later, and the part no longer hangs off an earlier one. */
+static void test_parent_inside_its_part(void **state)
 {
 	(void)state;
 	struct skeleton s;
 	struct rule_report r;
-	const struct rule_violation *v;
-
-	/* A part going back: the tail's last joint in part 0. */
-	tigrex_skeleton(&s, TIGREX_BONES);
-	s.bones[44].part = 0;
-	check_skeleton(&s, NULL, &r);
-	v = only(&r, RULE_PART_RUNS);
-	assert_bone_at(v, 44);
-	assert_non_null(strstr(v->msg, "part 0 after part 2"));
-	rules_report_free(&r);
-	/* Past the animated joints parts are free. */
-	s.bones[44].part = 2;
-	s.bones[46].part = 0;
-	check_skeleton(&s, NULL, &r);
-	assert_int_equal(r.n, 0);
-	skeleton_free(&s);
-
-	/* The first joint outside part 0. */
-	tigrex_skeleton(&s, TIGREX_BONES);
-	for (uint32_t i = 0; i < 31; i++)
-		s.bones[i].part = 1;
-	for (uint32_t i = 31; i < 45; i++)
-		s.bones[i].part++;
-	check_skeleton(&s, NULL, &r);
-	assert_bone_at(only(&r, RULE_PART_RUNS), 0);
-	rules_report_free(&r);
-	skeleton_free(&s);
-
-	/* The tail's first joint joins the head's run: not one subtree. */
-	tigrex_skeleton(&s, TIGREX_BONES);
-	s.bones[40].part = 1;
-	check_skeleton(&s, NULL, &r);
-	v = only(&r, RULE_PART_RUNS);
-	assert_bone_at(v, 40);
-	assert_string_equal(v->msg, "bone 40: in part 1, it does not descend "
-			    "from bone 31, the part's first joint");
-	rules_report_free(&r);
-	skeleton_free(&s);
-
-	/* The head's first joint with its parent inside the head. */
 	tigrex_skeleton(&s, TIGREX_BONES);
 	s.bones[31].parent = 33;
 	check_skeleton(&s, NULL, &r);
@@ -361,91 +540,21 @@ static void test_part_runs(void **state)
 	skeleton_free(&s);
 }
 
-static void test_template(void **state)
-{
-	(void)state;
-	struct skeleton s, before, big;
-	struct rule_report r;
-	tigrex_skeleton(&before, TIGREX_BONES);
-	tigrex_skeleton(&s, TIGREX_BONES);
-	s.bones[20].parent = 4; /* still a valid tree, but not the species' */
-	check_skeleton(&s, NULL, &r);
-	assert_int_equal(r.n, 0);
-	check_skeleton(&s, &before, &r);
-	const struct rule_violation *v = only(&r, RULE_TEMPLATE);
-	assert_bone_at(v, 20);
-	assert_string_equal(v->msg, "bone 20: parent 4, it was 19");
-	rules_report_free(&r);
-
-	tigrex_skeleton(&big, TIGREX_BONES + 1);
-	check_skeleton(&big, &before, &r);
-	v = only(&r, RULE_TEMPLATE);
-	assert_bone_at(v, -1);
-	assert_string_equal(v->msg, "the skeleton: 49 bones, it had 48");
-	rules_report_free(&r);
-	skeleton_free(&big);
-	skeleton_free(&s);
-	skeleton_free(&before);
-}
-
-/* MHP3rd skeletons get no skeleton rule. */
-static void test_p3rd_skeleton(void **state)
-{
-	(void)state;
-	struct skeleton s, before;
-	struct rule_report r;
-	tigrex_skeleton(&s, TIGREX_BONES);
-	tigrex_skeleton(&before, 10);
-	s.game = SKELETON_MHP3RD;
-	s.bones[3].parent = 30;
-	s.bones[0].part = 5;
-	s.params[1] = 99;
-	check_skeleton(&s, &before, &r);
-	assert_int_equal(r.n, 0);
-	rules_report_free(&r);
-	skeleton_free(&s);
-	skeleton_free(&before);
-}
-
-/* ---- clip rules ------------------------------------------------------- */
-
-static void test_clip_no_tracks(void **state)
+/* A clip without tracks also misses its part's count; a track past the
+ * part's joints is PART_TRACKS only (it drives no joint). */
+static void test_track_counts_and_empty_tracks(void **state)
 {
 	(void)state;
 	struct clip c = {0};
 	struct rule_report r;
-	check_clip(&c, CLIP_P3RD, -1, -1, &r);
-	const struct rule_violation *v = only(&r, RULE_CLIP_NO_TRACKS);
-	assert_clip_at(v, -1, -1, -1, -1, -1);
-	assert_string_equal(v->msg, "the clip: no tracks");
-	rules_report_free(&r);
-	check_clip(&c, CLIP_MHFU, -1, -1, &r);
-	only(&r, RULE_CLIP_NO_TRACKS);
-	rules_report_free(&r);
-	check_clip(&c, CLIP_MHFU, 9, 31, &r); /* and the part's count */
+	check_clip(&c, CLIP_MHFU, 9, 31, &r);
 	assert_int_equal(r.n, 2);
 	assert_int_equal(count(&r, RULE_CLIP_NO_TRACKS), 1);
 	assert_int_equal(count(&r, RULE_PART_TRACKS), 1);
 	rules_report_free(&r);
-}
 
-static void test_track_empty(void **state)
-{
-	(void)state;
-	struct clip c;
-	struct rule_report r;
 	rest_clip(&c, 9);
 	empty_track(&c.tracks[3]);
-	check_clip(&c, CLIP_MHFU, 9, 31, &r);
-	const struct rule_violation *v = only(&r, RULE_TRACK_EMPTY);
-	assert_clip_at(v, -1, -1, 3, -1, -1);
-	assert_int_equal(v->joint, 34);
-	assert_string_equal(v->msg, "track 3 (joint 34): no channels: its "
-			    "joint collapses to the origin");
-	rules_report_free(&r);
-	check_clip(&c, CLIP_P3RD, -1, -1, &r);
-	assert_int_equal(r.n, 0);
-	/* A track past the part's joints is PART_TRACKS only. */
 	empty_track(&c.tracks[8]);
 	check_clip(&c, CLIP_MHFU, 8, 31, &r);
 	assert_int_equal(count(&r, RULE_TRACK_EMPTY), 1); /* track 3 only */
@@ -455,128 +564,27 @@ static void test_track_empty(void **state)
 	clip_free(&c);
 }
 
-static void test_scale_channel(void **state)
+/* Bits past 16 (models only) are compared too. */
+static void test_channel_twice_past_bit_16(void **state)
 {
 	(void)state;
 	struct clip c;
 	struct rule_report r;
 	rest_clip(&c, 9);
-	struct clip_channel *ch = clip_add_channel(&c.tracks[5], CLIP_SCL_Y);
-	assert_non_null(clip_add_key(ch, (struct clip_key){.value = 256}));
-	check_clip(&c, CLIP_MHFU, 9, 31, &r);
-	const struct rule_violation *v = only(&r, RULE_SCALE_CHANNEL);
-	assert_clip_at(v, -1, -1, 5, 3, -1);
-	assert_int_equal(v->bit, CLIP_SCL_Y);
-	assert_string_equal(v->msg, "track 5 (joint 36) channel scl_y: a scale "
-			    "channel: the engine crashes on it");
-	rules_report_free(&r);
+	assert_non_null(clip_add_channel(&c.tracks[4], 0x10000));
+	assert_non_null(clip_add_channel(&c.tracks[4], 0x10000));
 	check_clip(&c, CLIP_P3RD, -1, -1, &r);
-	assert_int_equal(r.n, 0);
-	clip_free(&c);
-}
-
-static void test_channel_twice(void **state)
-{
-	(void)state;
-	struct clip c;
-	struct rule_report r;
-	rest_clip(&c, 9);
-	assert_non_null(clip_add_channel(&c.tracks[2], CLIP_ROT_X));
-	check_clip(&c, CLIP_MHFU, 9, -1, &r);
 	const struct rule_violation *v = only(&r, RULE_CHANNEL_TWICE);
-	assert_clip_at(v, -1, -1, 2, 3, -1);
-	assert_int_equal(v->joint, -1);
-	assert_string_equal(v->msg, "track 2 channel rot_x: a second channel "
-			    "of the same bit in the track");
-	rules_report_free(&r);
-	check_clip(&c, CLIP_P3RD, -1, -1, &r); /* any game */
-	assert_int_equal(only(&r, RULE_CHANNEL_TWICE)->channel, 3);
-	rules_report_free(&r);
-	/* Bits past 16 (models only) are compared too. */
-	assert_non_null(clip_add_channel(&c.tracks[4], 0x10000));
-	assert_non_null(clip_add_channel(&c.tracks[4], 0x10000));
-	check_clip(&c, CLIP_P3RD, -1, -1, &r);
-	assert_int_equal(r.n, 2);
-	assert_int_equal(r.v[1].track, 4);
-	assert_int_equal(r.v[1].channel, 4);
-	assert_non_null(strstr(r.v[1].msg, "channel 0x10000"));
+	assert_int_equal(v->track, 4);
+	assert_int_equal(v->channel, 4);
+	assert_non_null(strstr(v->msg, "channel 0x10000"));
 	rules_report_free(&r);
 	clip_free(&c);
 }
 
-static void test_track_mask(void **state)
-{
-	(void)state;
-	struct clip c;
-	struct rule_report r;
-	rest_clip(&c, 9);
-	c.tracks[4].mask |= CLIP_LOC_X;
-	check_clip(&c, CLIP_MHFU, 9, 31, &r);
-	const struct rule_violation *v = only(&r, RULE_TRACK_MASK);
-	assert_int_equal(v->level, RULE_ERROR);
-	assert_clip_at(v, -1, -1, 4, -1, -1);
-	assert_string_equal(v->msg, "track 4 (joint 35): mask 0x078, its "
-			    "channels' bits are 0x038");
-	assert_true(rules_has_errors(&r));
-	rules_report_free(&r);
-	check_clip(&c, CLIP_P3RD, -1, -1, &r);
-	assert_int_equal(r.n, 0);
-	clip_free(&c);
-}
-
-static void test_key_frame(void **state)
-{
-	(void)state;
-	struct clip c;
-	struct rule_report r;
-	rest_clip(&c, 9);
-	struct clip_channel *ch = &c.tracks[3].channels[0];
-	assert_non_null(clip_add_key(ch, (struct clip_key){.frame = 40}));
-	assert_non_null(clip_add_key(ch, (struct clip_key){.frame = 40}));
-	check_clip(&c, CLIP_MHFU, 9, 31, &r); /* equal frames pass */
-	assert_int_equal(r.n, 0);
-	ch->keys[2].frame = 10; /* 0 30 10 40 */
-	check_clip(&c, CLIP_MHFU, 9, 31, &r);
-	const struct rule_violation *v = only(&r, RULE_KEY_FRAME);
-	assert_clip_at(v, -1, -1, 3, 0, 2);
-	assert_int_equal(v->bit, CLIP_ROT_X);
-	assert_int_equal(v->frame, 10);
-	assert_string_equal(v->msg, "track 3 (joint 34) channel rot_x key 2: "
-			    "frame 10 after frame 30");
-	rules_report_free(&r);
-	check_clip(&c, CLIP_P3RD, -1, -1, &r); /* any game */
-	assert_int_equal(only(&r, RULE_KEY_FRAME)->key, 2);
-	rules_report_free(&r);
-
-	ch->keys[2].frame = 35;
-	c.tracks[7].channels[2].keys[0].frame = -1;
-	check_clip(&c, CLIP_MHFU, 9, -1, &r);
-	v = only(&r, RULE_KEY_FRAME);
-	assert_clip_at(v, -1, -1, 7, 2, 0);
-	assert_string_equal(v->msg, "track 7 channel rot_z key 0: frame -1 is "
-			    "before frame 0");
-	rules_report_free(&r);
-	clip_free(&c);
-}
-
-/* VALUE_RANGE is the parsers' MH_ERANGE: it has a code to label them. */
-static void test_value_range(void **state)
-{
-	(void)state;
-	static const char TEXT[] = "track 0\nchannel rot_x\n0 40000 0 0\n";
-	struct clip c;
-	struct mh_diag d = {0};
-	assert_int_equal(clip_parse(TEXT, strlen(TEXT), &c, &d), MH_ERANGE);
-	assert_int_equal(d.line, 3);
-	const struct rule_info *ri = rule_by_name("VALUE_RANGE");
-	assert_non_null(ri);
-	assert_int_equal(ri->code, RULE_VALUE_RANGE);
-	assert_int_equal(ri->level, RULE_ERROR);
-}
-
-/* ---- packs ------------------------------------------------------------ */
-
-static void test_part_tracks(void **state)
+/* A clip shared across streams is checked against each part, and its
+ * own rules once, at its first use. */
+static void test_shared_clip_checked_against_each_part(void **state)
 {
 	(void)state;
 	struct skeleton s;
@@ -584,31 +592,10 @@ static void test_part_tracks(void **state)
 	struct rule_report r;
 	tigrex_skeleton(&s, TIGREX_BONES);
 	tigrex_pack(&a);
-	struct clip *c = slot_clip(&a, 2, 4);
-	drop_last_track(c);
-	check_pack(&a, &s, &r);
-	const struct rule_violation *v = only(&r, RULE_PART_TRACKS);
-	assert_clip_at(v, 2, 4, -1, -1, -1);
-	assert_string_equal(v->msg, "stream 2 slot 4: 8 tracks, part 1 has 9 "
-			    "joints (31..39)");
-	rules_report_free(&r);
-	check_pack(&a, NULL, &r); /* needs the skeleton */
-	assert_int_equal(r.n, 0);
-	check_clip(c, CLIP_MHFU, 9, 31, &r);
-	v = only(&r, RULE_PART_TRACKS);
-	assert_clip_at(v, -1, -1, -1, -1, -1);
-	assert_string_equal(v->msg, "the clip: 8 tracks, its part has 9 "
-			    "joints");
-	rules_report_free(&r);
-	add_rest_track(c);
-
-	/* A clip shared across streams is checked against each part, and
-	 * its own rules once, at its first use. */
 	assert_int_equal(anim_set_slot(&a, 4, 5, a.streams[2].slots[1], NULL),
 			 MH_OK);
 	assert_int_equal(anim_compact(&a, NULL), MH_OK);
-	struct clip_track saved = slot_clip(&a, 2, 1)->tracks[0];
-	slot_clip(&a, 2, 1)->tracks[0] = (struct clip_track){0};
+	empty_track(&slot_clip(&a, 2, 1)->tracks[0]);
 	check_pack(&a, &s, &r);
 	assert_int_equal(r.n, 2);
 	assert_int_equal(r.v[0].code, RULE_TRACK_EMPTY);
@@ -621,12 +608,22 @@ static void test_part_tracks(void **state)
 	assert_string_equal(r.v[1].msg, "stream 4 slot 5: 9 tracks, part 2 "
 			    "has 5 joints (40..44)");
 	rules_report_free(&r);
-	slot_clip(&a, 2, 1)->tracks[0] = saved;
+	anim_free(&a);
+	skeleton_free(&s);
+}
 
-	/* A stream of a part the skeleton does not animate. */
+/* A stream of a part the skeleton does not animate: every clip of it. */
+static void test_stream_of_an_unanimated_part(void **state)
+{
+	(void)state;
+	struct skeleton s;
+	struct anim a;
+	struct rule_report r;
+	tigrex_skeleton(&s, TIGREX_BONES);
+	tigrex_pack(&a);
 	s.params[1] = 40;
 	check_pack(&a, &s, &r);
-	assert_int_equal(count(&r, RULE_PART_TRACKS), 4 + 1); /* 5 clips */
+	assert_int_equal(count(&r, RULE_PART_TRACKS), 5); /* 5 clips */
 	for (size_t i = 0; i < r.n; i++) {
 		assert_int_equal(r.v[i].stream, 4);
 		assert_non_null(strstr(r.v[i].msg, "part 2 has no animated "
@@ -636,6 +633,8 @@ static void test_part_tracks(void **state)
 	anim_free(&a);
 	skeleton_free(&s);
 }
+
+/* ---- packs ------------------------------------------------------------ */
 
 static void test_pack_coordinates(void **state)
 {
@@ -728,7 +727,7 @@ static void test_generated_tigrex_packs(void **state)
 	struct skeleton s;
 	tigrex_skeleton(&s, TIGREX_BONES);
 	for (uint64_t seed = 1; seed <= 20; seed++) {
-		struct gen_rng g = {seed};
+		struct rng g = {seed};
 		struct anim a;
 		struct rule_report r;
 		gen_tigrex(&g, &a);
@@ -1138,333 +1137,18 @@ static void test_item_out_of_memory(void **state)
 	item_bytes_free(&b);
 }
 
-/* ---- text locators ---------------------------------------------------- */
-
-/* Line n (1-based) of text. */
-static const char *line_at(const char *text, unsigned n)
-{
-	while (--n)
-		text = strchr(text, '\n') + 1;
-	return text;
-}
-
-/* The same text as any parser reads it: every line maybe preceded by a
- * comment or blank line, blanks widened into runs of spaces and tabs, a
- * trailing comment, a CR before the newline.  Malloc'ed. */
-static char *mess(struct gen_rng *g, const char *in)
-{
-	static const char *const NOISE[] = {
-		"# track 0\n", "\n", " \t \n", "#channel rot_x\n",
-		"   # 0 0 0 0\n", "# stream 0 slots 1\n", "#1 1 -1\n"};
-	char *out = malloc(8 * strlen(in) + 64), *o = out;
-	assert_non_null(out);
-	for (const char *p = in; *p;) {
-		if (gen_below(g, 4) == 0)
-			o = stpcpy(o, NOISE[gen_below(g, 7)]);
-		if (gen_below(g, 3) == 0)
-			o = stpcpy(o, gen_below(g, 2) ? "\t" : "  ");
-		for (; *p && *p != '\n'; p++) {
-			if (*p != ' ') {
-				*o++ = *p;
-				continue;
-			}
-			for (uint32_t n = 1 + gen_below(g, 3); n--;)
-				*o++ = gen_below(g, 3) ? ' ' : '\t';
-		}
-		if (gen_below(g, 4) == 0)
-			o = stpcpy(o, " # track 7 channel 9");
-		if (gen_below(g, 4) == 0)
-			*o++ = '\r';
-		if (*p == '\n')
-			*o++ = *p++;
-	}
-	*o = '\0';
-	return out;
-}
-
-/* Line `line` of text is clip element track t (channel j, key k). */
-static void assert_clip_line(const char *text, unsigned line,
-			     const struct clip *c, uint32_t t, int64_t j,
-			     int64_t k)
-{
-	const char *l = line_at(text, line);
-	int n, frame, value;
-	char word[32];
-	if (j < 0) {
-		assert_int_equal(sscanf(l, " track %d", &n), 1);
-		assert_int_equal(n, t);
-		return;
-	}
-	const struct clip_channel *ch = &c->tracks[t].channels[j];
-	if (k < 0) {
-		assert_int_equal(sscanf(l, " channel %31s", word), 1);
-		const char *name = clip_channel_name(ch->bit);
-		if (name && strcmp(word, name))
-			fail_msg("line %u: channel %s, not %s", line, word, name);
-		if (!name)
-			assert_int_equal(strtoul(word, NULL, 0), ch->bit);
-		return;
-	}
-	assert_int_equal(sscanf(l, "%d %d", &frame, &value), 2);
-	assert_int_equal(frame, ch->keys[k].frame);
-	assert_int_equal(value, ch->keys[k].value);
-}
-
-/* Every element of random clips is found, printed and messed. */
-static void test_clip_text_line_random(void **state)
-{
-	(void)state;
-	struct gen_rng g = {99};
-	for (int round = 0; round < 200; round++) {
-		struct clip c, back;
-		gen_clip(&g, round % 2 ? GEN_WILD : GEN_NATIVE_FU,
-			 gen_below(&g, 8), 4, &c);
-		char *printed = clip_print(&c, "hdr", round % 3 - 1, NULL);
-		char *text = round % 4 ? mess(&g, printed) : printed;
-		size_t len = strlen(text);
-		struct mh_diag d = {0};
-		assert_int_equal(clip_parse(text, len, &back, &d), MH_OK);
-		assert_true(clip_equal(&c, &back));
-		clip_free(&back);
-		for (uint32_t t = 0; t < c.ntracks; t++) {
-			const struct clip_track *tr = &c.tracks[t];
-			assert_clip_line(text, clip_text_line(text, len, (int)t,
-							      -1, -1), &c, t, -1, -1);
-			for (uint32_t j = 0; j < tr->nchannels; j++) {
-				assert_clip_line(text, clip_text_line(text, len,
-					(int)t, (int)j, -1), &c, t, j, -1);
-				for (uint32_t k = 0; k < tr->channels[j].nkeys; k++)
-					assert_clip_line(text, clip_text_line(text,
-						len, (int)t, (int)j, (int)k), &c,
-						t, j, k);
-			}
-		}
-		if (text != printed)
-			free(text);
-		free(printed);
-		clip_free(&c);
-	}
-}
-
-/* Messed skeleton.txt and pack.txt still locate every bone and stream. */
-static void test_text_lines_messed(void **state)
-{
-	(void)state;
-	struct gen_rng g = {5};
-	struct skeleton s, sback;
-	struct anim a, aback;
-	tigrex_skeleton(&s, TIGREX_BONES);
-	tigrex_pack(&a);
-	char *sprinted = skeleton_print(&s, "file_06134", NULL);
-	char *aprinted = anim_print_shape(&a, NULL);
-	for (int round = 0; round < 20; round++) {
-		char *text = mess(&g, sprinted);
-		size_t len = strlen(text);
-		struct mh_diag d = {0};
-		assert_int_equal(skeleton_parse(text, len, &sback, &d), MH_OK);
-		skeleton_free(&sback);
-		for (int i = -1; i < TIGREX_BONES; i++) {
-			const char *l = line_at(text, skeleton_text_line(text, len, i));
-			int n = -1;
-			if (i < 0)
-				assert_int_equal(sscanf(l, " params %d", &n), 1);
-			else
-				assert_int_equal(sscanf(l, "%d", &n), 1);
-			assert_int_equal(n, i < 0 ? 0 : i);
-		}
-		free(text);
-
-		text = mess(&g, aprinted);
-		len = strlen(text);
-		assert_int_equal(anim_parse_shape(text, len, &aback, &d), MH_OK);
-		anim_free(&aback);
-		for (int i = 0; i < 6; i++) {
-			int n = -1;
-			assert_int_equal(sscanf(line_at(text, anim_text_line(text,
-				len, i)), " stream %d", &n), 1);
-			assert_int_equal(n, i);
-		}
-		free(text);
-	}
-	free(sprinted);
-	free(aprinted);
-	anim_free(&a);
-	skeleton_free(&s);
-}
-
-static void test_clip_text_line_printed(void **state)
-{
-	(void)state;
-	struct clip c;
-	rest_clip(&c, 4);
-	empty_track(&c.tracks[2]);
-	char *text = clip_print(&c, "file_06185 anim stream 4\nslot 3", 40, NULL);
-	size_t len = strlen(text);
-	for (uint32_t t = 0; t < c.ntracks; t++) {
-		unsigned lt = clip_text_line(text, len, (int)t, -1, -1);
-		int n;
-		assert_int_equal(sscanf(line_at(text, lt), "track %d", &n), 1);
-		assert_int_equal(n, t);
-		for (uint32_t j = 0; j < c.tracks[t].nchannels; j++) {
-			unsigned lc = clip_text_line(text, len, (int)t, (int)j, -1);
-			char name[16];
-			assert_true(lc > lt);
-			assert_int_equal(sscanf(line_at(text, lc), "channel %15s",
-						name), 1);
-			assert_string_equal(name, clip_channel_name(
-				c.tracks[t].channels[j].bit));
-			for (uint32_t k = 0; k < 2; k++) {
-				unsigned lk = clip_text_line(text, len, (int)t,
-							     (int)j, (int)k);
-				const struct clip_key *key =
-					&c.tracks[t].channels[j].keys[k];
-				int frame, value;
-				assert_true(lk > lc);
-				assert_int_equal(sscanf(line_at(text, lk), "%d %d",
-							&frame, &value), 2);
-				assert_int_equal(frame, key->frame);
-				assert_int_equal(value, key->value);
-			}
-			/* No such key: the channel's line. */
-			assert_int_equal(clip_text_line(text, len, (int)t,
-							(int)j, 2), lc);
-		}
-		/* No such channel: the track's line. */
-		assert_int_equal(clip_text_line(text, len, (int)t, 3, 0), lt);
-	}
-	assert_int_equal(clip_text_line(text, len, 4, -1, -1), 1);
-	assert_int_equal(clip_text_line(text, len, -1, 0, 0), 1);
-	free(text);
-	clip_free(&c);
-}
-
-static void test_clip_text_line_messy(void **state)
-{
-	(void)state;
-	static const char TEXT[] =
-		"# track 0 in a comment\n"          /*  1 */
-		"\n"                                /*  2 */
-		"  loop 1\r\n"                      /*  3 */
-		"\tloop_start 0.5   # track\n"      /*  4 */
-		"track 0#joint 2\n"                 /*  5 */
-		"   # channel rot_x\n"              /*  6 */
-		"channel\t0x008\r\n"                /*  7 */
-		"+0 -1 0 0\n"                       /*  8 */
-		"\n"                                /*  9 */
-		"  12   90deg   0   0   # key 1\n"  /* 10 */
-		"channel loc_y\n"                   /* 11 */
-		"track   1  mask 0x10\n"            /* 12 */
-		"track 2\n"                         /* 13 */
-		"channel rot_z\n"                   /* 14 */
-		"# 5 5 5 5\n"                       /* 15 */
-		"-3 4 0 0";                         /* 16, no newline */
-	size_t len = strlen(TEXT);
-	struct clip c;
-	struct mh_diag d = {0};
-	assert_int_equal(clip_parse(TEXT, len, &c, &d), MH_OK);
-	assert_int_equal(c.ntracks, 3);
-	clip_free(&c);
-	assert_int_equal(clip_text_line(TEXT, len, 0, -1, -1), 5);
-	assert_int_equal(clip_text_line(TEXT, len, 0, 0, -1), 7);
-	assert_int_equal(clip_text_line(TEXT, len, 0, 0, 0), 8);
-	assert_int_equal(clip_text_line(TEXT, len, 0, 0, 1), 10);
-	assert_int_equal(clip_text_line(TEXT, len, 0, 1, -1), 11);
-	assert_int_equal(clip_text_line(TEXT, len, 0, 1, 0), 11);
-	assert_int_equal(clip_text_line(TEXT, len, 1, -1, -1), 12);
-	assert_int_equal(clip_text_line(TEXT, len, 1, 0, 0), 12);
-	assert_int_equal(clip_text_line(TEXT, len, 2, 0, 0), 16);
-	assert_int_equal(clip_text_line(TEXT, len, 2, 0, 1), 14);
-	assert_int_equal(clip_text_line(TEXT, len, 3, 0, 0), 1);
-	assert_int_equal(clip_text_line("", 0, 0, 0, 0), 1);
-}
-
-static void test_skeleton_text_line(void **state)
-{
-	(void)state;
-	struct skeleton s;
-	tigrex_skeleton(&s, TIGREX_BONES);
-	size_t len;
-	char *text = skeleton_print(&s, "file_06134 entry 0", &len);
-	assert_non_null(text);
-	for (int i = 0; i < TIGREX_BONES; i++) {
-		int n = -1;
-		sscanf(line_at(text, skeleton_text_line(text, len, i)), "%d", &n);
-		assert_int_equal(n, i);
-	}
-	assert_true(!strncmp(line_at(text, skeleton_text_line(text, len, -1)),
-			     "params 0 45", 11));
-	assert_int_equal(skeleton_text_line(text, len, TIGREX_BONES), 1);
-	free(text);
-	skeleton_free(&s);
-
-	static const char TEXT[] =
-		"# 2 bones\n"                                               /* 1 */
-		"skeleton mhfu\n"                                           /* 2 */
-		"\n"                                                        /* 3 */
-		"# 0 1 -1 ...\n"                                            /* 4 */
-		"  params 0   2 # animated\r\n"                             /* 5 */
-		"000 1 -1 1 -1 1 1 1 0 0 0 0 0 0 -1 0 -\n"                  /* 6 */
-		"w 0 1 1 1\n"                                               /* 7 */
-		"\t0x1 1 0 -1 -1 1 1 1 0 0 0 0 1e1 0 -1 0 - # bone 1\n";    /* 8 */
-	struct mh_diag d = {0};
-	assert_int_equal(skeleton_parse(TEXT, strlen(TEXT), &s, &d), MH_OK);
-	skeleton_free(&s);
-	assert_int_equal(skeleton_text_line(TEXT, strlen(TEXT), -1), 5);
-	assert_int_equal(skeleton_text_line(TEXT, strlen(TEXT), 0), 6);
-	assert_int_equal(skeleton_text_line(TEXT, strlen(TEXT), 1), 8);
-	assert_int_equal(skeleton_text_line(TEXT, strlen(TEXT), 2), 1);
-}
-
-static void test_anim_text_line(void **state)
-{
-	(void)state;
-	struct anim a;
-	tigrex_pack(&a);
-	size_t len;
-	char *text = anim_print_shape(&a, &len);
-	for (int s = 0; s < 6; s++) {
-		int n = -1;
-		sscanf(line_at(text, anim_text_line(text, len, s)), "stream %d", &n);
-		assert_int_equal(n, s);
-	}
-	assert_int_equal(anim_text_line(text, len, 6), 1);
-	assert_int_equal(anim_text_line(text, len, -1), 1);
-	free(text);
-	anim_free(&a);
-
-	static const char TEXT[] =
-		"# stream 0 slots 1\n"          /* 1 */
-		"format mhfu\n"                 /* 2 */
-		"  stream 0 slots 2 # one\r\n"  /* 3 */
-		"filled 0-1\n"                  /* 4 */
-		"\n"                            /* 5 */
-		"\tstream\t1   slots 0\n"       /* 6 */
-		"tail zeros 4\n";               /* 7 */
-	struct mh_diag d = {0};
-	assert_int_equal(anim_parse_shape(TEXT, strlen(TEXT), &a, &d), MH_OK);
-	anim_free(&a);
-	assert_int_equal(anim_text_line(TEXT, strlen(TEXT), 0), 3);
-	assert_int_equal(anim_text_line(TEXT, strlen(TEXT), 1), 6);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_clean_tigrex),
-		cmocka_unit_test(test_parent_order),
-		cmocka_unit_test(test_animated_count),
-		cmocka_unit_test(test_part_runs),
-		cmocka_unit_test(test_template),
-		cmocka_unit_test(test_p3rd_skeleton),
-		cmocka_unit_test(test_clip_no_tracks),
-		cmocka_unit_test(test_track_empty),
-		cmocka_unit_test(test_scale_channel),
-		cmocka_unit_test(test_channel_twice),
-		cmocka_unit_test(test_track_mask),
-		cmocka_unit_test(test_key_frame),
-		cmocka_unit_test(test_value_range),
-		cmocka_unit_test(test_part_tracks),
+		cmocka_unit_test(test_rule_rows),
+		cmocka_unit_test(test_every_rule_has_rows),
+		cmocka_unit_test(test_parent_inside_its_part),
+		cmocka_unit_test(test_track_counts_and_empty_tracks),
+		cmocka_unit_test(test_channel_twice_past_bit_16),
+		cmocka_unit_test(test_shared_clip_checked_against_each_part),
+		cmocka_unit_test(test_stream_of_an_unanimated_part),
 		cmocka_unit_test(test_pack_coordinates),
 		cmocka_unit_test(test_p3rd_pack),
 		cmocka_unit_test(test_unused_clip),
@@ -1477,12 +1161,6 @@ int main(void)
 		cmocka_unit_test(test_item_template_at_the_same_position),
 		cmocka_unit_test(test_item_bytes_that_do_not_decode),
 		cmocka_unit_test(test_item_out_of_memory),
-		cmocka_unit_test(test_clip_text_line_printed),
-		cmocka_unit_test(test_clip_text_line_messy),
-		cmocka_unit_test(test_clip_text_line_random),
-		cmocka_unit_test(test_text_lines_messed),
-		cmocka_unit_test(test_skeleton_text_line),
-		cmocka_unit_test(test_anim_text_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,18 +9,6 @@
  * the decoded TOC and its entries, every PAC in it must re-encode byte
  * for byte, and every skeleton, pack and clip must too, both from its
  * model and from its printed text. */
-#include <errno.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
 #include "anim.h"
 #include "bytes.h"
 #include "cipher.h"
@@ -28,58 +16,19 @@
 #include "kind.h"
 #include "skeleton.h"
 #include "pac.h"
+#include "testlib.h"
 
 /* ---- the sample, loaded once for the group ----------------------------- */
-
-struct file {
-	uint8_t *p;
-	size_t len;
-};
 
 struct sample {
 	char dir[4096];
 	char why[4300];     /* why the sample is unusable; "" when loaded */
-	struct file enc;    /* DATA.BIN */
-	struct file plain;  /* DATA.plain.BIN */
+	struct file_bytes enc;    /* DATA.BIN */
+	struct file_bytes plain;  /* DATA.plain.BIN */
+	struct mem_archive enc_in, plain_in; /* the two, as databin reads them */
 };
 
 static struct sample S;
-
-/* Reads a whole file; returns false, saying why in why[len], on failure. */
-static bool slurp(const char *path, struct file *f, char *why, size_t whylen)
-{
-	FILE *fp = fopen(path, "rb");
-	if (!fp) {
-		snprintf(why, whylen, "cannot open %s: %s", path, strerror(errno));
-		return false;
-	}
-	size_t cap = 1 << 20, len = 0;
-	uint8_t *p = malloc(cap);
-	for (;;) {
-		if (!p) {
-			fclose(fp);
-			snprintf(why, whylen, "out of memory reading %s", path);
-			return false;
-		}
-		len += fread(p + len, 1, cap - len, fp);
-		if (len < cap)
-			break;
-		uint8_t *q = realloc(p, cap *= 2);
-		if (!q)
-			free(p);
-		p = q;
-	}
-	bool err = ferror(fp);
-	fclose(fp);
-	if (err) {
-		free(p);
-		snprintf(why, whylen, "cannot read %s", path);
-		return false;
-	}
-	f->p = p;
-	f->len = len;
-	return true;
-}
 
 static int group_setup(void **state)
 {
@@ -96,10 +45,12 @@ static int group_setup(void **state)
 	snprintf(S.dir, sizeof S.dir, "%s", dir);
 	char path[4200];
 	snprintf(path, sizeof path, "%s/DATA.BIN", dir);
-	if (!slurp(path, &S.enc, S.why, sizeof S.why))
+	if (!read_whole_file(path, &S.enc, S.why, sizeof S.why))
 		return 0;
+	S.enc_in = mem_archive_of(S.enc.p, S.enc.len);
 	snprintf(path, sizeof path, "%s/DATA.plain.BIN", dir);
-	slurp(path, &S.plain, S.why, sizeof S.why);
+	if (read_whole_file(path, &S.plain, S.why, sizeof S.why))
+		S.plain_in = mem_archive_of(S.plain.p, S.plain.len);
 	return 0;
 }
 
@@ -120,19 +71,10 @@ static void need_sample(void)
 
 /* ---- helpers ---------------------------------------------------------- */
 
-static int mem_read(void *ctx, uint64_t off, void *out, size_t n)
-{
-	const struct file *f = ctx;
-	if (off > f->len || n > f->len - off)
-		return -1;
-	memcpy(out, f->p + off, n);
-	return 0;
-}
-
-static void open_ok(struct file *f, struct databin *db)
+static void open_ok(struct mem_archive *in, struct databin *db)
 {
 	struct mh_diag d = {0};
-	enum mh_err err = databin_open(mem_read, f, f->len, db, &d);
+	enum mh_err err = databin_open(mem_archive_read, in, in->size, db, &d);
 	if (err)
 		fail_msg("databin_open: %s at byte %llu: %s", mh_strerror(err),
 			 (unsigned long long)d.offset, d.msg);
@@ -141,23 +83,23 @@ static void open_ok(struct file *f, struct databin *db)
 /* Opens DATA.BIN and sets its game as a mount would. */
 static void open_encrypted(struct databin *db)
 {
-	open_ok(&S.enc, db);
-	databin_guess_game(db, mem_read, &S.enc);
+	open_ok(&S.enc_in, db);
+	databin_guess_game(db, mem_archive_read, &S.enc_in);
 }
 
-static void check_toc_reencodes(struct file *f, bool encrypted)
+static void check_toc_reencodes(struct mem_archive *in, bool encrypted)
 {
 	struct databin db;
 	struct mh_diag d = {0};
 	uint8_t *toc;
 	size_t len;
-	open_ok(f, &db);
+	open_ok(in, &db);
 	assert_int_equal(db.encrypted, encrypted);
 	if (databin_encode(&db, &toc, &len, &d))
 		fail_msg("databin_encode: %s", d.msg);
 	assert_int_equal(len, (size_t)db.start[0] * DATABIN_BLOCK);
-	assert_true(len <= f->len);
-	assert_memory_equal(toc, f->p, len);
+	assert_true(len <= in->len);
+	assert_memory_equal(toc, in->buf, len);
 	free(toc);
 	databin_free(&db);
 }
@@ -180,7 +122,7 @@ static void test_open_detects_encrypted_data_bin(void **state)
 	(void)state;
 	need_sample();
 	struct databin db;
-	open_ok(&S.enc, &db);
+	open_ok(&S.enc_in, &db);
 	assert_true(db.encrypted);
 	assert_int_equal(db.start[db.count], S.enc.len / DATABIN_BLOCK);
 	databin_free(&db);
@@ -192,7 +134,7 @@ static void test_open_detects_plain_twin(void **state)
 	need_sample();
 	assert_non_null(S.plain.p);
 	struct databin db;
-	open_ok(&S.plain, &db);
+	open_ok(&S.plain_in, &db);
 	assert_false(db.encrypted);
 	databin_free(&db);
 }
@@ -202,13 +144,13 @@ static void test_guess_game_on_encrypted_is_mhfu(void **state)
 	(void)state;
 	need_sample();
 	struct databin db;
-	open_ok(&S.enc, &db);
-	assert_int_equal(databin_guess_game(&db, mem_read, &S.enc), GAME_MHFU);
+	open_ok(&S.enc_in, &db);
+	assert_int_equal(databin_guess_game(&db, mem_archive_read, &S.enc_in), GAME_MHFU);
 	assert_int_equal(db.game, GAME_MHFU);
 	/* The sample's plain entries are modules and movies: their magics
 	 * tell, before any statistics. */
 	struct databin_game_clue clue;
-	databin_tell_game(&db, mem_read, &S.enc, &clue);
+	databin_tell_game(&db, mem_archive_read, &S.enc_in, &clue);
 	assert_int_equal(clue.game, GAME_MHFU);
 	assert_int_equal(clue.how, CLUE_MAGIC);
 	databin_free(&db);
@@ -220,9 +162,9 @@ static void test_guess_game_on_plain_twin_is_mhfu(void **state)
 	need_sample();
 	assert_non_null(S.plain.p);
 	struct databin db;
-	open_ok(&S.plain, &db);
+	open_ok(&S.plain_in, &db);
 	assert_int_equal(db.count, 6656); /* MHFU NA/EU */
-	assert_int_equal(databin_guess_game(&db, mem_read, &S.plain), GAME_MHFU);
+	assert_int_equal(databin_guess_game(&db, mem_archive_read, &S.plain_in), GAME_MHFU);
 	databin_free(&db);
 }
 
@@ -230,7 +172,7 @@ static void test_encrypted_toc_reencodes_byte_exactly(void **state)
 {
 	(void)state;
 	need_sample();
-	check_toc_reencodes(&S.enc, true);
+	check_toc_reencodes(&S.enc_in, true);
 }
 
 static void test_plain_toc_reencodes_byte_exactly(void **state)
@@ -238,7 +180,7 @@ static void test_plain_toc_reencodes_byte_exactly(void **state)
 	(void)state;
 	need_sample();
 	assert_non_null(S.plain.p);
-	check_toc_reencodes(&S.plain, false);
+	check_toc_reencodes(&S.plain_in, false);
 }
 
 static void test_plain_and_encrypted_tocs_decode_alike(void **state)
@@ -247,8 +189,8 @@ static void test_plain_and_encrypted_tocs_decode_alike(void **state)
 	need_sample();
 	assert_non_null(S.plain.p);
 	struct databin e, p;
-	open_ok(&S.enc, &e);
-	open_ok(&S.plain, &p);
+	open_ok(&S.enc_in, &e);
+	open_ok(&S.plain_in, &p);
 	assert_int_equal(e.count, p.count);
 	assert_memory_equal(e.start, p.start, ((size_t)e.count + 1) * 4);
 	assert_int_equal(e.nsizes, p.nsizes);
@@ -351,10 +293,10 @@ static void test_entries_match_extracted_sources(void **state)
 			assert_int_equal(strcmp(plain, "yes") == 0,
 					 databin_game_plain_id(GAME_MHFU, id));
 		char fpath[4800];
-		struct file f;
+		struct file_bytes f = {0};
 		snprintf(fpath, sizeof fpath, "%s/src/%s", S.dir, name);
 		char why[4900];
-		if (!slurp(fpath, &f, why, sizeof why))
+		if (!read_whole_file(fpath, &f, why, sizeof why))
 			fail_msg("%s", why);
 		assert_int_equal(f.len, size);
 		if (memcmp(f.p, buf, f.len))

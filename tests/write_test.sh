@@ -11,37 +11,21 @@ mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
 dump=$(realpath "$3")
 work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-write-test.XXXXXX")
-export ASAN_OPTIONS="log_path=$work/asan:${ASAN_OPTIONS:-}"
-export UBSAN_OPTIONS="log_path=$work/ubsan:print_stacktrace=1:${UBSAN_OPTIONS:-}"
+. "$(dirname "$0")/lib.sh"
 export HOME=$work/home TERM=xterm
 unset XDG_STATE_HOME   # the mount's record goes to its default place in HOME
 mkdir -p "$HOME"
-passed=0 failed=0 skipped=0
 mnt=$work/mnt
 archive=$work/DATA.BIN
 clip=file_06185/3/stream2/slot024.txt   # the Tigrex's head clip, unshared
 cdir=$mnt/file_06185/3/stream2
 
-cleanup() {
-	mountpoint -q "$mnt" && fusermount3 -u -z "$mnt"
-	if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "kept $work"; fi
-}
-trap cleanup EXIT
-
-ok() { passed=$((passed + 1)); echo "ok - $1"; }
-not_ok() { failed=$((failed + 1)); echo "not ok - $1"; }
-skip() { skipped=$((skipped + 1)); echo "ok - $1 # skip $2"; }
-check() {
-	local name=$1
-	shift
-	if "$@" >"$work/out" 2>&1; then ok "$name"; else not_ok "$name"; sed 's/^/    /' "$work/out" | head -30; fi
-}
-have() { command -v "$1" >/dev/null 2>&1; }
+trap 'leave "$mnt"' EXIT
 
 # fresh [options]: a pristine copy of the sample, mounted, with no record
 # of earlier mounts (log, refused texts).
 fresh() {
-	mountpoint -q "$mnt" && fusermount3 -u "$mnt"
+	unmount "$mnt"
 	rm -rf "$HOME/.local/state/mhfufs"
 	mkdir -p "$mnt"
 	cp "$sample/DATA.BIN" "$archive"
@@ -354,7 +338,7 @@ check "huge numbers are refused (VALUE_RANGE)" bash -c "
 	awk 'NR == $L { \$1 = 99999999999999999999 } 1' '$cdir/slot024.txt' >'$work/huge.txt'; ! cp '$work/huge.txt' '$cdir/slot024.txt' 2>/dev/null
 	cmp '$sample/DATA.BIN' '$archive'"
 # A pack damaged inside the archive: shown raw only, the reason logged.
-fusermount3 -u "$mnt"
+unmount "$mnt"
 cp "$sample/DATA.plain.BIN" "$archive"
 start=$(awk -F'\t' '$1 == "file_06185.pac" { print $3 }' "$sample/src/index.tsv")
 pack=$(od -An -tu4 -j $((start * 2048 + 4 + 3 * 8)) -N4 "$archive" | tr -d ' ')
@@ -378,7 +362,7 @@ check "-o rules=warn: a commit with warnings is not counted or kept as refused" 
 fresh -o rules=off
 awk '/^track 1/ { print "track 1 mask 0x1000"; next } 1' "$cdir/slot024.txt" >"$work/m.txt"
 cp "$work/m.txt" "$cdir/slot024.txt"
-fusermount3 -u "$mnt"
+unmount "$mnt"
 cp "$archive" "$work/flawed.BIN"
 "$mount_bin" "$archive" "$mnt"
 check "a violation already there is only a warning: an unrelated edit commits" bash -c "
@@ -392,7 +376,7 @@ check "-o backup keeps the archive as it was before the first commit, once" bash
 rm -f "$archive.orig"
 
 # --- a single PAC mounted and edited: the file is rewritten and renamed ---
-fusermount3 -u "$mnt"
+unmount "$mnt"
 cp "$sample/src/file_06185.pac" "$work/single.pac"
 "$mount_bin" "$work/single.pac" "$mnt"
 check "a single-PAC mount commits into the PAC file" bash -c "
@@ -434,7 +418,5 @@ check "index.tsv shows the entries a growth moved at once (its cached pages drop
 fresh -o ro
 check "-o ro: writes fail with EROFS" bash -c "! bash -c \"echo x >>'$cdir/slot024.txt'\" 2>'$work/e' && grep -q 'Read-only' '$work/e' && cmp '$sample/DATA.BIN' '$archive'"
 
-mountpoint -q "$mnt" && fusermount3 -u "$mnt"
-check "no sanitizer reports from the daemons" bash -c "! ls '$work'/asan.* '$work'/ubsan.* 2>/dev/null | grep -q ."
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+unmount "$mnt"
+finish

@@ -1,268 +1,15 @@
-/* skeleton.txt: the skeleton as text (grammar: man/mhfu-clip.5, section
- * SKELETON.TXT).
- *
- *   skeleton mhfu                     the game, first
- *   params 0 45                       1 to 3 values
- *   params_count 3                    only when it disagrees with them
- *   size 1234                         only when the size word disagrees
- *   0 1 -1 1 -1  1 1 1  0 0 0  0 0 0  -1 0 -      one row per bone
- *   w 3 1 1 0.5                       w components when not all 1
- *   section_count 3 2                 a section count word other than 1
- *   extra 3 0x60 01000000 ff          bytes of the rest area (hex)
- *   tail 00000000 deadbeef            the tail: hex, or
- *   tail zeros 2048                   a run of zero bytes
- *
- * Rows go in index order; the per-bone lines name a bone defined above
- * them.  The printer writes the canonical form, so print -> parse -> print
- * is stable and parse gives back the model print was given. */
+/* Parsing skeleton.txt (skeleton_text.h) back into the model it was
+ * printed from, and finding a bone's row in it. */
 #include "skeleton.h"
 
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hex_text.h"
 #include "lex.h"
-#include "strbuf.h"
-
-#define NCOLS 17
-#define COL_NAME 16
-#define CELL 40     /* room for any cell's text */
-#define HEX_LINE 32u /* bytes per extra or tail line */
-#define ZERO_RUN 32u /* tail zeros this long print as `tail zeros N` */
-
-static const char *const COLS[NCOLS] = {
-	"bone", "kind", "parent", "child", "sibling",
-	"scale_x", "scale_y", "scale_z", "rot_x", "rot_y", "rot_z",
-	"pos_x", "pos_y", "pos_z", "link", "part", "name",
-};
-
-static const uint32_t ONE_BITS = 0x3f800000u; /* 1.0f */
-
-static uint32_t bits(float v)
-{
-	uint32_t b;
-	memcpy(&b, &v, sizeof b);
-	return b;
-}
-
-/* ---- print ---------------------------------------------------------------- */
-
-/* The name column: the C string in rest[0..8), escaped so it is one
- * word: bytes outside 0x21..0x7e, '#' and '\' as \xHH; "-" when empty. */
-static void name_cell(const struct skeleton *s, const struct skeleton_bone *b,
-		      char *out)
-{
-	size_t n = s->game == SKELETON_MHP3RD ? strnlen((const char *)b->rest,
-							SKELETON_NAME_LEN) : 0;
-	if (n == 0) {
-		strcpy(out, "-");
-		return;
-	}
-	char *o = out;
-	for (size_t k = 0; k < n; k++) {
-		uint8_t c = b->rest[k];
-		if (c < 0x21 || c > 0x7e || c == '#' || c == '\\' ||
-		    (n == 1 && c == '-'))
-			o += sprintf(o, "\\x%02x", c);
-		else
-			*o++ = (char)c;
-	}
-	*o = '\0';
-}
-
-/* Cell `col` of bone i, into out (CELL bytes). */
-static void cell(const struct skeleton *s, uint32_t i, int col, char *out)
-{
-	const struct skeleton_bone *b = &s->bones[i];
-	switch (col) {
-	case 0: sprintf(out, "%u", i); return;
-	case 1: sprintf(out, "%u", b->kind); return;
-	case 2: sprintf(out, "%d", b->parent); return;
-	case 3: sprintf(out, "%d", b->child); return;
-	case 4: sprintf(out, "%d", b->sibling); return;
-	case 14: sprintf(out, "%d", b->link); return;
-	case 15: sprintf(out, "%u", b->part); return;
-	case COL_NAME: name_cell(s, b, out); return;
-	}
-	const float *v = col < 8 ? b->scale : col < 11 ? b->rotation : b->position;
-	text_f32(out, CELL, v[(col - 5) % 3]);
-}
-
-/* Two spaces before each group of columns, one elsewhere. */
-static const char *gap(int col)
-{
-	return col == 5 || col == 8 || col == 11 || col == 14 ? "  " : " ";
-}
-
-/* The table: each column as wide as its widest cell, numbers right-
- * aligned, the name last.  Cells are formatted once (floats cost a
- * shortest-form search), so an allocation failure fails the text. */
-static void print_table(struct strbuf *sb, const struct skeleton *s)
-{
-	int width[NCOLS];
-	char (*cells)[CELL] = malloc(((size_t)s->nbones * NCOLS + 1) * CELL);
-	if (!cells) {
-		strbuf_free(sb);
-		sb->failed = true;
-		return;
-	}
-	for (int c = 0; c < NCOLS; c++)
-		width[c] = c == COL_NAME ? 0 : (int)strlen(COLS[c]);
-	for (uint32_t i = 0; i < s->nbones; i++)
-		for (int c = 0; c < COL_NAME; c++) {
-			char *t = cells[(size_t)i * NCOLS + c];
-			cell(s, i, c, t);
-			if ((int)strlen(t) > width[c])
-				width[c] = (int)strlen(t);
-		}
-	strbuf_printf(sb, "#");
-	for (int c = 0; c < NCOLS; c++)
-		strbuf_printf(sb, "%s%*s", c ? gap(c) : " ", width[c], COLS[c]);
-	strbuf_printf(sb, "\n");
-	for (uint32_t i = 0; i < s->nbones; i++) {
-		char *name = cells[(size_t)i * NCOLS + COL_NAME];
-		cell(s, i, COL_NAME, name);
-		strbuf_printf(sb, " ");
-		for (int c = 0; c < NCOLS; c++)
-			strbuf_printf(sb, "%s%*s", c ? gap(c) : " ", width[c],
-				      cells[(size_t)i * NCOLS + c]);
-		strbuf_printf(sb, "\n");
-	}
-	free(cells);
-}
-
-/* Hex bytes p[0..n) found at offset `at`, a blank before each 4-aligned
- * offset so the words line up with the file's u32s. */
-static void put_hex(struct strbuf *sb, const uint8_t *p, size_t n, uint64_t at)
-{
-	for (size_t k = 0; k < n; k++)
-		strbuf_printf(sb, "%s%02x", k == 0 || (at + k) % 4 == 0 ? " " : "", p[k]);
-}
-
-/* Bytes [from, to) of a line that starts at offset `at`: up to the
- * 4-aligned offset HEX_LINE past the start's aligned floor. */
-static size_t line_end(uint64_t at, size_t from, size_t to)
-{
-	size_t end = (size_t)((at + from) / 4 * 4 + HEX_LINE - at);
-	return end < to ? end : to;
-}
-
-/* `extra` lines for the non-zero bytes of bone i's rest area beyond its
- * name (MHP3rd) or anywhere in it (MHFU). */
-static void print_extra(struct strbuf *sb, const struct skeleton *s, uint32_t i)
-{
-	const uint8_t *rest = s->bones[i].rest;
-	size_t lo = 0, hi = skeleton_rest_len(s->game);
-	if (s->game == SKELETON_MHP3RD)
-		lo = strnlen((const char *)rest, SKELETON_NAME_LEN) + 1;
-	while (lo < hi && !rest[lo])
-		lo++;
-	while (hi > lo && !rest[hi - 1])
-		hi--;
-	for (size_t k = lo; k < hi;) {
-		size_t e = line_end(SKELETON_REST_OFF, k, hi);
-		strbuf_printf(sb, "extra %u 0x%zx", i, SKELETON_REST_OFF + k);
-		put_hex(sb, rest + k, e - k, SKELETON_REST_OFF + k);
-		strbuf_printf(sb, "\n");
-		k = e;
-	}
-}
-
-/* Zero bytes from p[0], at most `max` counted. */
-static size_t zeros(const uint8_t *p, size_t n, size_t max)
-{
-	size_t z = 0;
-	while (z < n && z < max && !p[z])
-		z++;
-	return z;
-}
-
-static void print_tail(struct strbuf *sb, const struct skeleton *s)
-{
-	const uint8_t *t = s->tail;
-	size_t n = s->tail_len;
-	uint64_t at = skeleton_size(s);
-	if (n)
-		strbuf_printf(sb, "# the tail: %zu bytes after the last bone, "
-			      "at 0x%llx\n", n, (unsigned long long)at);
-	for (size_t k = 0; k < n;) {
-		size_t z = zeros(t + k, n - k, SIZE_MAX);
-		if (z >= ZERO_RUN) {
-			strbuf_printf(sb, "tail zeros %zu\n", z);
-			k += z;
-			continue;
-		}
-		size_t end = line_end(at, k, n), e = k + 1;
-		while (e < end && zeros(t + e, n - e, ZERO_RUN) < ZERO_RUN)
-			e++;
-		strbuf_printf(sb, "tail");
-		put_hex(sb, t + k, e - k, at + k);
-		strbuf_printf(sb, "\n");
-		k = e;
-	}
-}
-
-static void print_comment(struct strbuf *sb, const char *text)
-{
-	while (text && *text) {
-		size_t n = strcspn(text, "\n");
-		strbuf_printf(sb, "#%s%.*s\n", n ? " " : "", (int)n, text);
-		text += n + (text[n] == '\n');
-	}
-}
-
-char *skeleton_print(const struct skeleton *s, const char *header_comment,
-		     size_t *len)
-{
-	struct strbuf sb = {0};
-	print_comment(&sb, header_comment);
-	print_comment(&sb,
-		"skeleton.txt: one row per bone, in index order (mhfu-clip(5)).\n"
-		"kind 1..3; parent, child, sibling, link: bone indices, -1 for "
-		"none;\n"
-		"scale, rot (Euler) and pos (offset from the parent): the bind "
-		"pose's\n"
-		"x y z floats as stored (0xXXXXXXXX gives exact bits); part: the "
-		"MHFU\n"
-		"animation part (0 on MHP3rd); name: MHP3rd only, - for none, "
-		"\\xHH a byte.\n"
-		"Lines after the table (w, section_count, extra, tail) keep "
-		"what the\n"
-		"table does not say, so the skeleton re-encodes byte for byte.");
-	strbuf_printf(&sb, "skeleton %s\nparams", skeleton_game_name(s->game));
-	for (uint32_t k = 0; k < s->nparams && k < SKELETON_MAX_PARAMS; k++)
-		strbuf_printf(&sb, " %u", s->params[k]);
-	strbuf_printf(&sb, "\n");
-	if (s->params_count != s->nparams)
-		strbuf_printf(&sb, "params_count %u  # the count word; there "
-			      "are %u values\n", s->params_count, s->nparams);
-	if (s->size_fixed)
-		strbuf_printf(&sb, "size %u  # the size word as found; without "
-			      "this line: %llu\n", s->size_word,
-			      (unsigned long long)skeleton_size(s));
-	print_table(&sb, s);
-	for (uint32_t i = 0; i < s->nbones; i++) {
-		const struct skeleton_bone *b = &s->bones[i];
-		if (bits(b->scale[3]) != ONE_BITS ||
-		    bits(b->rotation[3]) != ONE_BITS ||
-		    bits(b->position[3]) != ONE_BITS) {
-			char w[3][40];
-			text_f32(w[0], sizeof w[0], b->scale[3]);
-			text_f32(w[1], sizeof w[1], b->rotation[3]);
-			text_f32(w[2], sizeof w[2], b->position[3]);
-			strbuf_printf(&sb, "w %u %s %s %s\n", i, w[0], w[1], w[2]);
-		}
-		if (b->count != 1)
-			strbuf_printf(&sb, "section_count %u %u\n", i, b->count);
-		print_extra(&sb, s, i);
-	}
-	print_tail(&sb, s);
-	return strbuf_take(&sb, len);
-}
-
-/* ---- parse ---------------------------------------------------------------- */
+#include "skeleton_text.h"
 
 struct bone_lines {
 	unsigned row;        /* line of the bone's row */
@@ -276,7 +23,7 @@ struct parser {
 	struct skeleton s;
 	struct bone_lines *lines; /* per bone */
 	uint32_t cap;             /* bones allocated */
-	size_t tail_cap;
+	struct tail_bytes tail;   /* moved into s at the end */
 	unsigned game_line, params_line, pcount_line, size_line;
 };
 
@@ -324,35 +71,6 @@ static enum mh_err get_bone(struct parser *p, uint32_t *i)
 	return MH_OK;
 }
 
-static int hexval(char c)
-{
-	static const char DIGITS[] = "0123456789abcdef";
-	const char *p = c ? strchr(DIGITS, tolower((unsigned char)c)) : NULL;
-	return p ? (int)(p - DIGITS) : -1;
-}
-
-/* A word of hex digit pairs into out[]; *n bytes. */
-static enum mh_err hex_word(struct parser *p, const struct lex_word *w,
-			    uint8_t *out, size_t *n)
-{
-	size_t len = strlen(w->text);
-	for (size_t k = 0; k < len; k++)
-		if (hexval(w->text[k]) < 0) {
-			struct lex_word at = *w;
-			at.col += (unsigned)k;
-			return fail_at(p, MH_ESYNTAX, &at, "expected hex "
-				       "digits, got \"%s\"", w->text);
-		}
-	if (len % 2)
-		return fail_at(p, MH_ESYNTAX, w, "\"%s\" has %zu hex digits: "
-			       "bytes take two each", w->text, len);
-	for (size_t k = 0; k < len / 2; k++)
-		out[k] = (uint8_t)(hexval(w->text[2 * k]) << 4 |
-				   hexval(w->text[2 * k + 1]));
-	*n = len / 2;
-	return MH_OK;
-}
-
 static enum mh_err parse_name(struct parser *p, const struct lex_word *w,
 			      struct skeleton_bone *b)
 {
@@ -367,10 +85,10 @@ static enum mh_err parse_name(struct parser *p, const struct lex_word *w,
 		at.col += (unsigned)(c - w->text);
 		int byte = (uint8_t)*c++;
 		if (byte == '\\') {
-			if (c[0] != 'x' || hexval(c[1]) < 0 || hexval(c[2]) < 0)
+			if (c[0] != 'x' || hex_text_digit(c[1]) < 0 || hex_text_digit(c[2]) < 0)
 				return fail_at(p, MH_ESYNTAX, &at, "expected "
 					       "\\xHH in the name");
-			byte = hexval(c[1]) << 4 | hexval(c[2]);
+			byte = hex_text_digit(c[1]) << 4 | hex_text_digit(c[2]);
 			c += 3;
 			if (byte == 0)
 				return fail_at(p, MH_ESYNTAX, &at, "a name "
@@ -520,9 +238,9 @@ static enum mh_err parse_extra(struct parser *p)
 	if ((err = lex_expect(&p->lx, &w, "hex bytes", p->d)))
 		return err;
 	do {
-		uint8_t bytes[LEX_WORD_MAX / 2];
+		uint8_t bytes[HEX_TEXT_WORD_MAX];
 		size_t n;
-		if ((err = hex_word(p, &w, bytes, &n)))
+		if ((err = hex_text_word(&w, bytes, &n, p->d)))
 			return err;
 		if (at + n > secsize)
 			return fail_at(p, MH_ERANGE, &w, "bytes past the end of "
@@ -534,53 +252,6 @@ static enum mh_err parse_extra(struct parser *p)
 		return err;
 	p->lines[i].extra_end = at;
 	return MH_OK;
-}
-
-static enum mh_err tail_append(struct parser *p, const struct lex_word *w,
-			       const uint8_t *bytes, size_t n)
-{
-	struct skeleton *s = &p->s;
-	if (n > SKELETON_MAX_TAIL - s->tail_len)
-		return fail_at(p, MH_ERANGE, w, "the tail grows past %u bytes",
-			       SKELETON_MAX_TAIL);
-	if (s->tail_len + n > p->tail_cap) {
-		size_t cap = 2 * p->tail_cap + n + 64;
-		uint8_t *t = realloc(s->tail, cap);
-		if (!t)
-			return mh_fail_text(p->d, MH_ENOMEM, w->line, w->col,
-					    "tail of %zu bytes", cap);
-		s->tail = t;
-		p->tail_cap = cap;
-	}
-	if (bytes)
-		memcpy(s->tail + s->tail_len, bytes, n);
-	else
-		memset(s->tail + s->tail_len, 0, n);
-	s->tail_len += n;
-	return MH_OK;
-}
-
-static enum mh_err parse_tail(struct parser *p)
-{
-	struct lex_word w;
-	enum mh_err err = lex_expect(&p->lx, &w, "hex bytes or zeros N", p->d);
-	if (err)
-		return err;
-	if (!strcmp(w.text, "zeros")) {
-		int64_t n;
-		if ((err = get_int(p, "a count of zero bytes", 1,
-				   SKELETON_MAX_TAIL, &n, &w)))
-			return err;
-		return tail_append(p, &w, NULL, (size_t)n);
-	}
-	do {
-		uint8_t bytes[LEX_WORD_MAX / 2];
-		size_t n;
-		if ((err = hex_word(p, &w, bytes, &n)) ||
-		    (err = tail_append(p, &w, bytes, n)))
-			return err;
-	} while (lex_word(&p->lx, &w, &err, p->d));
-	return err;
 }
 
 static enum mh_err parse_line(struct parser *p, const struct lex_word *kw)
@@ -644,7 +315,8 @@ static enum mh_err parse_line(struct parser *p, const struct lex_word *kw)
 	if (!strcmp(k, "extra"))
 		return parse_extra(p);
 	if (!strcmp(k, "tail"))
-		return parse_tail(p);
+		return hex_text_parse_tail(&p->lx, &p->tail, SKELETON_MAX_TAIL, 1,
+					   p->d);
 	if (!strcmp(k, "skeleton"))
 		return once(p, kw, &p->game_line);
 	return fail_at(p, MH_ESYNTAX, kw, "unknown line \"%s\": expected a bone "
@@ -675,6 +347,9 @@ static enum mh_err parse_all(struct parser *p, const char *text, size_t len)
 	}
 	if (err)
 		return err;
+	p->s.tail = p->tail.p;
+	p->s.tail_len = p->tail.len;
+	p->tail = (struct tail_bytes){0};
 	if (!p->game_line)
 		return mh_fail_text(p->d, MH_ESYNTAX, p->lx.line, p->lx.col,
 				    "expected \"skeleton mhfu\" or \"skeleton "
@@ -696,6 +371,7 @@ enum mh_err skeleton_parse(const char *text, size_t len, struct skeleton *s,
 	struct parser p = {.d = d};
 	enum mh_err err = parse_all(&p, text, len);
 	free(p.lines);
+	free(p.tail.p);
 	if (err) {
 		skeleton_free(&p.s);
 		memset(s, 0, sizeof *s);
