@@ -849,6 +849,7 @@ static void test_index(void **state)
 static void test_damaged_texts(void **state)
 {
 	(void)state;
+	static const char BYTES[] = "0123456789 -#\npartkeps\x01x";
 	const struct pack *p = tigrex();
 	struct gen_rng r = {0xE17};
 	struct anim a;
@@ -868,7 +869,7 @@ static void test_damaged_texts(void **state)
 			size_t end = eol ? (size_t)(eol - t) + 1 : n;
 			switch (gen_below(&r, 3)) {
 			case 0: /* a byte */
-				t[at] = "0123456789 -#\npartkeps\x01x"[gen_below(&r, 27)];
+				t[at] = BYTES[gen_below(&r, sizeof BYTES - 1)];
 				break;
 			case 1: /* the rest of a line */
 				memmove(t + at, t + end, n - end + 1);
