@@ -145,6 +145,12 @@ const char *clip_format_name(enum clip_format f);
 char *clip_print(const struct clip *c, const char *header, int first_joint,
 		 size_t *len);
 
+/* The same for one part of an MHFU entry's text (entries.h), which
+ * prints the units line once for all parts: no units line, and each
+ * track commented "part P, joint J" ("part P" when first_joint is -1). */
+char *clip_print_part(const struct clip *c, const char *header, uint32_t part,
+		      int first_joint, size_t *len);
+
 /* Parses clip text (len bytes; NUL bytes are an error).  On failure *c
  * is empty and d holds line:col and what was expected. */
 enum mh_err clip_parse(const char *text, size_t len, struct clip *c,

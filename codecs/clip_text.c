@@ -72,19 +72,24 @@ static uint32_t channel_bits(const struct clip_track *t)
 }
 
 static void print_track(struct strbuf *sb, const struct clip_track *t,
-			uint32_t i, int first_joint, bool *first_channel)
+			uint32_t i, long part, int first_joint, bool *first_channel)
 {
-	char left[64], note[64];
+	char left[64], note[96], where[64] = "";
 	int n = snprintf(left, sizeof left, "track %u", i);
 	if (t->mask != channel_bits(t))
 		snprintf(left + n, sizeof left - (size_t)n, " mask 0x%03x",
 			 t->mask);
 	const char *empty = t->nchannels ? "" : "no channels";
-	if (first_joint >= 0)
-		snprintf(note, sizeof note, "joint %lld%s%s",
-			 (long long)first_joint + i, *empty ? ", " : "", empty);
-	else
-		snprintf(note, sizeof note, "%s", empty);
+	if (part >= 0 && first_joint >= 0)
+		snprintf(where, sizeof where, "part %ld, joint %lld", part,
+			 (long long)first_joint + i);
+	else if (part >= 0)
+		snprintf(where, sizeof where, "part %ld", part);
+	else if (first_joint >= 0)
+		snprintf(where, sizeof where, "joint %lld",
+			 (long long)first_joint + i);
+	snprintf(note, sizeof note, "%s%s%s", where,
+		 *where && *empty ? ", " : "", empty);
 	strbuf_printf(sb, "\n");
 	noted_line(sb, left, note);
 
@@ -115,20 +120,36 @@ static void print_track(struct strbuf *sb, const struct clip_track *t,
 	}
 }
 
-char *clip_print(const struct clip *c, const char *header, int first_joint,
-		 size_t *len)
+/* clip_print and clip_print_part: `part` -1 prints the units line and
+ * no part in the track comments. */
+static char *print_clip(const struct clip *c, const char *header, long part,
+			int first_joint, size_t *len)
 {
 	struct strbuf sb = {0};
 	char f[32];
 	print_header(&sb, header);
-	strbuf_printf(&sb, "# units: rot 4096 = 90 deg, loc 16 = 1.0, "
-		      "scl 256 = 1.0; ease in channel units per frame\n");
+	if (part < 0)
+		strbuf_printf(&sb, "# units: rot 4096 = 90 deg, loc 16 = 1.0, "
+			      "scl 256 = 1.0; ease in channel units per frame\n");
 	text_f32(f, sizeof f, c->loop_start);
 	strbuf_printf(&sb, "loop %u\nloop_start %s\n", c->loop, f);
 	bool first_channel = true;
 	for (uint32_t i = 0; i < c->ntracks; i++)
-		print_track(&sb, &c->tracks[i], i, first_joint, &first_channel);
+		print_track(&sb, &c->tracks[i], i, part, first_joint,
+			    &first_channel);
 	return strbuf_take(&sb, len);
+}
+
+char *clip_print(const struct clip *c, const char *header, int first_joint,
+		 size_t *len)
+{
+	return print_clip(c, header, -1, first_joint, len);
+}
+
+char *clip_print_part(const struct clip *c, const char *header, uint32_t part,
+		      int first_joint, size_t *len)
+{
+	return print_clip(c, header, part, first_joint, len);
 }
 
 /* ---- parsing ---------------------------------------------------------- */
