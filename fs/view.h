@@ -56,7 +56,10 @@ struct edit;
 	X(NODE_PACK_TXT, view_pack_txt) /* DIR/pack.txt */                      \
 	X(NODE_STREAM, view_stream_dir) /* DIR/streamK/ */                      \
 	X(NODE_SLOT_TXT, view_slot_txt) /* DIR/streamK/slotNNN.txt */           \
-	X(NODE_SLOT_BIN, view_slot_bin) /* DIR/streamK/slotNNN.bin */
+	X(NODE_SLOT_BIN, view_slot_bin) /* DIR/streamK/slotNNN.bin */          \
+	X(NODE_ENTRIES_DIR, view_entries_dir) /* DIR/entries/ (MHFU) */          \
+	X(NODE_ENTRY_TXT, view_entry_txt) /* DIR/entries/entryNNN.txt */        \
+	X(NODE_ENTRIES_INDEX, view_entries_index) /* DIR/entries/index.tsv */
 
 #define VIEW_ENUM(type, cls) type,
 enum node_type { NODE_NONE, VIEW_TABLE(VIEW_ENUM) NODE_TYPES };
