@@ -84,7 +84,8 @@ struct view_class {
 	enum node_type in;      /* a view with a fixed name: its folder's type;
 				   listed there first, in table order */
 	enum kind expands;      /* VIEW_EXPANDS: the item kind it is the folder of */
-	/* Its name in its folder. */
+	/* Its name in its folder: always fixed_name, or made by name(). */
+	const char *fixed_name;
 	void (*name)(struct mhfs *fs, const struct node *n, char *buf, size_t len);
 	/* Its folder (NULL: `in`, of the same item; neither: the root). */
 	void (*parent)(const struct node *n, struct node *dir);

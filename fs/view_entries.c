@@ -18,13 +18,6 @@ static int entries_resolve(struct mhfs *fs, const struct node *n, struct node_ta
 	return err ? err : entries_parts(&t->model->pack) ? 0 : ENOENT;
 }
 
-static void entries_dir_name(struct mhfs *fs, const struct node *n, char *buf, size_t len)
-{
-	(void)fs;
-	(void)n;
-	snprintf(buf, len, "entries");
-}
-
 static struct node entry_node(const struct node *dir, uint32_t entry)
 {
 	struct node c = *dir;
@@ -80,7 +73,7 @@ static bool entries_reserved(struct mhfs *fs, const struct node *dir,
 const struct view_class view_entries_dir = {
 	.flags = VIEW_DIR | VIEW_ITEM,
 	.in = NODE_PACK_DIR,
-	.name = entries_dir_name,
+	.fixed_name = "entries",
 	.resolve = entries_resolve,
 	.child_named = entries_child_named,
 	.child_at = entries_child_at,
@@ -152,15 +145,6 @@ const struct view_class view_entry_txt = {
 	.violation_line = entry_line,
 };
 
-/* ---- entries/index.tsv ---------------------------------------------------- */
-
-static void entries_index_name(struct mhfs *fs, const struct node *n, char *buf, size_t len)
-{
-	(void)fs;
-	(void)n;
-	snprintf(buf, len, "index.tsv");
-}
-
 static int entries_index_contents(struct mhfs *fs, const struct node *n, uint8_t **data,
 				  size_t *len)
 {
@@ -176,7 +160,7 @@ static int entries_index_contents(struct mhfs *fs, const struct node *n, uint8_t
 const struct view_class view_entries_index = {
 	.flags = VIEW_ITEM,
 	.in = NODE_ENTRIES_DIR,
-	.name = entries_index_name,
+	.fixed_name = "index.tsv",
 	.resolve = entries_resolve,
 	.contents = entries_index_contents,
 };
