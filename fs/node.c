@@ -123,7 +123,11 @@ bool node_exists(struct mhfs *fs, const struct node *n)
 
 void node_name(struct mhfs *fs, const struct node *n, char *buf, size_t len)
 {
-	node_class(n)->name(fs, n, buf, len);
+	const struct view_class *c = node_class(n);
+	if (c->fixed_name)
+		snprintf(buf, len, "%s", c->fixed_name);
+	else
+		c->name(fs, n, buf, len);
 }
 
 /* The fixed-name view of class type in folder dir. */

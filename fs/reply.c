@@ -58,7 +58,7 @@ int node_stat(struct mhfs *fs, const struct node *n, struct stat *st)
 		if ((err = c->contents(fs, n, &text, &len)))
 			return err;
 		free(text);
-		st->st_mode = S_IFREG | 0444;
+		st->st_mode = S_IFREG | 0444 | (c->flags & VIEW_WRITABLE ? writable : 0);
 		st->st_size = (off_t)len;
 		if (c->flags & VIEW_LIVE)
 			clock_gettime(CLOCK_REALTIME, &st->st_mtim);

@@ -56,7 +56,10 @@ struct edit;
 	X(NODE_PACK_TXT, view_pack_txt) /* DIR/pack.txt */                      \
 	X(NODE_STREAM, view_stream_dir) /* DIR/streamK/ */                      \
 	X(NODE_SLOT_TXT, view_slot_txt) /* DIR/streamK/slotNNN.txt */           \
-	X(NODE_SLOT_BIN, view_slot_bin) /* DIR/streamK/slotNNN.bin */
+	X(NODE_SLOT_BIN, view_slot_bin) /* DIR/streamK/slotNNN.bin */          \
+	X(NODE_ENTRIES_DIR, view_entries_dir) /* DIR/entries/ (MHFU) */          \
+	X(NODE_ENTRY_TXT, view_entry_txt) /* DIR/entries/entryNNN.txt */        \
+	X(NODE_ENTRIES_INDEX, view_entries_index) /* DIR/entries/index.tsv */
 
 #define VIEW_ENUM(type, cls) type,
 enum node_type { NODE_NONE, VIEW_TABLE(VIEW_ENUM) NODE_TYPES };
@@ -81,7 +84,8 @@ struct view_class {
 	enum node_type in;      /* a view with a fixed name: its folder's type;
 				   listed there first, in table order */
 	enum kind expands;      /* VIEW_EXPANDS: the item kind it is the folder of */
-	/* Its name in its folder. */
+	/* Its name in its folder: always fixed_name, or made by name(). */
+	const char *fixed_name;
 	void (*name)(struct mhfs *fs, const struct node *n, char *buf, size_t len);
 	/* Its folder (NULL: `in`, of the same item; neither: the root). */
 	void (*parent)(const struct node *n, struct node *dir);

@@ -8,13 +8,6 @@
 #include "mhfs.h"
 #include "rig.h"
 
-static void bind_world_name(struct mhfs *fs, const struct node *n, char *buf, size_t len)
-{
-	(void)fs;
-	(void)n;
-	snprintf(buf, len, "bind_world.tsv");
-}
-
 static int bind_world_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
 {
 	struct node dir = *n;
@@ -37,7 +30,7 @@ static int bind_world_contents(struct mhfs *fs, const struct node *n, uint8_t **
 const struct view_class view_bind_world = {
 	.flags = VIEW_ITEM,
 	.in = NODE_SKEL_DIR,
-	.name = bind_world_name,
+	.fixed_name = "bind_world.tsv",
 	.resolve = bind_world_resolve,
 	.contents = bind_world_contents,
 };

@@ -13,16 +13,6 @@
 #include "strbuf.h"
 #include "version.h"
 
-static void fixed_name(struct mhfs *fs, const struct node *n, char *buf, size_t len)
-{
-	(void)fs;
-	static const char *const names[NODE_TYPES] = {
-		[NODE_META] = ".mhfu", [NODE_INFO] = "info", [NODE_LOG] = "log",
-		[NODE_REJECTED] = "rejected",
-	};
-	snprintf(buf, len, "%s", names[n->type]);
-}
-
 static void in_root(const struct node *n, struct node *dir)
 {
 	(void)n;
@@ -50,7 +40,7 @@ static bool meta_reserved(struct mhfs *fs, const struct node *dir, const struct 
 
 const struct view_class view_meta = {
 	.flags = VIEW_DIR,
-	.name = fixed_name,
+	.fixed_name = ".mhfu",
 	.parent = in_root,
 	.resolve = always,
 	.reserved = meta_reserved,
@@ -60,7 +50,7 @@ const struct view_class view_meta = {
 const struct view_class view_rejected = {
 	.flags = VIEW_DIR,
 	.in = NODE_META,
-	.name = fixed_name,
+	.fixed_name = "rejected",
 	.resolve = always,
 };
 
@@ -120,7 +110,7 @@ static int info_contents(struct mhfs *fs, const struct node *n, uint8_t **data, 
 const struct view_class view_info = {
 	.flags = VIEW_LIVE,
 	.in = NODE_META,
-	.name = fixed_name,
+	.fixed_name = "info",
 	.resolve = always,
 	.contents = info_contents,
 };
@@ -137,7 +127,7 @@ static int log_contents(struct mhfs *fs, const struct node *n, uint8_t **data, s
 const struct view_class view_log = {
 	.flags = VIEW_LIVE,
 	.in = NODE_META,
-	.name = fixed_name,
+	.fixed_name = "log",
 	.resolve = always,
 	.contents = log_contents,
 };

@@ -91,15 +91,6 @@ enum mh_err pack_reencode(const struct edit *e, const uint8_t *old, size_t old_l
 	return err;
 }
 
-/* ---- pack.txt ----------------------------------------------------------- */
-
-static void pack_txt_name(struct mhfs *fs, const struct node *n, char *buf, size_t len)
-{
-	(void)fs;
-	(void)n;
-	snprintf(buf, len, "pack.txt");
-}
-
 static int pack_txt_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
 {
 	int err = pack_resolve(fs, n, t);
@@ -137,7 +128,7 @@ static unsigned pack_txt_line(const struct edit *e, const struct rule_violation 
 const struct view_class view_pack_txt = {
 	.flags = VIEW_ITEM | VIEW_WRITABLE,
 	.in = NODE_PACK_DIR,
-	.name = pack_txt_name,
+	.fixed_name = "pack.txt",
 	.resolve = pack_txt_resolve,
 	.encode = pack_txt_encode,
 	.violation_line = pack_txt_line,

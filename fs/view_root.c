@@ -15,13 +15,6 @@
 /* Listing positions: two per entry (file, folder). */
 #define POS_ENTRIES NODE_POS_FIRST
 
-static void root_name(struct mhfs *fs, const struct node *n, char *buf, size_t len)
-{
-	(void)fs;
-	(void)n;
-	snprintf(buf, len, "%s", "");
-}
-
 static int root_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
 {
 	(void)fs;
@@ -86,7 +79,7 @@ static bool root_reserved(struct mhfs *fs, const struct node *dir, const struct 
 
 const struct view_class view_root = {
 	.flags = VIEW_DIR,
-	.name = root_name,
+	.fixed_name = "",
 	.resolve = root_resolve,
 	.child_named = root_child_named,
 	.child_at = root_child_at,
@@ -123,13 +116,6 @@ static const char *index_text(struct archive *ar, size_t *len)
 	return index;
 }
 
-static void index_name(struct mhfs *fs, const struct node *n, char *buf, size_t len)
-{
-	(void)fs;
-	(void)n;
-	snprintf(buf, len, "index.tsv");
-}
-
 static int index_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
 {
 	(void)n;
@@ -141,6 +127,6 @@ static int index_resolve(struct mhfs *fs, const struct node *n, struct node_targ
 
 const struct view_class view_index = {
 	.in = NODE_ROOT,
-	.name = index_name,
+	.fixed_name = "index.tsv",
 	.resolve = index_resolve,
 };

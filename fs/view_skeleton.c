@@ -18,15 +18,6 @@ const struct view_class view_skeleton_dir = {
 	.reserved = item_model_reserved,
 };
 
-/* ---- skeleton.txt ------------------------------------------------------ */
-
-static void skeleton_txt_name(struct mhfs *fs, const struct node *n, char *buf, size_t len)
-{
-	(void)fs;
-	(void)n;
-	snprintf(buf, len, "skeleton.txt");
-}
-
 static int skeleton_txt_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
 {
 	struct node dir = *n;
@@ -66,7 +57,7 @@ static unsigned skeleton_txt_line(const struct edit *e, const struct rule_violat
 const struct view_class view_skeleton_txt = {
 	.flags = VIEW_ITEM | VIEW_WRITABLE,
 	.in = NODE_SKEL_DIR,
-	.name = skeleton_txt_name,
+	.fixed_name = "skeleton.txt",
 	.resolve = skeleton_txt_resolve,
 	.encode = skeleton_txt_encode,
 	.violation_line = skeleton_txt_line,

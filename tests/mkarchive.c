@@ -33,6 +33,7 @@
 #include "skeleton.h"
 #include "mkmodels.h"
 #include "rng.h"
+#include "entries.h"
 #include "rig.h"
 #include "views.h"
 
@@ -552,8 +553,28 @@ static void extract_streams(const char *dir, const char *label,
 	}
 }
 
-/* The folder the mount shows for a skeleton (skeleton.txt) or a pack
- * (pack.txt and the streams), with the texts the codecs print: the mount
+/* An MHFU pack's entries/: each entry a part plays, and index.tsv. */
+static void extract_entries(const char *dir, const char *label,
+			    const struct anim *a, const struct skeleton *rig)
+{
+	char path[PATH_LEN];
+	size_t len = 0;
+	if (!entries_parts(a))
+		return;
+	path_of(path, "%s/entries", dir);
+	make_dir(path);
+	path_of(path, "%s/entries/index.tsv", dir);
+	write_text(path, entries_index(a, &len), &len);
+	for (uint32_t e = 0; e < ENTRIES_MAX; e++) {
+		if (!entries_listed(a, e))
+			continue;
+		path_of(path, "%s/entries/entry%03u.txt", dir, e);
+		write_text(path, entries_print(a, e, label, rig, &len), &len);
+	}
+}
+
+/* The folder the mount shows for a skeleton (skeleton.txt, bind_world.tsv) or a pack
+ * (pack.txt, the streams, entries/), with the texts the codecs print: the mount
  * tests' oracle.  `rig` is the skeleton beside a pack, or NULL. */
 static void extract_model(const char *dir, const char *label, enum kind k,
 			  const uint8_t *p, size_t size, const struct skeleton *rig)
@@ -582,6 +603,7 @@ static void extract_model(const char *dir, const char *label, enum kind k,
 	char *text = views_pack_text(&a, &len);
 	write_text(path, text, &len);
 	extract_streams(dir, label, &a, rig);
+	extract_entries(dir, label, &a, rig);
 	anim_free(&a);
 }
 

@@ -1,0 +1,166 @@
+/* An MHFU pack folder's entries/: entryNNN.txt, one executor entry as
+ * the whole rig plays it (every part's clip for it, in one text), and
+ * entries/index.tsv (codecs/entries.h; mhfu-clip(5) "ENTRIES").  Writing
+ * an entry splits it back into the parts' slots in one commit. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commit.h"
+#include "entries.h"
+#include "item.h"
+#include "mhfs.h"
+
+/* The pack folder of entries/ resolves; its pack has parts. */
+static int entries_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
+{
+	int err = pack_resolve(fs, n, t);
+	return err ? err : entries_parts(&t->model->pack) ? 0 : ENOENT;
+}
+
+static struct node entry_node(const struct node *dir, uint32_t entry)
+{
+	struct node c = *dir;
+	c.type = NODE_ENTRY_TXT;
+	c.slot = (uint16_t)entry;
+	return c;
+}
+
+static bool entries_child_named(struct mhfs *fs, const struct node *dir,
+				const struct node_target *t, const char *name,
+				struct node *child)
+{
+	(void)fs;
+	(void)t;
+	long long v;
+	const char *end;
+	if (strncmp(name, "entry", 5) || !view_number(name + 5, &v, &end) || v >= ENTRIES_MAX)
+		return false;
+	*child = entry_node(dir, (uint32_t)v);
+	return true;
+}
+
+/* One position per entry; those no part plays are not listed. */
+static enum view_child entries_child_at(struct mhfs *fs, const struct node *dir,
+					const struct node_target *t, uint64_t pos,
+					struct node *child)
+{
+	(void)fs;
+	uint64_t e = pos - NODE_POS_FIRST;
+	if (e >= ENTRIES_MAX)
+		return CHILD_END;
+	if (!entries_listed(&t->model->pack, (uint32_t)e))
+		return CHILD_SKIP;
+	*child = entry_node(dir, (uint32_t)e);
+	return CHILD_FOUND;
+}
+
+static bool entries_reserved(struct mhfs *fs, const struct node *dir,
+			     const struct node_target *t, const char *name, char *why,
+			     size_t why_len)
+{
+	(void)fs;
+	(void)dir;
+	(void)t;
+	const char *end;
+	if (!view_prefixed(name, "entry", &end) || !view_like_end(end))
+		return false;
+	snprintf(why, why_len, "entries are entryNNN.txt, three digits, listed when a part "
+		 "plays them: fill a part's slot (stream folders) to add one");
+	return true;
+}
+
+const struct view_class view_entries_dir = {
+	.flags = VIEW_DIR | VIEW_ITEM,
+	.in = NODE_PACK_DIR,
+	.fixed_name = "entries",
+	.resolve = entries_resolve,
+	.child_named = entries_child_named,
+	.child_at = entries_child_at,
+	.reserved = entries_reserved,
+};
+
+/* ---- entryNNN.txt ------------------------------------------------------- */
+
+static void entry_name(struct mhfs *fs, const struct node *n, char *buf, size_t len)
+{
+	(void)fs;
+	snprintf(buf, len, "entry%03u.txt", n->slot);
+}
+
+static void in_entries(const struct node *n, struct node *dir)
+{
+	*dir = *n;
+	dir->type = NODE_ENTRIES_DIR;
+	dir->slot = 0;
+}
+
+static int entry_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
+{
+	int err = entries_resolve(fs, n, t);
+	return err ? err : entries_listed(&t->model->pack, n->slot) ? 0 : ENOENT;
+}
+
+static int entry_contents(struct mhfs *fs, const struct node *n, uint8_t **data, size_t *len)
+{
+	struct node_target t;
+	memset(&t, 0, sizeof t);
+	int err = entry_resolve(fs, n, &t);
+	if (err)
+		return err;
+	*data = (uint8_t *)entries_print(&t.model->pack, n->slot, t.model->label, t.model->rig,
+					 len);
+	return *data ? 0 : ENOMEM;
+}
+
+static enum mh_err split_entry(const struct edit *e, struct anim *a, struct mh_diag *d)
+{
+	return entries_write(a, e->view.slot, (const char *)e->data, e->len, d);
+}
+
+static enum mh_err entry_encode(const struct edit *e, const uint8_t *old, size_t old_len,
+				enum clip_format *format, uint8_t **out, size_t *out_len,
+				struct mh_diag *d)
+{
+	return pack_reencode(e, old, old_len, format, split_entry, out, out_len, d);
+}
+
+/* A violation in one of this entry's slots points at its part's text. */
+static unsigned entry_line(const struct edit *e, const struct rule_violation *v)
+{
+	uint32_t entry = e->view.slot;
+	if (v->stream < 0 || (uint32_t)v->stream % 2 != entry / 100 || v->slot != (int)(entry % 100))
+		return 0;
+	return entries_text_line((const char *)e->data, e->len, (uint32_t)v->stream / 2,
+				 v->track, v->channel, v->key);
+}
+
+const struct view_class view_entry_txt = {
+	.flags = VIEW_ITEM | VIEW_SLOT | VIEW_WRITABLE,
+	.name = entry_name,
+	.parent = in_entries,
+	.resolve = entry_resolve,
+	.contents = entry_contents,
+	.encode = entry_encode,
+	.violation_line = entry_line,
+};
+
+static int entries_index_contents(struct mhfs *fs, const struct node *n, uint8_t **data,
+				  size_t *len)
+{
+	struct node_target t;
+	memset(&t, 0, sizeof t);
+	int err = entries_resolve(fs, n, &t);
+	if (err)
+		return err;
+	*data = (uint8_t *)entries_index(&t.model->pack, len);
+	return *data ? 0 : ENOMEM;
+}
+
+const struct view_class view_entries_index = {
+	.flags = VIEW_ITEM,
+	.in = NODE_ENTRIES_DIR,
+	.fixed_name = "index.tsv",
+	.resolve = entries_resolve,
+	.contents = entries_index_contents,
+};
