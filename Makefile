@@ -144,6 +144,7 @@ units: $(UNITS) $(FUZZERS) $(SAMPLE)/.done
 
 mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(SAMPLE)/.done
 	bash tests/mount_test.sh $(MOUNT) $(SAMPLE) $(VIEWCHECK)
+	bash tests/install_test.sh $(MOUNT) $(SAMPLE)
 	bash tests/write_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/inverse_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(INVERSE_ROUNDS)
 	bash tests/editor_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
