@@ -1,5 +1,6 @@
 # mhfufs — see README.md.  `make` builds, `make check` tests (plain and
-# under ASan+UBSan), `make demo` mounts a copy of the sample, `make bench` measures.
+# under ASan+UBSan), `make demo` mounts a copy of the sample, `make bench` measures,
+# `make install` installs the driver and its manuals.
 
 CC      ?= cc
 BUILD   ?= build
@@ -19,6 +20,14 @@ STRESS_FSX_SEEDS ?= 1 2 3 4
 FUZZ_SEEDS = $(SAMPLE)/src/file_06185.pac $(SAMPLE)/src/file_06185/0.skeleton \
 	$(SAMPLE)/src/file_06185/3.anim $(SAMPLE)/src/file_06185/3/pack.txt \
 	$(SAMPLE)/src/file_06185/0/skeleton.txt $(SAMPLE)/src/file_06185/3/stream2
+
+# Where `make install` puts things (each under DESTDIR, for packaging).
+# mount(8) finds helpers in /sbin only: the links there let `mount -t mhfu`
+# and `mount -t fuse.mhfu` (and fstab lines of either type) run the driver.
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+SBINDIR ?= /sbin
+MANDIR  ?= $(PREFIX)/share/man
 
 # CFLAGS and LDFLAGS are the builder's (`make CFLAGS='-O0 -g'`), WERROR
 # makes warnings errors (`make WERROR=` builds past them); the language,
@@ -69,7 +78,7 @@ SAMPLE_GEN ?= $(MKARCHIVE)
 
 .SECONDARY: $(TEST_OBJ)
 
-.PHONY: all check check-plain check-san check-tsan units mount-tests demo bench fuzz stress deps test-deps clean sample
+.PHONY: all check check-plain check-san check-tsan units mount-tests demo bench fuzz stress deps test-deps clean sample install uninstall
 
 all: $(MOUNT) $(MKARCHIVE) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(UNITS) $(FUZZERS)
 
@@ -146,6 +155,7 @@ units: $(UNITS) $(FUZZERS) $(SAMPLE)/.done
 
 mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(SAMPLE)/.done
 	bash tests/mount_test.sh $(MOUNT) $(SAMPLE) $(VIEWCHECK)
+	bash tests/install_test.sh $(MOUNT) $(SAMPLE)
 	bash tests/write_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/entries_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/inverse_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(INVERSE_ROUNDS)
@@ -208,6 +218,22 @@ stress: test-deps
 	$(MAKE) $(MOUNT) $(MHFUDUMP) $(FSX) $(FUZZERS) $(SAMPLE)/.done
 	$(MAKE) BUILD=$(BUILD)/tsan SAN=thread $(BUILD)/tsan/mount.mhfu
 	bash tests/stress.sh $(BUILD) $(SAMPLE) $(STRESS_ROUNDS) 120 200000 $(STRESS_FSX_OPS) $(STRESS_FSX_SEEDS)
+
+# The driver in BINDIR, as a user runs it; mount(8)'s helpers in SBINDIR
+# link to it (none when SBINDIR is BINDIR); the manuals in MANDIR.
+install: $(MOUNT)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
+	install -m 755 $(MOUNT) $(DESTDIR)$(BINDIR)/mount.mhfu
+	if [ "$$(realpath $(DESTDIR)$(SBINDIR))" != "$$(realpath $(DESTDIR)$(BINDIR))" ]; then \
+		ln -sfn $(BINDIR)/mount.mhfu $(DESTDIR)$(SBINDIR)/mount.mhfu; fi
+	ln -sfn $(BINDIR)/mount.mhfu $(DESTDIR)$(SBINDIR)/mount.fuse.mhfu
+	install -m 644 man/mount.mhfu.8 $(DESTDIR)$(MANDIR)/man8/mount.mhfu.8
+	install -m 644 man/mhfu-archive.5 man/mhfu-clip.5 $(DESTDIR)$(MANDIR)/man5/
+
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/mount.fuse.mhfu $(DESTDIR)$(SBINDIR)/mount.mhfu \
+		$(DESTDIR)$(BINDIR)/mount.mhfu $(DESTDIR)$(MANDIR)/man8/mount.mhfu.8 \
+		$(DESTDIR)$(MANDIR)/man5/mhfu-archive.5 $(DESTDIR)$(MANDIR)/man5/mhfu-clip.5
 
 clean:
 	-fusermount3 -u mnt 2>/dev/null
