@@ -536,8 +536,8 @@ int commit_edit(struct mhfs *fs, const struct edit *e)
 				       &removed_text, &removed_len);
 	/* A commit that failed after its journal was synced is completed
 	 * first: no other commit goes ahead of it. */
-	bool was_pending = ar->journal_pending;
-	pending_entry = ar->pending_entry;
+	bool was_pending = ar->store.pending;
+	pending_entry = ar->store.pending_entry;
 	if ((err = archive_replay_pending(ar, why, sizeof why))) {
 		mlog_printf(&fs->log, "%s: not committed: %s", path, why);
 		goto out;
