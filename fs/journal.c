@@ -101,7 +101,15 @@ int journal_commit(const struct store *s, const struct journal_write *w, size_t 
 		*pending = true;
 		return EIO;
 	}
-	io->unlink(jpath);
+	/* A journal left behind would be replayed over what later commits
+	 * write (a rewrite moves entries): until it is gone, the commit
+	 * stays pending, and the next commit replays and removes it first. */
+	if (io->unlink(jpath)) {
+		snprintf(why, why_len, "removing %s: %s (the next commit, or the next "
+			 "mount, will replay and remove it)", jpath, strerror(errno));
+		*pending = true;
+		return EIO;
+	}
 	return 0;
 }
 

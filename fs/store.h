@@ -20,7 +20,9 @@
  *     The store is then `pending`: reads of that entry must fail with EIO
  *     (store_entry_unreadable), no other journal is written, and the next
  *     write replays the journal first (store_replay_pending), or else the
- *     next mount does.  The TOC in memory is already the new one.
+ *     next mount does.  The TOC in memory is already the new one.  So too
+ *     when the journal cannot be removed: left behind, it would be
+ *     replayed over later writes.
  *  4. -o backup: before the first write, the archive is copied to
  *     ARCHIVE.orig, synced, once (store_keep_original).
  *
