@@ -522,10 +522,13 @@ int archive_write_entry(struct archive *ar, uint32_t id, const uint8_t *old,
 		snprintf(why, why_len, "the archive is read-only");
 		return EROFS;
 	}
+	int fd = ar->fd;
 	int err = ar->backup ? store_keep_original(&ar->store, why, why_len) : 0;
 	if (!err)
 		err = store_write_entry(&ar->store, id, old, old_len, bytes, len, why, why_len);
-	if (err) {
+	/* A rewrite that failed after its rename replaced the file all the
+	 * same (store.h): then, as on success, the mount follows the file. */
+	if (err && ar->fd == fd) {
 		/* Pending: the entry is neither old nor new until the replay. */
 		if (store_entry_unreadable(&ar->store, id))
 			forget_decoded(ar, id);
@@ -537,5 +540,5 @@ int archive_write_entry(struct archive *ar, uint32_t id, const uint8_t *old,
 		ar->mtime = st.st_mtim;
 	clock_gettime(CLOCK_REALTIME, &ar->entries[id].mtime);
 	forget_entry(ar, id);
-	return 0;
+	return err;
 }

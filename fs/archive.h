@@ -136,8 +136,9 @@ int archive_replay_pending(struct archive *ar, char *why, size_t why_len);
  * the store (store_write_entry: in place when its blocks stay, else by a
  * rewrite; synced before it returns), keeping ARCHIVE.orig first under -o
  * backup.  The entry's caches are dropped.  Returns 0, or an errno with
- * the reason in why (the archive is then unchanged, unless the store is
- * left pending). */
+ * the reason in why: the archive is then unchanged, unless the store is
+ * left pending or the file was replaced all the same (store_write_entry),
+ * when the mount follows it as after a success. */
 int archive_write_entry(struct archive *ar, uint32_t id, const uint8_t *old,
 			size_t old_len, const uint8_t *bytes, size_t len, char *why,
 			size_t why_len);

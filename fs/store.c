@@ -190,17 +190,19 @@ static int open_replacement(const struct store *s, const char *tmp)
 	return fd;
 }
 
-/* Makes the synced replacement open as fd, at tmp, the archive: renames it
- * over, syncs the directory, and takes its descriptor in place of the
- * old one.  0, or -1 with errno (the caller then removes tmp). */
+/* Renames the synced replacement, open as fd at tmp, over the archive and
+ * takes its descriptor in place of the old one: from the rename on, the
+ * path names the new file, so the store follows it whatever comes next.
+ * 0; -1 with errno when nothing was renamed (the caller removes tmp); 1
+ * with errno when the directory could not be synced after the rename (it
+ * may not survive a crash). */
 static int replace_archive(struct store *s, int fd, const char *tmp)
 {
-	if (s->io->fsync(fd) || s->io->rename(tmp, s->path) ||
-	    store_sync_parent(s->io, s->path))
+	if (s->io->fsync(fd) || s->io->rename(tmp, s->path))
 		return -1;
 	s->io->close(*s->fd);
 	*s->fd = fd;
-	return 0;
+	return store_sync_parent(s->io, s->path) ? 1 : 0;
 }
 
 /* Entries moved per read and write of a rewrite: at least one, else as
@@ -240,21 +242,24 @@ static int copy_span(const struct store_io *io, int from, int to, uint64_t off,
 /* Writes a whole new archive beside the old one and renames it over:
  * TOC `db`, entry `id` from `bytes`.  Entries before it keep their place
  * and bytes (copied as they are); later ones move, and are re-encrypted
- * under their new start, a chunk of entries at a time. */
-static int rewrite_archive(struct store *s, const struct databin *db, uint32_t id,
+ * under their new start, a chunk of entries at a time.  Takes db's start
+ * and sizes: once the new file is the archive they are the store's TOC,
+ * else they are freed. */
+static int rewrite_archive(struct store *s, struct databin *db, uint32_t id,
 			   const uint8_t *bytes, size_t len, char *why, size_t why_len)
 {
 	const struct store_io *io = s->io;
-	const struct databin *was = s->db;
+	struct databin *was = s->db;
 	char tmp[4096];
 	uint8_t *toc = NULL, *buf = NULL, *entry = NULL;
 	size_t toc_len;
 	struct mh_diag d = {0};
-	int fd = -1, err = EIO;
+	int fd = -1, err = EIO, replaced = -1;
 
 	if (databin_encode(db, &toc, &toc_len, &d)) {
 		snprintf(why, why_len, "the TOC would not read back: %s", d.msg);
-		return EINVAL;
+		err = EINVAL;
+		goto fail;
 	}
 	replacement_path(s, tmp, sizeof tmp);
 	uint32_t blocks = db->start[id + 1] - db->start[id];
@@ -299,13 +304,23 @@ static int rewrite_archive(struct store *s, const struct databin *db, uint32_t i
 		if (store_pwrite_full(io, fd, buf, total, databin_entry_offset(db, j)))
 			goto io;
 	}
-	if (replace_archive(s, fd, tmp))
-		goto io;
-	atomic_fetch_add(&s->bytes_written, databin_entry_offset(db, db->count));
-	free(toc);
-	free(buf);
-	free(entry);
-	return 0;
+	replaced = replace_archive(s, fd, tmp);
+	if (replaced >= 0) {
+		fd = -1; /* the archive's now */
+		free(was->start);
+		free(was->sizes);
+		was->start = db->start;
+		was->sizes = db->sizes;
+		db->start = NULL;
+		db->sizes = NULL;
+		atomic_fetch_add(&s->bytes_written, databin_entry_offset(was, was->count));
+	}
+	if (replaced == 0) {
+		free(toc);
+		free(buf);
+		free(entry);
+		return 0;
+	}
 io:
 	snprintf(why, why_len, "writing %s: %s", tmp, strerror(errno));
 	err = errno == ENOSPC || errno == EDQUOT ? errno : EIO;
@@ -314,6 +329,8 @@ fail:
 		io->close(fd);
 		io->unlink(tmp);
 	}
+	free(db->start);
+	free(db->sizes);
 	free(toc);
 	free(buf);
 	free(entry);
@@ -394,17 +411,7 @@ static int write_moving(struct store *s, uint32_t id, uint32_t blocks, const uin
 		db.start[j] = (uint32_t)(s->db->start[j] + (j > id ? delta : 0));
 	if (rec >= 0)
 		db.sizes[rec].size = (uint32_t)len;
-	int err = rewrite_archive(s, &db, id, bytes, len, why, why_len);
-	if (err) {
-		free(db.start);
-		free(db.sizes);
-		return err;
-	}
-	free(s->db->start);
-	free(s->db->sizes);
-	s->db->start = db.start;
-	s->db->sizes = db.sizes;
-	return 0;
+	return rewrite_archive(s, &db, id, bytes, len, why, why_len);
 }
 
 static int write_databin_entry(struct store *s, uint32_t id, const uint8_t *old,
@@ -434,16 +441,19 @@ static int write_pac_file(struct store *s, const uint8_t *bytes, size_t len, cha
 	char tmp[4096];
 	replacement_path(s, tmp, sizeof tmp);
 	int fd = open_replacement(s, tmp);
-	if (fd < 0 || store_pwrite_full(s->io, fd, bytes, len, 0) ||
-	    replace_archive(s, fd, tmp)) {
+	int replaced = fd < 0 || store_pwrite_full(s->io, fd, bytes, len, 0)
+			       ? -1
+			       : replace_archive(s, fd, tmp);
+	if (replaced >= 0)
+		atomic_fetch_add(&s->bytes_written, len);
+	if (replaced) {
 		snprintf(why, why_len, "writing %s: %s", tmp, strerror(errno));
-		if (fd >= 0) {
+		if (replaced < 0 && fd >= 0) {
 			s->io->close(fd);
 			s->io->unlink(tmp);
 		}
 		return EIO;
 	}
-	atomic_fetch_add(&s->bytes_written, len);
 	return 0;
 }
 

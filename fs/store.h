@@ -141,7 +141,10 @@ int store_keep_original(struct store *s, char *why, size_t why_len);
  * through the journal when its block count stays, only the bytes that
  * differ; else by a rewrite (note 1).  The store must be writable and not
  * pending.  Returns 0, or an errno with the reason in why: the archive
- * and the TOC are then unchanged, unless the store is now pending. */
+ * and the TOC are then unchanged, unless the store is now pending, or a
+ * rewrite failed only after renaming its file over the archive (syncing
+ * the directory): *fd and the TOC are then the new file's, which the
+ * path names, and a crash may bring back either. */
 int store_write_entry(struct store *s, uint32_t id, const uint8_t *old, size_t old_len,
 		      const uint8_t *bytes, size_t len, char *why, size_t why_len);
 
