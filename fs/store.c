@@ -114,7 +114,7 @@ void store_init(struct store *s, const struct store_io *io, int *fd, const char 
 	atomic_init(&s->bytes_written, 0);
 }
 
-/* Where a rewrite is written before it is renamed over the archive. */
+/* Where a rewrite, or -o backup's copy, is written before its rename. */
 static void replacement_path(const struct store *s, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s.mhfu-new", s->path);
@@ -125,7 +125,8 @@ enum journal_recovery store_recover(struct store *s, char *msg, size_t msg_len)
 	char npath[4096];
 	replacement_path(s, npath, sizeof npath);
 	if (s->io->unlink(npath) == 0)
-		store_sync_parent(s->io, npath); /* an unfinished rewrite: the archive is whole */
+		store_sync_parent(s->io, npath); /* an unfinished rewrite or backup:
+						    the archive is whole */
 	return journal_recover(s, msg, msg_len);
 }
 
@@ -467,24 +468,28 @@ int store_write_entry(struct store *s, uint32_t id, const uint8_t *old, size_t o
 int store_keep_original(struct store *s, char *why, size_t why_len)
 {
 	const struct store_io *io = s->io;
-	char orig[4096];
+	char orig[4096], tmp[4096];
 	snprintf(orig, sizeof orig, "%s.orig", s->path);
 	if (s->backed_up || io->access(orig, F_OK) == 0) {
 		s->backed_up = true;
 		return 0;
 	}
+	/* Copied beside and renamed: ARCHIVE.orig, once there, is kept for
+	 * good, so a crash must never leave part of a copy under its name. */
+	replacement_path(s, tmp, sizeof tmp);
 	struct stat st;
-	int out = io->open(orig, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	int out = io->open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	uint8_t *buf = malloc(REWRITE_CHUNK);
-	int err = out < 0 || !buf || io->fstat(*s->fd, &st) ||
-		  copy_span(io, *s->fd, out, 0, (uint64_t)st.st_size, buf, REWRITE_CHUNK) ||
-		  io->fsync(out) || store_sync_parent(io, orig);
+	bool failed = out < 0 || !buf || io->fstat(*s->fd, &st) ||
+		      copy_span(io, *s->fd, out, 0, (uint64_t)st.st_size, buf, REWRITE_CHUNK) ||
+		      io->fsync(out) || io->rename(tmp, orig) || store_sync_parent(io, orig);
+	int cause = errno;
 	free(buf);
 	if (out >= 0)
 		io->close(out);
-	if (err) {
-		snprintf(why, why_len, "keeping %s: %s", orig, strerror(errno));
-		io->unlink(orig);
+	if (failed) {
+		snprintf(why, why_len, "keeping %s: %s", orig, strerror(cause));
+		io->unlink(tmp);
 		return EIO;
 	}
 	s->backed_up = true;

@@ -24,7 +24,8 @@
  *     when the journal cannot be removed: left behind, it would be
  *     replayed over later writes.
  *  4. -o backup: before the first write, the archive is copied to
- *     ARCHIVE.orig, synced, once (store_keep_original).
+ *     ARCHIVE.mhfu-new, synced and renamed ARCHIVE.orig, once
+ *     (store_keep_original): a copy cut short never takes that name.
  *
  * States (one store per mounted archive; the caller serialises every call
  * on it, as the archive's `io` lock does):
@@ -115,7 +116,8 @@ struct store {
 void store_init(struct store *s, const struct store_io *io, int *fd, const char *path,
 		bool writable, bool locked);
 
-/* At mount, before the archive is read: removes a leftover rewrite, then
+/* At mount, before the archive is read: removes a leftover rewrite (or
+ * backup copy), then
  * replays a complete journal into the archive (a pending one fails when
  * the store is not writable) or discards a torn one.  Says what it did in
  * msg ("" when nothing). */
