@@ -113,47 +113,53 @@ int journal_commit(const struct store *s, const struct journal_write *w, size_t 
 	return 0;
 }
 
-/* Reads the journal open as jfd: true when it is complete (magic,
- * records that fit, the checksum), with its n writes in *w pointing into
- * *buf (both malloc'ed, freed by the caller even when false). */
-static bool load(const struct store_io *io, int jfd, uint8_t **bufp,
-		 struct journal_write **wp, size_t *np)
+/* What reading a journal back found. */
+enum loaded {
+	LOADED_COMPLETE,   /* magic, records that fit, the checksum */
+	LOADED_TORN,       /* anything else: a commit that never returned */
+	LOADED_UNREADABLE, /* a read or an allocation failed, errno says why:
+			      no fact about the journal */
+};
+
+/* Reads the journal open as jfd; when complete, its n writes are in *w,
+ * pointing into *buf (both malloc'ed, freed by the caller whatever the
+ * result). */
+static enum loaded load(const struct store_io *io, int jfd, uint8_t **bufp,
+			struct journal_write **wp, size_t *np)
 {
 	struct stat st;
-	uint8_t *buf = NULL;
-	size_t len = 0;
-	if (!io->fstat(jfd, &st) && (uint64_t)st.st_size <= JOURNAL_MAX &&
-	    (buf = malloc((size_t)st.st_size + 1))) {
-		len = (size_t)st.st_size;
-		if (store_pread_full(io, jfd, buf, len, 0))
-			len = 0;
+	*bufp = NULL;
+	*wp = NULL;
+	*np = 0;
+	if (io->fstat(jfd, &st))
+		return LOADED_UNREADABLE;
+	if ((uint64_t)st.st_size > JOURNAL_MAX)
+		return LOADED_TORN;
+	size_t len = (size_t)st.st_size;
+	uint8_t *buf = *bufp = malloc(len + 1);
+	if (!buf)
+		return LOADED_UNREADABLE;
+	if (store_pread_full(io, jfd, buf, len, 0))
+		return LOADED_UNREADABLE;
+	if (len < MAGIC_LEN + 8 || memcmp(buf, MAGIC, MAGIC_LEN) ||
+	    le32(buf + len - 4) != (uint32_t)crc32(0, buf, (uInt)(len - 4)))
+		return LOADED_TORN;
+	size_t n = le32(buf + MAGIC_LEN), pos = MAGIC_LEN + 4;
+	struct journal_write *w = *wp = calloc(n ? n : 1, sizeof *w);
+	if (!w)
+		return LOADED_UNREADABLE;
+	for (size_t i = 0; i < n; i++) {
+		if (pos + 12 > len - 4)
+			return LOADED_TORN;
+		w[i].offset = le32(buf + pos) | (uint64_t)le32(buf + pos + 4) << 32;
+		w[i].len = le32(buf + pos + 8);
+		w[i].data = buf + pos + 12;
+		if (w[i].len > len - 4 - pos - 12)
+			return LOADED_TORN;
+		pos += 12 + w[i].len;
 	}
-	struct journal_write *w = NULL;
-	size_t n = 0;
-	bool complete = len >= MAGIC_LEN + 8 && !memcmp(buf, MAGIC, MAGIC_LEN) &&
-			le32(buf + len - 4) == (uint32_t)crc32(0, buf, (uInt)(len - 4));
-	if (complete) {
-		n = le32(buf + MAGIC_LEN);
-		w = calloc(n ? n : 1, sizeof *w);
-		size_t pos = MAGIC_LEN + 4;
-		for (size_t i = 0; w && i < n && complete; i++) {
-			if (pos + 12 > len - 4) {
-				complete = false;
-				break;
-			}
-			w[i].offset = le32(buf + pos) | (uint64_t)le32(buf + pos + 4) << 32;
-			w[i].len = le32(buf + pos + 8);
-			w[i].data = buf + pos + 12;
-			if (w[i].len > len - 4 - pos - 12)
-				complete = false;
-			pos += 12 + w[i].len;
-		}
-		complete = complete && w && pos == len - 4;
-	}
-	*bufp = buf;
-	*wp = w;
 	*np = n;
-	return complete;
+	return pos == len - 4 ? LOADED_COMPLETE : LOADED_TORN;
 }
 
 int journal_replay(const struct store *s, char *why, size_t why_len)
@@ -169,10 +175,14 @@ int journal_replay(const struct store *s, char *why, size_t why_len)
 	uint8_t *buf;
 	struct journal_write *w;
 	size_t n;
-	bool complete = load(io, jfd, &buf, &w, &n);
+	enum loaded loaded = load(io, jfd, &buf, &w, &n);
+	int cause = errno;
 	io->close(jfd);
 	int err = 0;
-	if (!complete) {
+	if (loaded == LOADED_UNREADABLE) {
+		snprintf(why, why_len, "reading %s: %s", jpath, strerror(cause));
+		err = EIO;
+	} else if (loaded == LOADED_TORN) {
 		snprintf(why, why_len, "%s cannot be read back whole", jpath);
 		err = EIO;
 	} else if (apply(s, w, n)) {
@@ -193,17 +203,27 @@ enum journal_recovery journal_recover(const struct store *s, char *msg, size_t m
 	char jpath[4096];
 	journal_path(jpath, sizeof jpath, s->path);
 	int jfd = io->open(jpath, O_RDONLY | O_CLOEXEC, 0);
-	if (jfd < 0) {
+	if (jfd < 0 && errno == ENOENT) {
 		msg[0] = '\0';
 		return JOURNAL_NONE;
+	}
+	/* A journal that cannot be read may hold a committed change: the
+	 * mount waits for it rather than take the archive as it stands. */
+	if (jfd < 0) {
+		snprintf(msg, msg_len, "%s: %s", jpath, strerror(errno));
+		return JOURNAL_FAILED;
 	}
 	uint8_t *buf;
 	struct journal_write *w;
 	size_t n;
-	bool complete = load(io, jfd, &buf, &w, &n);
+	enum loaded loaded = load(io, jfd, &buf, &w, &n);
+	int cause = errno;
 	io->close(jfd);
 	enum journal_recovery r;
-	if (!complete) {
+	if (loaded == LOADED_UNREADABLE) {
+		snprintf(msg, msg_len, "reading %s: %s", jpath, strerror(cause));
+		r = JOURNAL_FAILED;
+	} else if (loaded == LOADED_TORN) {
 		io->unlink(jpath);
 		store_sync_parent(io, jpath);
 		snprintf(msg, msg_len, "discarded an incomplete journal (a commit "
@@ -214,8 +234,12 @@ enum journal_recovery journal_recover(const struct store *s, char *msg, size_t m
 			 "archive cannot be written%s%s", jpath, s->writable ? ": " : "",
 			 s->writable ? strerror(errno) : "");
 		r = JOURNAL_FAILED;
+	} else if (io->unlink(jpath)) {
+		/* Left, it would be replayed again over later commits. */
+		snprintf(msg, msg_len, "%s: replayed into the archive, but cannot be "
+			 "removed: %s", jpath, strerror(errno));
+		r = JOURNAL_FAILED;
 	} else {
-		io->unlink(jpath);
 		store_sync_parent(io, jpath);
 		snprintf(msg, msg_len, "replayed the journal of a commit (%zu writes)", n);
 		r = JOURNAL_REPLAYED;

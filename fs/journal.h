@@ -50,9 +50,11 @@ int journal_replay(const struct store *s, char *why, size_t why_len);
 
 enum journal_recovery { JOURNAL_NONE, JOURNAL_REPLAYED, JOURNAL_DISCARDED, JOURNAL_FAILED };
 
-/* At mount: replays a complete journal into the archive (a pending
- * journal fails when the store is not writable), discards a torn one.
- * Says what it did in msg. */
+/* At mount: replays a complete journal into the archive and removes it,
+ * discards a torn one.  JOURNAL_FAILED when a journal cannot be read, or
+ * a complete one cannot be replayed (the store is not writable, or the
+ * write fails) or removed after it: the mount must not go on.  Says what
+ * it did, or why it failed, in msg. */
 enum journal_recovery journal_recover(const struct store *s, char *msg, size_t msg_len);
 
 #endif

@@ -117,10 +117,9 @@ void store_init(struct store *s, const struct store_io *io, int *fd, const char 
 		bool writable, bool locked);
 
 /* At mount, before the archive is read: removes a leftover rewrite (or
- * backup copy), then
- * replays a complete journal into the archive (a pending one fails when
- * the store is not writable) or discards a torn one.  Says what it did in
- * msg ("" when nothing). */
+ * backup copy), then recovers the journal (journal_recover: JOURNAL_FAILED
+ * means the mount must not go on).  Says what it did, or why it failed,
+ * in msg ("" when nothing). */
 enum journal_recovery store_recover(struct store *s, char *msg, size_t msg_len);
 
 /* Whether reads of entry `id` must fail: it is in the error state. */
