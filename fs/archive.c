@@ -11,8 +11,6 @@
 #include <unistd.h>
 
 #include "cipher.h"
-#include "fileio.h"
-#include "journal.h"
 #include "pac.h"
 #include "views.h"
 
@@ -31,7 +29,7 @@ static void forget_decoded(struct archive *ar, uint32_t id);
 static int read_backing(void *ctx, uint64_t off, void *buf, size_t len)
 {
 	const struct archive *ar = ctx;
-	return pread_full(ar->fd, buf, len, off);
+	return store_pread_full(ar->store.io, ar->fd, buf, len, off);
 }
 
 /* Sets the game: -o game= when given, else what the archive tells.  An
@@ -92,7 +90,7 @@ static enum archive_error identify(struct archive *ar, enum databin_game game,
 
 	uint8_t head[PAC_HEAD_MAX];
 	size_t n = ar->size < sizeof head ? (size_t)ar->size : sizeof head;
-	if (pread_full(ar->fd, head, n, 0)) {
+	if (store_pread_full(ar->store.io, ar->fd, head, n, 0)) {
 		snprintf(msg, msg_len, "%s: cannot read: %s", ar->path,
 			 strerror(errno));
 		return AR_EIO;
@@ -213,10 +211,10 @@ enum archive_error archive_open(struct archive *ar, const char *path,
 	}
 	/* Absolute: the daemon leaves the working directory behind. */
 	ar->path = realpath(path, NULL);
+	store_init(&ar->store, &store_libc, &ar->fd, ar->path, ar->writable, ar->locked);
 	if (ar->path) {
 		char done[512];
-		enum journal_recovery r = journal_recover(ar->writable ? ar->fd : -1,
-							  ar->path, done, sizeof done);
+		enum journal_recovery r = store_recover(&ar->store, done, sizeof done);
 		if (r == JOURNAL_FAILED) {
 			snprintf(msg, msg_len, "%s", done);
 			free(ar->path);
@@ -238,6 +236,8 @@ enum archive_error archive_open(struct archive *ar, const char *path,
 	pthread_rwlockattr_destroy(&attr);
 
 	enum archive_error err = ar->path ? identify(ar, game, msg, msg_len) : AR_EIO;
+	if (err == AR_OK && ar->format == FORMAT_DATABIN)
+		ar->store.db = &ar->db; /* else a single PAC, written whole */
 	if (err == AR_OK) {
 		ar->entries = calloc(ar->count, sizeof *ar->entries);
 		if (!ar->entries) {
@@ -303,9 +303,9 @@ ssize_t archive_read(struct archive *ar, uint32_t id, uint64_t off, void *buf,
 	if (len > size - off)
 		len = (size_t)(size - off);
 	uint64_t base = ar->format == FORMAT_PAC ? 0 : databin_entry_offset(&ar->db, id);
-	if (ar->journal_pending && id == ar->pending_entry)
-		return -EIO; /* part old, part new on disk: see archive.h */
-	if (pread_full(ar->fd, buf, len, base + off))
+	if (store_entry_unreadable(&ar->store, id))
+		return -EIO; /* part old, part new on disk: see store.h */
+	if (store_pread_full(ar->store.io, ar->fd, buf, len, base + off))
 		return -errno;
 	if (!archive_entry_plain(ar, id))
 		cipher_decrypt(ar->db.start[id], off, buf, len);
@@ -365,7 +365,7 @@ void archive_sniff_all(struct archive *ar)
 			to = end;
 			last++;
 		}
-		if (pread_full(ar->fd, buf, (size_t)(to - from), from))
+		if (store_pread_full(ar->store.io, ar->fd, buf, (size_t)(to - from), from))
 			break; /* each entry then reads its own head */
 		atomic_fetch_add_explicit(&ar->reads, 1, memory_order_relaxed);
 		atomic_fetch_add_explicit(&ar->bytes_read, to - from, memory_order_relaxed);
@@ -493,323 +493,16 @@ static void forget_decoded(struct archive *ar, uint32_t id)
 	free(atomic_exchange(&ar->index_tsv, NULL));
 }
 
-/* The entry as stored: padded with zeros to whole blocks, encrypted under
- * `start` unless it is stored plain.  malloc'ed. */
-static uint8_t *stored_blocks(const struct archive *ar, uint32_t id, uint32_t start,
-			      const uint8_t *bytes, size_t len, uint32_t blocks)
-{
-	size_t span = (size_t)blocks * DATABIN_BLOCK;
-	uint8_t *buf = calloc(1, span ? span : 1);
-	if (!buf)
-		return NULL;
-	memcpy(buf, bytes, len);
-	if (!archive_entry_plain(ar, id))
-		cipher_encrypt(start, 0, buf, span);
-	return buf;
-}
-
-/* Locks a file about to be renamed over the archive as the archive is
- * locked, so that no other mount can take the new file between the
- * rename and this mount's next look.  0, or -1 with errno. */
-static int lock_like(const struct archive *ar, int fd)
-{
-	return ar->locked ? flock(fd, LOCK_EX | LOCK_NB) : 0;
-}
-
-/* Opens the file that will be renamed over the archive (ARCHIVE.mhfu-new)
- * with the archive's mode and owner, so a rewrite changes nobody's access
- * to it, locked like it.  -1 with errno on failure (the file removed). */
-static int open_replacement(const struct archive *ar, const char *tmp)
-{
-	struct stat st;
-	int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -1;
-	/* Only root may give a file away: a user writing another's archive
-	 * leaves the new file theirs. */
-	if (fstat(ar->fd, &st) || fchmod(fd, st.st_mode & 07777) ||
-	    (fchown(fd, st.st_uid, st.st_gid) && errno != EPERM) || lock_like(ar, fd)) {
-		int err = errno;
-		close(fd);
-		unlink(tmp);
-		errno = err;
-		return -1;
-	}
-	return fd;
-}
-
-/* Entries moved per read and write of a rewrite: at least one, else as
- * many as fit here. */
-#define REWRITE_CHUNK (8u << 20)
-
-/* Copies [off, off + len) of file `from` to the same offsets of `to`: in
- * the kernel when it can (no trip through our memory), else through buf. */
-static int copy_span(int from, int to, uint64_t off, uint64_t len, uint8_t *buf,
-		     size_t cap)
-{
-	bool in_kernel = true;
-	while (len) {
-		if (in_kernel) {
-			loff_t in = (loff_t)off, out = (loff_t)off;
-			ssize_t n = copy_file_range(from, &in, to, &out, len, 0);
-			if (n > 0) {
-				off += (uint64_t)n;
-				len -= (uint64_t)n;
-				continue;
-			}
-			if (n < 0 && errno != EXDEV && errno != ENOSYS &&
-			    errno != EOPNOTSUPP && errno != EINVAL)
-				return -1;
-			in_kernel = false;
-		}
-		size_t n = len < cap ? (size_t)len : cap;
-		if (pread_full(from, buf, n, off) || pwrite_full(to, buf, n, off))
-			return -1;
-		off += n;
-		len -= n;
-	}
-	return 0;
-}
-
-/* Writes a whole new archive beside the old one and renames it over:
- * TOC `db`, entry `id` from `bytes`.  Entries before it keep their place
- * and bytes (copied as they are); later ones move, and are re-encrypted
- * under their new start, a chunk of entries at a time. */
-static int rewrite_archive(struct archive *ar, const struct databin *db, uint32_t id,
-			   const uint8_t *bytes, size_t len, char *why, size_t why_len)
-{
-	char tmp[4096];
-	uint8_t *toc = NULL, *buf = NULL, *entry = NULL;
-	size_t toc_len;
-	struct mh_diag d = {0};
-	int fd = -1, err = EIO;
-
-	if (databin_encode(db, &toc, &toc_len, &d)) {
-		snprintf(why, why_len, "the TOC would not read back: %s", d.msg);
-		return EINVAL;
-	}
-	snprintf(tmp, sizeof tmp, "%s.mhfu-new", ar->path);
-	uint32_t blocks = db->start[id + 1] - db->start[id];
-	if (!(buf = malloc(REWRITE_CHUNK)) ||
-	    !(entry = stored_blocks(ar, id, db->start[id], bytes, len, blocks))) {
-		err = ENOMEM;
-		goto fail;
-	}
-	/* The TOC spans the blocks before entry 0. */
-	uint64_t head = databin_entry_offset(&ar->db, 0), at = databin_entry_offset(db, id);
-	fd = open_replacement(ar, tmp);
-	if (fd < 0 || pwrite_full(fd, toc, toc_len, 0) ||
-	    copy_span(ar->fd, fd, head, at - head, buf, REWRITE_CHUNK) ||
-	    pwrite_full(fd, entry, (size_t)blocks * DATABIN_BLOCK, at))
-		goto io;
-	for (uint32_t j = id + 1, k; j < db->count; j = k) {
-		size_t total = 0;
-		for (k = j; k < db->count; k++) {
-			size_t span = (size_t)(db->start[k + 1] - db->start[k]) * DATABIN_BLOCK;
-			if (k > j && total + span > REWRITE_CHUNK)
-				break;
-			total += span;
-		}
-		if (total > REWRITE_CHUNK) {
-			uint8_t *big = realloc(buf, total);
-			if (!big) {
-				err = ENOMEM;
-				goto fail;
-			}
-			buf = big;
-		}
-		if (pread_full(ar->fd, buf, total, databin_entry_offset(&ar->db, j)))
-			goto io;
-		for (uint32_t e = j; e < k; e++) {
-			size_t off = (size_t)(db->start[e] - db->start[j]) * DATABIN_BLOCK;
-			size_t span = (size_t)(db->start[e + 1] - db->start[e]) * DATABIN_BLOCK;
-			if (!archive_entry_plain(ar, e) && db->start[e] != ar->db.start[e]) {
-				cipher_decrypt(ar->db.start[e], 0, buf + off, span);
-				cipher_encrypt(db->start[e], 0, buf + off, span);
-			}
-		}
-		if (pwrite_full(fd, buf, total, databin_entry_offset(db, j)))
-			goto io;
-	}
-	if (fsync(fd) || rename(tmp, ar->path) || sync_parent(ar->path))
-		goto io;
-	close(ar->fd);
-	ar->fd = fd;
-	atomic_fetch_add(&ar->bytes_written, databin_entry_offset(db, db->count));
-	free(toc);
-	free(buf);
-	free(entry);
-	return 0;
-io:
-	snprintf(why, why_len, "writing %s: %s", tmp, strerror(errno));
-	err = errno == ENOSPC || errno == EDQUOT ? errno : EIO;
-fail:
-	if (fd >= 0) {
-		close(fd);
-		unlink(tmp);
-	}
-	free(toc);
-	free(buf);
-	free(entry);
-	return err;
-}
-
-static int write_databin_entry(struct archive *ar, uint32_t id, const uint8_t *old,
-			       size_t old_len, const uint8_t *bytes, size_t len, char *why,
-			       size_t why_len)
-{
-	uint32_t old_blocks = databin_entry_blocks(&ar->db, id);
-	uint64_t want = (len + DATABIN_BLOCK - 1) / DATABIN_BLOCK;
-	uint32_t blocks = want ? (uint32_t)want : 1;
-	long rec = databin_size_index(&ar->db, id);
-
-	if (rec >= 0 && len == 0) {
-		snprintf(why, why_len, "an entry with a size record cannot be empty");
-		return EINVAL;
-	}
-	if (want > UINT32_MAX / 2) {
-		snprintf(why, why_len, "%zu bytes is too large for an entry", len);
-		return EFBIG;
-	}
-	if (blocks == old_blocks) {
-		/* In place, through the journal: the bytes that change (a
-		 * keyframe edit changes a few bytes of a large PAC), found by
-		 * comparing with the entry as it stands, and the TOC when its
-		 * size record changes.  Padding past both lengths stays as it
-		 * is; what a shrink gives up becomes zeros. */
-		struct journal_write w[2];
-		size_t n = 0, common = len < old_len ? len : old_len;
-		size_t lo = 0, hi = len > old_len ? len : old_len;
-		while (lo < common && old[lo] == bytes[lo])
-			lo++;
-		while (len == old_len && hi > lo && old[hi - 1] == bytes[hi - 1])
-			hi--;
-		uint8_t *toc = NULL, *buf = calloc(1, hi > lo ? hi - lo : 1);
-		if (!buf)
-			return ENOMEM;
-		if (len > lo)
-			memcpy(buf, bytes + lo, (len < hi ? len : hi) - lo);
-		if (!archive_entry_plain(ar, id))
-			cipher_encrypt(ar->db.start[id], lo, buf, hi - lo);
-		if (hi > lo)
-			w[n++] = (struct journal_write){databin_entry_offset(&ar->db, id) + lo,
-							buf, hi - lo};
-		uint32_t old_size = rec >= 0 ? ar->db.sizes[rec].size : 0;
-		if (rec >= 0 && old_size != len) {
-			size_t toc_len;
-			struct mh_diag d;
-			ar->db.sizes[rec].size = (uint32_t)len;
-			if (databin_encode(&ar->db, &toc, &toc_len, &d)) {
-				ar->db.sizes[rec].size = old_size;
-				free(buf);
-				snprintf(why, why_len, "the TOC would not read back: %s", d.msg);
-				return EINVAL;
-			}
-			w[n++] = (struct journal_write){0, toc, toc_len};
-		}
-		bool pending = false;
-		int err = n ? journal_commit(ar->fd, ar->path, w, n, &pending, why, why_len) : 0;
-		if (pending) {
-			/* The commit will happen: the TOC as it will be. */
-			ar->journal_pending = true;
-			ar->pending_entry = id;
-			forget_decoded(ar, id);
-		} else if (err && rec >= 0) {
-			ar->db.sizes[rec].size = old_size;
-		}
-		for (size_t i = 0; !err && i < n; i++)
-			atomic_fetch_add(&ar->bytes_written, w[i].len);
-		free(buf);
-		free(toc);
-		return err;
-	}
-
-	/* The entry changes size in blocks: every later entry moves. */
-	struct databin db = ar->db;
-	db.start = malloc(((size_t)db.count + 1) * sizeof *db.start);
-	db.sizes = malloc((db.nsizes ? db.nsizes : 1) * sizeof *db.sizes);
-	if (!db.start || !db.sizes) {
-		free(db.start);
-		free(db.sizes);
-		return ENOMEM;
-	}
-	memcpy(db.sizes, ar->db.sizes, db.nsizes * sizeof *db.sizes);
-	int64_t delta = (int64_t)blocks - old_blocks;
-	for (uint32_t j = 0; j <= db.count; j++)
-		db.start[j] = (uint32_t)(ar->db.start[j] + (j > id ? delta : 0));
-	if (rec >= 0)
-		db.sizes[rec].size = (uint32_t)len;
-	int err = rewrite_archive(ar, &db, id, bytes, len, why, why_len);
-	if (err) {
-		free(db.start);
-		free(db.sizes);
-		return err;
-	}
-	free(ar->db.start);
-	free(ar->db.sizes);
-	ar->db.start = db.start;
-	ar->db.sizes = db.sizes;
-	ar->size = (uint64_t)db.start[db.count] * DATABIN_BLOCK;
-	return 0;
-}
-
 int archive_replay_pending(struct archive *ar, char *why, size_t why_len)
 {
-	if (!ar->journal_pending)
+	if (!ar->store.pending)
 		return 0;
-	if (journal_replay(ar->fd, ar->path, why, why_len))
+	uint32_t id = ar->store.pending_entry;
+	if (store_replay_pending(&ar->store, why, why_len))
 		return EIO;
-	ar->journal_pending = false;
-	clock_gettime(CLOCK_REALTIME, &ar->entries[ar->pending_entry].mtime);
-	forget_entry(ar, ar->pending_entry);
+	clock_gettime(CLOCK_REALTIME, &ar->entries[id].mtime);
+	forget_entry(ar, id);
 	mlog_printf(ar->log, "%s: replayed the journal of the commit that failed", ar->path);
-	return 0;
-}
-
-/* A single PAC: the new file replaces the old by rename. */
-static int write_pac_file(struct archive *ar, const uint8_t *bytes, size_t len,
-			  char *why, size_t why_len)
-{
-	char tmp[4096];
-	snprintf(tmp, sizeof tmp, "%s.mhfu-new", ar->path);
-	int fd = open_replacement(ar, tmp);
-	if (fd < 0 || pwrite_full(fd, bytes, len, 0) || fsync(fd) ||
-	    rename(tmp, ar->path) || sync_parent(ar->path)) {
-		snprintf(why, why_len, "writing %s: %s", tmp, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		return EIO;
-	}
-	close(ar->fd);
-	ar->fd = fd;
-	ar->size = len;
-	return 0;
-}
-
-/* -o backup: the archive as it was before the first commit, once. */
-static int keep_original(struct archive *ar, char *why, size_t why_len)
-{
-	char orig[4096];
-	snprintf(orig, sizeof orig, "%s.orig", ar->path);
-	if (ar->backed_up || access(orig, F_OK) == 0) {
-		ar->backed_up = true;
-		return 0;
-	}
-	int out = open(orig, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	uint8_t *buf = malloc(REWRITE_CHUNK);
-	int err = out < 0 || !buf || copy_span(ar->fd, out, 0, ar->size, buf, REWRITE_CHUNK) ||
-		  fsync(out) || sync_parent(orig);
-	free(buf);
-	if (out >= 0)
-		close(out);
-	if (err) {
-		snprintf(why, why_len, "keeping %s: %s", orig, strerror(errno));
-		unlink(orig);
-		return EIO;
-	}
-	ar->backed_up = true;
 	return 0;
 }
 
@@ -821,22 +514,23 @@ int archive_write_entry(struct archive *ar, uint32_t id, const uint8_t *old,
 		snprintf(why, why_len, "the archive is read-only");
 		return EROFS;
 	}
-	if (ar->backup) {
-		int err = keep_original(ar, why, why_len);
-		if (err)
-			return err;
-	}
-	int err = ar->format == FORMAT_PAC
-			  ? write_pac_file(ar, bytes, len, why, why_len)
-			  : write_databin_entry(ar, id, old, old_len, bytes, len, why, why_len);
-	if (err)
+	int fd = ar->fd;
+	int err = ar->backup ? store_keep_original(&ar->store, why, why_len) : 0;
+	if (!err)
+		err = store_write_entry(&ar->store, id, old, old_len, bytes, len, why, why_len);
+	/* A rewrite that failed after its rename replaced the file all the
+	 * same (store.h): then, as on success, the mount follows the file. */
+	if (err && ar->fd == fd) {
+		/* Pending: the entry is neither old nor new until the replay. */
+		if (store_entry_unreadable(&ar->store, id))
+			forget_decoded(ar, id);
 		return err;
-	if (ar->format == FORMAT_PAC)
-		atomic_fetch_add(&ar->bytes_written, len);
+	}
+	ar->size = ar->format == FORMAT_PAC ? len : databin_entry_offset(&ar->db, ar->db.count);
 	struct stat st;
-	if (!fstat(ar->fd, &st))
+	if (!ar->store.io->fstat(ar->fd, &st))
 		ar->mtime = st.st_mtim;
 	clock_gettime(CLOCK_REALTIME, &ar->entries[id].mtime);
 	forget_entry(ar, id);
-	return 0;
+	return err;
 }

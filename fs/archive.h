@@ -24,6 +24,7 @@
 #include "kind.h"
 #include "log.h"
 #include "pactree.h"
+#include "store.h"
 
 enum archive_format { FORMAT_DATABIN, FORMAT_PAC };
 
@@ -47,8 +48,10 @@ struct archive_entry {
 };
 
 struct archive {
-	int fd;                        /* backing file, read-only */
-	char *path;                    /* as given, for messages */
+	int fd;                        /* the backing file, read-write when
+					  writable; the store replaces it when a
+					  write renames a new file over it */
+	char *path;                    /* absolute, for messages and the store */
 	uint64_t size;                 /* bytes of the backing file */
 	struct timespec mtime;         /* of the backing file */
 	enum archive_format format;
@@ -66,20 +69,16 @@ struct archive {
 	pthread_rwlock_t io;           /* readers shared, commits exclusive */
 	pthread_mutex_t lock;          /* serialises lazy builders */
 	bool writable;                 /* opened read-write */
-	/* The error state: a commit's journal was synced but writing the
-	 * archive failed, so the archive may hold part of it.  Until the
-	 * journal is replayed (by the next commit, or the next mount), reads
-	 * of that entry fail with EIO and no other journal is written. */
-	bool journal_pending;
-	uint32_t pending_entry;
 	bool locked;                   /* fd holds the archive's flock: exclusive
 					  when writable, else shared */
 	bool backup;                   /* -o backup: keep ARCHIVE.orig */
-	bool backed_up;                /* ARCHIVE.orig exists */
+	/* The write side: every write into the archive and its recovery,
+	 * through the store's table of calls (reads use the table too); it
+	 * holds the error state (store.h), its `pending` under `io`. */
+	struct store store;
 	_Atomic uint64_t reads, bytes_read; /* statistics for .mhfu/info */
 	_Atomic uint64_t prefetched;   /* entries stored ahead of readers */
 	_Atomic uint64_t commits, refusals;
-	_Atomic uint64_t bytes_written; /* into the archive by commits */
 	uint64_t startup_us;           /* main() to mounted, for .mhfu/info */
 	_Atomic uint64_t last_commit_us; /* the last commit, lock to synced */
 	struct mlog *log;              /* where damaged entries are reported */
@@ -127,19 +126,19 @@ void archive_trim(struct archive *ar);
 /* The entry's name at the mount's root: file_NNNNN + extension. */
 void archive_entry_name(struct archive *ar, uint32_t id, char *buf, size_t len);
 
-/* Leaves the error state by replaying the pending journal, with `io`
- * held exclusively: 0 (also when there is none), or EIO with the reason
- * in why. */
+/* Leaves the store's error state by replaying the pending journal, with
+ * `io` held exclusively: 0 (also when there is none), or EIO with the
+ * reason in why. */
 int archive_replay_pending(struct archive *ar, char *why, size_t why_len);
 
 /* Replaces entry `id`, whose bytes are `old` (old_len of them, read under
- * the same hold), with `len` bytes, with `io` held exclusively:
- * encrypted under its start block when the archive is, its size record
- * updated; in place, only the bytes that differ are written.  When its block count changes, every later entry moves and is
- * re-encrypted under its new start: the archive is rewritten beside
- * itself and renamed over.  Data is synced before it returns.  The
- * entry's caches are dropped.  Returns 0, or an errno with the reason in
- * why (the archive is then unchanged). */
+ * the same hold), with `len` bytes, with `io` held exclusively, through
+ * the store (store_write_entry: in place when its blocks stay, else by a
+ * rewrite; synced before it returns), keeping ARCHIVE.orig first under -o
+ * backup.  The entry's caches are dropped.  Returns 0, or an errno with
+ * the reason in why: the archive is then unchanged, unless the store is
+ * left pending or the file was replaced all the same (store_write_entry),
+ * when the mount follows it as after a success. */
 int archive_write_entry(struct archive *ar, uint32_t id, const uint8_t *old,
 			size_t old_len, const uint8_t *bytes, size_t len, char *why,
 			size_t why_len);

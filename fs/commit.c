@@ -141,8 +141,8 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 		r->removed_text = NULL;
 	/* A commit that failed after its journal was synced is completed
 	 * first: no other commit goes ahead of it. */
-	bool was_pending = ar->journal_pending;
-	r->replayed_entry = ar->pending_entry;
+	bool was_pending = ar->store.pending;
+	r->replayed_entry = ar->store.pending_entry;
 	if ((err = archive_replay_pending(ar, why, sizeof why))) {
 		err = failed(r, err, why);
 		goto out;

@@ -7,11 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include "bytes.h"
-#include "fileio.h"
+#include "store.h"
 
 /* The journal: "MHFUJNL1", u32 count, then per write u64 offset, u32
  * length and the bytes, then a u32 CRC-32 of everything before it. */
@@ -50,17 +49,19 @@ static uint8_t *serialize(const struct journal_write *w, size_t n, size_t *len)
 	return buf;
 }
 
-static int apply(int fd, const struct journal_write *w, size_t n)
+/* Writes the records into the archive and syncs it: 0, or -1 with errno. */
+static int apply(const struct store *s, const struct journal_write *w, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (pwrite_full(fd, w[i].data, w[i].len, w[i].offset))
+		if (store_pwrite_full(s->io, *s->fd, w[i].data, w[i].len, w[i].offset))
 			return -1;
-	return fdatasync(fd);
+	return s->io->fdatasync(*s->fd);
 }
 
-int journal_commit(int fd, const char *path, const struct journal_write *w,
-		   size_t n, bool *pending, char *why, size_t why_len)
+int journal_commit(const struct store *s, const struct journal_write *w, size_t n,
+		   bool *pending, char *why, size_t why_len)
 {
+	const struct store_io *io = s->io;
 	char jpath[4096];
 	size_t len;
 	*pending = false;
@@ -69,87 +70,104 @@ int journal_commit(int fd, const char *path, const struct journal_write *w,
 		snprintf(why, why_len, "the journal of this commit is too large");
 		return ENOMEM;
 	}
-	journal_path(jpath, sizeof jpath, path);
+	journal_path(jpath, sizeof jpath, s->path);
 	/* O_EXCL: a journal still there is a commit awaiting replay, never
 	 * to be overwritten. */
-	int jfd = open(jpath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	int jfd = io->open(jpath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (jfd < 0 && errno == EEXIST) {
 		snprintf(why, why_len, "%s awaits replay", jpath);
 		*pending = true;
 		free(bytes);
 		return EIO;
 	}
-	if (jfd < 0 || pwrite_full(jfd, bytes, len, 0) || fsync(jfd) || sync_parent(jpath)) {
+	if (jfd < 0 || store_pwrite_full(io, jfd, bytes, len, 0) || io->fsync(jfd) ||
+	    store_sync_parent(io, jpath)) {
 		int err = errno == ENOSPC || errno == EDQUOT ? errno : EIO;
 		snprintf(why, why_len, "writing %s: %s", jpath, strerror(errno));
 		if (jfd >= 0)
-			close(jfd);
-		unlink(jpath);
+			io->close(jfd);
+		io->unlink(jpath);
 		free(bytes);
 		return err;
 	}
-	close(jfd);
+	io->close(jfd);
 	free(bytes);
 	/* From here the commit will happen: now, or by replay at the next
 	 * mount if we die or the disk refuses. */
-	if (apply(fd, w, n)) {
+	if (apply(s, w, n)) {
 		snprintf(why, why_len, "writing the archive: %s (the journal %s "
 			 "will complete it: at the next commit, or the next mount)",
 			 strerror(errno), jpath);
 		*pending = true;
 		return EIO;
 	}
-	unlink(jpath);
+	/* A journal left behind would be replayed over what later commits
+	 * write (a rewrite moves entries): until it is gone, the commit
+	 * stays pending, and the next commit replays and removes it first. */
+	if (io->unlink(jpath)) {
+		snprintf(why, why_len, "removing %s: %s (the next commit, or the next "
+			 "mount, will replay and remove it)", jpath, strerror(errno));
+		*pending = true;
+		return EIO;
+	}
 	return 0;
 }
 
-/* Reads the journal open as jfd: true when it is complete (magic,
- * records that fit, the checksum), with its n writes in *w pointing into
- * *buf (both malloc'ed, freed by the caller even when false). */
-static bool load(int jfd, uint8_t **bufp, struct journal_write **wp, size_t *np)
+/* What reading a journal back found. */
+enum loaded {
+	LOADED_COMPLETE,   /* magic, records that fit, the checksum */
+	LOADED_TORN,       /* anything else: a commit that never returned */
+	LOADED_UNREADABLE, /* a read or an allocation failed, errno says why:
+			      no fact about the journal */
+};
+
+/* Reads the journal open as jfd; when complete, its n writes are in *w,
+ * pointing into *buf (both malloc'ed, freed by the caller whatever the
+ * result). */
+static enum loaded load(const struct store_io *io, int jfd, uint8_t **bufp,
+			struct journal_write **wp, size_t *np)
 {
 	struct stat st;
-	uint8_t *buf = NULL;
-	size_t len = 0;
-	if (!fstat(jfd, &st) && (uint64_t)st.st_size <= JOURNAL_MAX &&
-	    (buf = malloc((size_t)st.st_size + 1))) {
-		len = (size_t)st.st_size;
-		if (pread_full(jfd, buf, len, 0))
-			len = 0;
+	*bufp = NULL;
+	*wp = NULL;
+	*np = 0;
+	if (io->fstat(jfd, &st))
+		return LOADED_UNREADABLE;
+	if ((uint64_t)st.st_size > JOURNAL_MAX)
+		return LOADED_TORN;
+	size_t len = (size_t)st.st_size;
+	uint8_t *buf = *bufp = malloc(len + 1);
+	if (!buf)
+		return LOADED_UNREADABLE;
+	if (store_pread_full(io, jfd, buf, len, 0))
+		return LOADED_UNREADABLE;
+	if (len < MAGIC_LEN + 8 || memcmp(buf, MAGIC, MAGIC_LEN) ||
+	    le32(buf + len - 4) != (uint32_t)crc32(0, buf, (uInt)(len - 4)))
+		return LOADED_TORN;
+	size_t n = le32(buf + MAGIC_LEN), pos = MAGIC_LEN + 4;
+	struct journal_write *w = *wp = calloc(n ? n : 1, sizeof *w);
+	if (!w)
+		return LOADED_UNREADABLE;
+	for (size_t i = 0; i < n; i++) {
+		if (pos + 12 > len - 4)
+			return LOADED_TORN;
+		w[i].offset = le32(buf + pos) | (uint64_t)le32(buf + pos + 4) << 32;
+		w[i].len = le32(buf + pos + 8);
+		w[i].data = buf + pos + 12;
+		if (w[i].len > len - 4 - pos - 12)
+			return LOADED_TORN;
+		pos += 12 + w[i].len;
 	}
-	struct journal_write *w = NULL;
-	size_t n = 0;
-	bool complete = len >= MAGIC_LEN + 8 && !memcmp(buf, MAGIC, MAGIC_LEN) &&
-			le32(buf + len - 4) == (uint32_t)crc32(0, buf, (uInt)(len - 4));
-	if (complete) {
-		n = le32(buf + MAGIC_LEN);
-		w = calloc(n ? n : 1, sizeof *w);
-		size_t pos = MAGIC_LEN + 4;
-		for (size_t i = 0; w && i < n && complete; i++) {
-			if (pos + 12 > len - 4) {
-				complete = false;
-				break;
-			}
-			w[i].offset = le32(buf + pos) | (uint64_t)le32(buf + pos + 4) << 32;
-			w[i].len = le32(buf + pos + 8);
-			w[i].data = buf + pos + 12;
-			if (w[i].len > len - 4 - pos - 12)
-				complete = false;
-			pos += 12 + w[i].len;
-		}
-		complete = complete && w && pos == len - 4;
-	}
-	*bufp = buf;
-	*wp = w;
 	*np = n;
-	return complete;
+	return pos == len - 4 ? LOADED_COMPLETE : LOADED_TORN;
 }
 
-int journal_replay(int fd, const char *path, char *why, size_t why_len)
+int journal_replay(const struct store *s, char *why, size_t why_len)
 {
+	const struct store_io *io = s->io;
 	char jpath[4096];
-	journal_path(jpath, sizeof jpath, path);
-	int jfd = open(jpath, O_RDONLY | O_CLOEXEC);
+	journal_path(jpath, sizeof jpath, s->path);
+	int jfd = io->open(jpath, O_RDONLY | O_CLOEXEC, 0);
 	if (jfd < 0) {
 		snprintf(why, why_len, "%s: %s", jpath, strerror(errno));
 		return EIO;
@@ -157,16 +175,20 @@ int journal_replay(int fd, const char *path, char *why, size_t why_len)
 	uint8_t *buf;
 	struct journal_write *w;
 	size_t n;
-	bool complete = load(jfd, &buf, &w, &n);
-	close(jfd);
+	enum loaded loaded = load(io, jfd, &buf, &w, &n);
+	int cause = errno;
+	io->close(jfd);
 	int err = 0;
-	if (!complete) {
+	if (loaded == LOADED_UNREADABLE) {
+		snprintf(why, why_len, "reading %s: %s", jpath, strerror(cause));
+		err = EIO;
+	} else if (loaded == LOADED_TORN) {
 		snprintf(why, why_len, "%s cannot be read back whole", jpath);
 		err = EIO;
-	} else if (apply(fd, w, n)) {
+	} else if (apply(s, w, n)) {
 		snprintf(why, why_len, "replaying %s: %s", jpath, strerror(errno));
 		err = EIO;
-	} else if (unlink(jpath) || sync_parent(jpath)) {
+	} else if (io->unlink(jpath) || store_sync_parent(io, jpath)) {
 		snprintf(why, why_len, "removing %s: %s", jpath, strerror(errno));
 		err = EIO;
 	}
@@ -175,39 +197,50 @@ int journal_replay(int fd, const char *path, char *why, size_t why_len)
 	return err;
 }
 
-enum journal_recovery journal_recover(int fd, const char *path, char *msg,
-				      size_t msg_len)
+enum journal_recovery journal_recover(const struct store *s, char *msg, size_t msg_len)
 {
-	char jpath[4096], npath[4096];
-	snprintf(npath, sizeof npath, "%s.mhfu-new", path);
-	if (unlink(npath) == 0)
-		sync_parent(npath); /* an unfinished rewrite: the archive is whole */
-	journal_path(jpath, sizeof jpath, path);
-	int jfd = open(jpath, O_RDONLY | O_CLOEXEC);
-	if (jfd < 0) {
+	const struct store_io *io = s->io;
+	char jpath[4096];
+	journal_path(jpath, sizeof jpath, s->path);
+	int jfd = io->open(jpath, O_RDONLY | O_CLOEXEC, 0);
+	if (jfd < 0 && errno == ENOENT) {
 		msg[0] = '\0';
 		return JOURNAL_NONE;
+	}
+	/* A journal that cannot be read may hold a committed change: the
+	 * mount waits for it rather than take the archive as it stands. */
+	if (jfd < 0) {
+		snprintf(msg, msg_len, "%s: %s", jpath, strerror(errno));
+		return JOURNAL_FAILED;
 	}
 	uint8_t *buf;
 	struct journal_write *w;
 	size_t n;
-	bool complete = load(jfd, &buf, &w, &n);
-	close(jfd);
+	enum loaded loaded = load(io, jfd, &buf, &w, &n);
+	int cause = errno;
+	io->close(jfd);
 	enum journal_recovery r;
-	if (!complete) {
-		unlink(jpath);
-		sync_parent(jpath);
+	if (loaded == LOADED_UNREADABLE) {
+		snprintf(msg, msg_len, "reading %s: %s", jpath, strerror(cause));
+		r = JOURNAL_FAILED;
+	} else if (loaded == LOADED_TORN) {
+		io->unlink(jpath);
+		store_sync_parent(io, jpath);
 		snprintf(msg, msg_len, "discarded an incomplete journal (a commit "
 			 "that had not returned; the archive was not touched)");
 		r = JOURNAL_DISCARDED;
-	} else if (fd < 0 || apply(fd, w, n)) {
+	} else if (!s->writable || apply(s, w, n)) {
 		snprintf(msg, msg_len, "%s: a committed change awaits replay but the "
-			 "archive cannot be written%s%s", jpath, fd < 0 ? "" : ": ",
-			 fd < 0 ? "" : strerror(errno));
+			 "archive cannot be written%s%s", jpath, s->writable ? ": " : "",
+			 s->writable ? strerror(errno) : "");
+		r = JOURNAL_FAILED;
+	} else if (io->unlink(jpath)) {
+		/* Left, it would be replayed again over later commits. */
+		snprintf(msg, msg_len, "%s: replayed into the archive, but cannot be "
+			 "removed: %s", jpath, strerror(errno));
 		r = JOURNAL_FAILED;
 	} else {
-		unlink(jpath);
-		sync_parent(jpath);
+		store_sync_parent(io, jpath);
 		snprintf(msg, msg_len, "replayed the journal of a commit (%zu writes)", n);
 		r = JOURNAL_REPLAYED;
 	}

@@ -78,9 +78,9 @@ static int info_contents(struct mhfs *fs, const struct node *n, uint8_t **data, 
 	strbuf_printf(&t, "mode\t%s\n", ar->writable ? "read-write" : "read-only");
 	/* A commit's journal is removed before the commit returns, unless
 	 * writing the archive failed: then it awaits the next commit. */
-	if (ar->journal_pending)
+	if (ar->store.pending)
 		strbuf_printf(&t, "journal\tpending (entry %u: reads fail until the next "
-			      "commit or mount replays it)\n", ar->pending_entry);
+			      "commit or mount replays it)\n", ar->store.pending_entry);
 	else
 		strbuf_printf(&t, "journal\tclean\n");
 	strbuf_printf(&t, "commits\t%llu\n", (unsigned long long)atomic_load(&ar->commits));
@@ -88,7 +88,7 @@ static int info_contents(struct mhfs *fs, const struct node *n, uint8_t **data, 
 	strbuf_printf(&t, "reads\t%llu\n", (unsigned long long)atomic_load(&ar->reads));
 	strbuf_printf(&t, "bytes_read\t%llu\n", (unsigned long long)atomic_load(&ar->bytes_read));
 	strbuf_printf(&t, "bytes_written\t%llu\n",
-		      (unsigned long long)atomic_load(&ar->bytes_written));
+		      (unsigned long long)atomic_load(&ar->store.bytes_written));
 	strbuf_printf(&t, "prefetched\t%llu\n", (unsigned long long)atomic_load(&ar->prefetched));
 	strbuf_printf(&t, "cache_budget\t%zu\n", ar->cache_budget);
 	strbuf_printf(&t, "cached_bytes\t%zu\n", atomic_load(&ar->cached_bytes));

@@ -1,0 +1,497 @@
+/* The store (store.h): writes into the archive, through its table of
+ * system calls. */
+#include "store.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "cipher.h"
+
+/* ---- the seam ---------------------------------------------------------- */
+
+/* open(2) is variadic and copy_file_range(2) takes flags: the table's
+ * shapes, calling them. */
+static int libc_open(const char *path, int flags, mode_t mode)
+{
+	return open(path, flags, mode);
+}
+
+static ssize_t libc_copy_file_range(int in, off_t *in_off, int out, off_t *out_off,
+				    size_t len)
+{
+	return copy_file_range(in, in_off, out, out_off, len, 0);
+}
+
+const struct store_io store_libc = {
+	.open = libc_open,
+	.close = close,
+	.pread = pread,
+	.pwrite = pwrite,
+	.copy_file_range = libc_copy_file_range,
+	.fsync = fsync,
+	.fdatasync = fdatasync,
+	.fstat = fstat,
+	.fchmod = fchmod,
+	.fchown = fchown,
+	.flock = flock,
+	.rename = rename,
+	.unlink = unlink,
+	.access = access,
+};
+
+int store_pread_full(const struct store_io *io, int fd, void *buf, size_t len, uint64_t off)
+{
+	uint8_t *p = buf;
+	while (len) {
+		ssize_t n = io->pread(fd, p, len, (off_t)off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+int store_pwrite_full(const struct store_io *io, int fd, const void *buf, size_t len,
+		      uint64_t off)
+{
+	const uint8_t *p = buf;
+	while (len) {
+		ssize_t n = io->pwrite(fd, p, len, (off_t)off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+int store_sync_parent(const struct store_io *io, const char *path)
+{
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	int fd = io->open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	int err = fd < 0 || io->fsync(fd) ? -1 : 0;
+	if (fd >= 0)
+		io->close(fd);
+	return err;
+}
+
+/* ---- the store --------------------------------------------------------- */
+
+void store_init(struct store *s, const struct store_io *io, int *fd, const char *path,
+		bool writable, bool locked)
+{
+	s->io = io;
+	s->fd = fd;
+	s->path = path;
+	s->db = NULL;
+	s->writable = writable;
+	s->locked = locked;
+	s->backed_up = false;
+	s->pending = false;
+	s->pending_entry = 0;
+	atomic_init(&s->bytes_written, 0);
+}
+
+/* Where a rewrite, or -o backup's copy, is written before its rename. */
+static void replacement_path(const struct store *s, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s.mhfu-new", s->path);
+}
+
+enum journal_recovery store_recover(struct store *s, char *msg, size_t msg_len)
+{
+	char npath[4096];
+	replacement_path(s, npath, sizeof npath);
+	if (s->io->unlink(npath) == 0)
+		store_sync_parent(s->io, npath); /* an unfinished rewrite or backup:
+						    the archive is whole */
+	return journal_recover(s, msg, msg_len);
+}
+
+int store_replay_pending(struct store *s, char *why, size_t why_len)
+{
+	if (!s->pending)
+		return 0;
+	if (journal_replay(s, why, why_len))
+		return EIO;
+	s->pending = false;
+	return 0;
+}
+
+static bool entry_plain(const struct store *s, uint32_t id)
+{
+	return !s->db || databin_entry_plain(s->db, id);
+}
+
+/* The entry as stored: padded with zeros to whole blocks, encrypted under
+ * `start` unless it is stored plain.  malloc'ed. */
+static uint8_t *stored_blocks(const struct store *s, uint32_t id, uint32_t start,
+			      const uint8_t *bytes, size_t len, uint32_t blocks)
+{
+	size_t span = (size_t)blocks * DATABIN_BLOCK;
+	uint8_t *buf = calloc(1, span ? span : 1);
+	if (!buf)
+		return NULL;
+	memcpy(buf, bytes, len);
+	if (!entry_plain(s, id))
+		cipher_encrypt(start, 0, buf, span);
+	return buf;
+}
+
+/* Locks a file about to be renamed over the archive as the archive is
+ * locked, so that no other mount can take the new file between the
+ * rename and this mount's next look.  0, or -1 with errno. */
+static int lock_like(const struct store *s, int fd)
+{
+	return s->locked ? s->io->flock(fd, LOCK_EX | LOCK_NB) : 0;
+}
+
+/* Opens the file that will be renamed over the archive (ARCHIVE.mhfu-new)
+ * with the archive's mode and owner, so a rewrite changes nobody's access
+ * to it, locked like it.  -1 with errno on failure (the file removed). */
+static int open_replacement(const struct store *s, const char *tmp)
+{
+	const struct store_io *io = s->io;
+	struct stat st;
+	int fd = io->open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	/* Only root may give a file away: a user writing another's archive
+	 * leaves the new file theirs. */
+	if (io->fstat(*s->fd, &st) || io->fchmod(fd, st.st_mode & 07777) ||
+	    (io->fchown(fd, st.st_uid, st.st_gid) && errno != EPERM) || lock_like(s, fd)) {
+		int err = errno;
+		io->close(fd);
+		io->unlink(tmp);
+		errno = err;
+		return -1;
+	}
+	return fd;
+}
+
+/* Renames the synced replacement, open as fd at tmp, over the archive and
+ * takes its descriptor in place of the old one: from the rename on, the
+ * path names the new file, so the store follows it whatever comes next.
+ * 0; -1 with errno when nothing was renamed (the caller removes tmp); 1
+ * with errno when the directory could not be synced after the rename (it
+ * may not survive a crash). */
+static int replace_archive(struct store *s, int fd, const char *tmp)
+{
+	if (s->io->fsync(fd) || s->io->rename(tmp, s->path))
+		return -1;
+	s->io->close(*s->fd);
+	*s->fd = fd;
+	return store_sync_parent(s->io, s->path) ? 1 : 0;
+}
+
+/* Entries moved per read and write of a rewrite: at least one, else as
+ * many as fit here. */
+#define REWRITE_CHUNK (8u << 20)
+
+/* Copies [off, off + len) of file `from` to the same offsets of `to`: in
+ * the kernel when it can (no trip through our memory), else through buf. */
+static int copy_span(const struct store_io *io, int from, int to, uint64_t off,
+		     uint64_t len, uint8_t *buf, size_t cap)
+{
+	bool in_kernel = true;
+	while (len) {
+		if (in_kernel) {
+			off_t in = (off_t)off, out = (off_t)off;
+			ssize_t n = io->copy_file_range(from, &in, to, &out, len);
+			if (n > 0) {
+				off += (uint64_t)n;
+				len -= (uint64_t)n;
+				continue;
+			}
+			if (n < 0 && errno != EXDEV && errno != ENOSYS &&
+			    errno != EOPNOTSUPP && errno != EINVAL)
+				return -1;
+			in_kernel = false;
+		}
+		size_t n = len < cap ? (size_t)len : cap;
+		if (store_pread_full(io, from, buf, n, off) ||
+		    store_pwrite_full(io, to, buf, n, off))
+			return -1;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Writes a whole new archive beside the old one and renames it over:
+ * TOC `db`, entry `id` from `bytes`.  Entries before it keep their place
+ * and bytes (copied as they are); later ones move, and are re-encrypted
+ * under their new start, a chunk of entries at a time.  Takes db's start
+ * and sizes: once the new file is the archive they are the store's TOC,
+ * else they are freed. */
+static int rewrite_archive(struct store *s, struct databin *db, uint32_t id,
+			   const uint8_t *bytes, size_t len, char *why, size_t why_len)
+{
+	const struct store_io *io = s->io;
+	struct databin *was = s->db;
+	char tmp[4096];
+	uint8_t *toc = NULL, *buf = NULL, *entry = NULL;
+	size_t toc_len;
+	struct mh_diag d = {0};
+	int fd = -1, err = EIO, replaced = -1;
+
+	if (databin_encode(db, &toc, &toc_len, &d)) {
+		snprintf(why, why_len, "the TOC would not read back: %s", d.msg);
+		err = EINVAL;
+		goto fail;
+	}
+	replacement_path(s, tmp, sizeof tmp);
+	uint32_t blocks = db->start[id + 1] - db->start[id];
+	if (!(buf = malloc(REWRITE_CHUNK)) ||
+	    !(entry = stored_blocks(s, id, db->start[id], bytes, len, blocks))) {
+		err = ENOMEM;
+		goto fail;
+	}
+	/* The TOC spans the blocks before entry 0. */
+	uint64_t head = databin_entry_offset(was, 0), at = databin_entry_offset(db, id);
+	fd = open_replacement(s, tmp);
+	if (fd < 0 || store_pwrite_full(io, fd, toc, toc_len, 0) ||
+	    copy_span(io, *s->fd, fd, head, at - head, buf, REWRITE_CHUNK) ||
+	    store_pwrite_full(io, fd, entry, (size_t)blocks * DATABIN_BLOCK, at))
+		goto io;
+	for (uint32_t j = id + 1, k; j < db->count; j = k) {
+		size_t total = 0;
+		for (k = j; k < db->count; k++) {
+			size_t span = (size_t)(db->start[k + 1] - db->start[k]) * DATABIN_BLOCK;
+			if (k > j && total + span > REWRITE_CHUNK)
+				break;
+			total += span;
+		}
+		if (total > REWRITE_CHUNK) {
+			uint8_t *big = realloc(buf, total);
+			if (!big) {
+				err = ENOMEM;
+				goto fail;
+			}
+			buf = big;
+		}
+		if (store_pread_full(io, *s->fd, buf, total, databin_entry_offset(was, j)))
+			goto io;
+		for (uint32_t e = j; e < k; e++) {
+			size_t off = (size_t)(db->start[e] - db->start[j]) * DATABIN_BLOCK;
+			size_t span = (size_t)(db->start[e + 1] - db->start[e]) * DATABIN_BLOCK;
+			if (!entry_plain(s, e) && db->start[e] != was->start[e]) {
+				cipher_decrypt(was->start[e], 0, buf + off, span);
+				cipher_encrypt(db->start[e], 0, buf + off, span);
+			}
+		}
+		if (store_pwrite_full(io, fd, buf, total, databin_entry_offset(db, j)))
+			goto io;
+	}
+	replaced = replace_archive(s, fd, tmp);
+	if (replaced >= 0) {
+		fd = -1; /* the archive's now */
+		free(was->start);
+		free(was->sizes);
+		was->start = db->start;
+		was->sizes = db->sizes;
+		db->start = NULL;
+		db->sizes = NULL;
+		atomic_fetch_add(&s->bytes_written, databin_entry_offset(was, was->count));
+	}
+	if (replaced == 0) {
+		free(toc);
+		free(buf);
+		free(entry);
+		return 0;
+	}
+io:
+	snprintf(why, why_len, "writing %s: %s", tmp, strerror(errno));
+	err = errno == ENOSPC || errno == EDQUOT ? errno : EIO;
+fail:
+	if (fd >= 0) {
+		io->close(fd);
+		io->unlink(tmp);
+	}
+	free(db->start);
+	free(db->sizes);
+	free(toc);
+	free(buf);
+	free(entry);
+	return err;
+}
+
+/* An entry that keeps its blocks, in place through the journal: the bytes
+ * that change (a keyframe edit changes a few bytes of a large PAC), found
+ * by comparing with the entry as it stands, and the TOC when its size
+ * record changes.  Padding past both lengths stays as it is; what a
+ * shrink gives up becomes zeros. */
+static int write_in_place(struct store *s, uint32_t id, const uint8_t *old, size_t old_len,
+			  const uint8_t *bytes, size_t len, char *why, size_t why_len)
+{
+	struct databin *db = s->db;
+	long rec = databin_size_index(db, id);
+	struct journal_write w[2];
+	size_t n = 0, common = len < old_len ? len : old_len;
+	size_t lo = 0, hi = len > old_len ? len : old_len;
+	while (lo < common && old[lo] == bytes[lo])
+		lo++;
+	while (len == old_len && hi > lo && old[hi - 1] == bytes[hi - 1])
+		hi--;
+	uint8_t *toc = NULL, *buf = calloc(1, hi > lo ? hi - lo : 1);
+	if (!buf)
+		return ENOMEM;
+	if (len > lo)
+		memcpy(buf, bytes + lo, (len < hi ? len : hi) - lo);
+	if (!entry_plain(s, id))
+		cipher_encrypt(db->start[id], lo, buf, hi - lo);
+	if (hi > lo)
+		w[n++] = (struct journal_write){databin_entry_offset(db, id) + lo, buf, hi - lo};
+	uint32_t old_size = rec >= 0 ? db->sizes[rec].size : 0;
+	if (rec >= 0 && old_size != len) {
+		size_t toc_len;
+		struct mh_diag d;
+		db->sizes[rec].size = (uint32_t)len;
+		if (databin_encode(db, &toc, &toc_len, &d)) {
+			db->sizes[rec].size = old_size;
+			free(buf);
+			snprintf(why, why_len, "the TOC would not read back: %s", d.msg);
+			return EINVAL;
+		}
+		w[n++] = (struct journal_write){0, toc, toc_len};
+	}
+	bool pending = false;
+	int err = n ? journal_commit(s, w, n, &pending, why, why_len) : 0;
+	if (pending) {
+		/* The commit will happen: the TOC stays as it will be. */
+		s->pending = true;
+		s->pending_entry = id;
+	} else if (err && rec >= 0) {
+		db->sizes[rec].size = old_size;
+	}
+	for (size_t i = 0; !err && i < n; i++)
+		atomic_fetch_add(&s->bytes_written, w[i].len);
+	free(buf);
+	free(toc);
+	return err;
+}
+
+/* An entry whose block count changes: every later entry moves. */
+static int write_moving(struct store *s, uint32_t id, uint32_t blocks, const uint8_t *bytes,
+			size_t len, char *why, size_t why_len)
+{
+	struct databin db = *s->db;
+	long rec = databin_size_index(&db, id);
+	db.start = malloc(((size_t)db.count + 1) * sizeof *db.start);
+	db.sizes = malloc((db.nsizes ? db.nsizes : 1) * sizeof *db.sizes);
+	if (!db.start || !db.sizes) {
+		free(db.start);
+		free(db.sizes);
+		return ENOMEM;
+	}
+	memcpy(db.sizes, s->db->sizes, db.nsizes * sizeof *db.sizes);
+	int64_t delta = (int64_t)blocks - databin_entry_blocks(s->db, id);
+	for (uint32_t j = 0; j <= db.count; j++)
+		db.start[j] = (uint32_t)(s->db->start[j] + (j > id ? delta : 0));
+	if (rec >= 0)
+		db.sizes[rec].size = (uint32_t)len;
+	return rewrite_archive(s, &db, id, bytes, len, why, why_len);
+}
+
+static int write_databin_entry(struct store *s, uint32_t id, const uint8_t *old,
+			       size_t old_len, const uint8_t *bytes, size_t len, char *why,
+			       size_t why_len)
+{
+	uint64_t want = (len + DATABIN_BLOCK - 1) / DATABIN_BLOCK;
+	uint32_t blocks = want ? (uint32_t)want : 1;
+
+	if (databin_size_index(s->db, id) >= 0 && len == 0) {
+		snprintf(why, why_len, "an entry with a size record cannot be empty");
+		return EINVAL;
+	}
+	if (want > UINT32_MAX / 2) {
+		snprintf(why, why_len, "%zu bytes is too large for an entry", len);
+		return EFBIG;
+	}
+	if (blocks == databin_entry_blocks(s->db, id))
+		return write_in_place(s, id, old, old_len, bytes, len, why, why_len);
+	return write_moving(s, id, blocks, bytes, len, why, why_len);
+}
+
+/* A single PAC: the new file replaces the old by rename. */
+static int write_pac_file(struct store *s, const uint8_t *bytes, size_t len, char *why,
+			  size_t why_len)
+{
+	char tmp[4096];
+	replacement_path(s, tmp, sizeof tmp);
+	int fd = open_replacement(s, tmp);
+	int replaced = fd < 0 || store_pwrite_full(s->io, fd, bytes, len, 0)
+			       ? -1
+			       : replace_archive(s, fd, tmp);
+	if (replaced >= 0)
+		atomic_fetch_add(&s->bytes_written, len);
+	if (replaced) {
+		snprintf(why, why_len, "writing %s: %s", tmp, strerror(errno));
+		if (replaced < 0 && fd >= 0) {
+			s->io->close(fd);
+			s->io->unlink(tmp);
+		}
+		return EIO;
+	}
+	return 0;
+}
+
+int store_write_entry(struct store *s, uint32_t id, const uint8_t *old, size_t old_len,
+		      const uint8_t *bytes, size_t len, char *why, size_t why_len)
+{
+	return s->db ? write_databin_entry(s, id, old, old_len, bytes, len, why, why_len)
+		     : write_pac_file(s, bytes, len, why, why_len);
+}
+
+int store_keep_original(struct store *s, char *why, size_t why_len)
+{
+	const struct store_io *io = s->io;
+	char orig[4096], tmp[4096];
+	snprintf(orig, sizeof orig, "%s.orig", s->path);
+	if (s->backed_up || io->access(orig, F_OK) == 0) {
+		s->backed_up = true;
+		return 0;
+	}
+	/* Copied beside and renamed: ARCHIVE.orig, once there, is kept for
+	 * good, so a crash must never leave part of a copy under its name. */
+	replacement_path(s, tmp, sizeof tmp);
+	struct stat st;
+	int out = io->open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	uint8_t *buf = malloc(REWRITE_CHUNK);
+	bool failed = out < 0 || !buf || io->fstat(*s->fd, &st) ||
+		      copy_span(io, *s->fd, out, 0, (uint64_t)st.st_size, buf, REWRITE_CHUNK) ||
+		      io->fsync(out) || io->rename(tmp, orig) || store_sync_parent(io, orig);
+	int cause = errno;
+	free(buf);
+	if (out >= 0)
+		io->close(out);
+	if (failed) {
+		snprintf(why, why_len, "keeping %s: %s", orig, strerror(cause));
+		io->unlink(tmp);
+		return EIO;
+	}
+	s->backed_up = true;
+	return 0;
+}

@@ -1,0 +1,152 @@
+/* The store: every write into the mounted archive, and the recovery of an
+ * interrupted one at mount, made through one table of system calls.
+ *
+ * NOTES ON THE DESIGN
+ *  1. Three ways to write an entry.  A DATA.BIN entry that keeps its block
+ *     count is written in place through the write-ahead journal
+ *     (journal.h): only the bytes that differ, plus the TOC when its size
+ *     record changes.  A DATA.BIN entry whose block count changes moves
+ *     every later entry (each re-encrypted under its new start block): a
+ *     whole new archive is written to ARCHIVE.mhfu-new, synced, renamed
+ *     over the archive and the directory synced.  A single PAC is always
+ *     replaced that way.  Either way the data is synced before the write
+ *     returns 0.
+ *  2. So after any crash or power loss, once recovered (store_recover, at
+ *     the next mount), every entry is wholly old or wholly new, and a
+ *     write that returned 0 is there.  A write that failed leaves the
+ *     archive as it was -- except in the error state.
+ *  3. The error state.  Once the journal is synced the commit is decided;
+ *     if writing the archive then fails, the archive may hold part of it.
+ *     The store is then `pending`: reads of that entry must fail with EIO
+ *     (store_entry_unreadable), no other journal is written, and the next
+ *     write replays the journal first (store_replay_pending), or else the
+ *     next mount does.  The TOC in memory is already the new one.  So too
+ *     when the journal cannot be removed: left behind, it would be
+ *     replayed over later writes.
+ *  4. -o backup: before the first write, the archive is copied to
+ *     ARCHIVE.mhfu-new, synced and renamed ARCHIVE.orig, once
+ *     (store_keep_original): a copy cut short never takes that name.
+ *
+ * States (one store per mounted archive; the caller serialises every call
+ * on it, as the archive's `io` lock does):
+ *
+ *   clean --in place: journal synced--> journalled
+ *   journalled --archive written and synced, journal removed--> clean
+ *   journalled --archive write fails--> PENDING (reads of the entry: EIO)
+ *   PENDING --store_replay_pending (the next write), or the next mount--> clean
+ *   clean --rewrite: new file synced, renamed over, directory synced--> clean
+ *   at mount: a complete journal is replayed, a torn one discarded, a
+ *             leftover ARCHIVE.mhfu-new removed --> clean
+ *
+ * The seam.  Every call on the archive, its journal, its replacement, its
+ * backup and their directory goes through `struct store_io`, as SQLite's
+ * os_unix.c makes its system calls through a table.  The default table,
+ * store_libc, calls the C library's functions (so an LD_PRELOAD shim
+ * still sees every call); a test swaps in its own table to fail any call
+ * or to simulate power loss, keeping each file as of its last sync.  The
+ * table has no context pointer, like the calls it stands for. */
+#ifndef FS_STORE_H
+#define FS_STORE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "databin.h"
+#include "journal.h"
+
+/* The system calls the store makes, each with its libc meaning: -1 with
+ * errno on failure. */
+struct store_io {
+	int (*open)(const char *path, int flags, mode_t mode);
+	int (*close)(int fd);
+	ssize_t (*pread)(int fd, void *buf, size_t len, off_t off);
+	ssize_t (*pwrite)(int fd, const void *buf, size_t len, off_t off);
+	/* copy_file_range(2) with flags 0. */
+	ssize_t (*copy_file_range)(int in, off_t *in_off, int out, off_t *out_off, size_t len);
+	int (*fsync)(int fd);
+	int (*fdatasync)(int fd);
+	int (*fstat)(int fd, struct stat *st);
+	int (*fchmod)(int fd, mode_t mode);
+	int (*fchown)(int fd, uid_t uid, gid_t gid);
+	int (*flock)(int fd, int op);
+	int (*rename)(const char *from, const char *to);
+	int (*unlink)(const char *path);
+	int (*access)(const char *path, int mode);
+};
+
+/* The real calls. */
+extern const struct store_io store_libc;
+
+/* Whole-buffer transfers that retry short ones and EINTR: 0, or -1 with
+ * errno (EIO when the file ends first). */
+int store_pread_full(const struct store_io *io, int fd, void *buf, size_t len, uint64_t off);
+int store_pwrite_full(const struct store_io *io, int fd, const void *buf, size_t len,
+		      uint64_t off);
+
+/* fsyncs the directory holding `path`, making a create, rename or unlink
+ * in it durable: 0 or -1 with errno. */
+int store_sync_parent(const struct store_io *io, const char *path);
+
+struct store {
+	const struct store_io *io; /* the calls: &store_libc, or a test's */
+	int *fd;                   /* the caller's descriptor of the archive (the
+				      caller closes it); a write that renames a new
+				      file over the archive closes this one and
+				      leaves the new one's here */
+	const char *path;          /* the archive's absolute path (the caller's) */
+	struct databin *db;        /* its TOC (the caller's), updated by every
+				      write; NULL: the archive is a single PAC
+				      (and until the caller has read the TOC) */
+	bool writable;             /* *fd is open read-write */
+	bool locked;               /* *fd holds the archive's exclusive flock: a
+				      replacement is locked too before its rename */
+	bool backed_up;            /* ARCHIVE.orig exists */
+	bool pending;              /* the error state (note 3) */
+	uint32_t pending_entry;    /* pending: the entry whose commit awaits replay */
+	_Atomic uint64_t bytes_written; /* into the archive by writes, for statistics */
+};
+
+/* Sets the store up over the caller's archive, its descriptor `fd` and
+ * path (both must outlive the store), as a single PAC: the caller points
+ * `db` at the TOC once it has read one.  Nothing is read or written. */
+void store_init(struct store *s, const struct store_io *io, int *fd, const char *path,
+		bool writable, bool locked);
+
+/* At mount, before the archive is read: removes a leftover rewrite (or
+ * backup copy), then recovers the journal (journal_recover: JOURNAL_FAILED
+ * means the mount must not go on).  Says what it did, or why it failed,
+ * in msg ("" when nothing). */
+enum journal_recovery store_recover(struct store *s, char *msg, size_t msg_len);
+
+/* Whether reads of entry `id` must fail: it is in the error state. */
+static inline bool store_entry_unreadable(const struct store *s, uint32_t id)
+{
+	return s->pending && id == s->pending_entry;
+}
+
+/* Leaves the error state by replaying the pending journal: 0 (also when
+ * there is none), or EIO with the reason in why (the state stays). */
+int store_replay_pending(struct store *s, char *why, size_t why_len);
+
+/* -o backup: copies the archive to ARCHIVE.orig and syncs it, unless it
+ * exists already.  0, or EIO with the reason in why. */
+int store_keep_original(struct store *s, char *why, size_t why_len);
+
+/* Replaces entry `id` (0 for a single PAC), whose bytes are `old` (old_len
+ * of them, as the caller read them), with `len` bytes: encrypted under its
+ * start block when the archive is, its size record updated; in place
+ * through the journal when its block count stays, only the bytes that
+ * differ; else by a rewrite (note 1).  The store must be writable and not
+ * pending.  Returns 0, or an errno with the reason in why: the archive
+ * and the TOC are then unchanged, unless the store is now pending, or a
+ * rewrite failed only after renaming its file over the archive (syncing
+ * the directory): *fd and the TOC are then the new file's, which the
+ * path names, and a crash may bring back either. */
+int store_write_entry(struct store *s, uint32_t id, const uint8_t *old, size_t old_len,
+		      const uint8_t *bytes, size_t len, char *why, size_t why_len);
+
+#endif
