@@ -128,8 +128,8 @@ $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(LIBCODECS)
 
 # The store's test links the store and its journal, without libfuse.
 $(BUILD)/tests/test_store.o: CFLAGS += -Ifs
-$(BUILD)/tests/test_store: $(BUILD)/tests/test_store.o $(BUILD)/fs/store.o $(BUILD)/fs/journal.o $(LIBCODECS)
-	$(CC) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) -lz
+$(BUILD)/tests/test_store: $(BUILD)/tests/test_store.o $(BUILD)/fs/store.o $(BUILD)/fs/journal.o $(BUILD)/fs/fserror.o $(LIBCODECS)
+	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) -lz
 
 $(BUILD)/tests/test_cipher_portable: tests/test_cipher.c codecs/cipher.c $(LIBCODECS)
 	$(CC) $(MH_CFLAGS) -DMH_CIPHER_PORTABLE -Icodecs $(MH_LDFLAGS) -o $@ tests/test_cipher.c codecs/cipher.c $(LIBCODECS) $(CMOCKA_LIBS)

@@ -72,7 +72,7 @@ static void settle_game(struct archive *ar, enum databin_game game)
  * DATA.BIN whose start list runs past the file's end is refused, unless
  * the file reads as a PAC. */
 static enum archive_error identify(struct archive *ar, enum databin_game game,
-				   char *msg, size_t msg_len)
+				   struct fs_diag *msg)
 {
 	struct mh_diag d;
 	enum mh_err err = databin_open(read_backing, ar, ar->size, &ar->db, &d);
@@ -83,7 +83,7 @@ static enum archive_error identify(struct archive *ar, enum databin_game game,
 		return AR_OK;
 	}
 	if (err == MH_EIO) {
-		snprintf(msg, msg_len, "%s: cannot read: %s", ar->path,
+		fs_diag_printf(msg, "%s: cannot read: %s", ar->path,
 			 strerror(errno));
 		return AR_EIO;
 	}
@@ -91,7 +91,7 @@ static enum archive_error identify(struct archive *ar, enum databin_game game,
 	uint8_t head[PAC_HEAD_MAX];
 	size_t n = ar->size < sizeof head ? (size_t)ar->size : sizeof head;
 	if (store_pread_full(ar->store.io, ar->fd, head, n, 0)) {
-		snprintf(msg, msg_len, "%s: cannot read: %s", ar->path,
+		fs_diag_printf(msg, "%s: cannot read: %s", ar->path,
 			 strerror(errno));
 		return AR_EIO;
 	}
@@ -101,28 +101,27 @@ static enum archive_error identify(struct archive *ar, enum databin_game game,
 		return AR_OK;
 	}
 	if (err == MH_ETRUNC)
-		snprintf(msg, msg_len, "%s: not a whole DATA.BIN: %s", ar->path, d.msg);
+		fs_diag_printf(msg, "%s: not a whole DATA.BIN: %s", ar->path, d.msg);
 	else
-		snprintf(msg, msg_len, "%s: neither a DATA.BIN nor a PAC: %s", ar->path,
+		fs_diag_printf(msg, "%s: neither a DATA.BIN nor a PAC: %s", ar->path,
 			 d.msg);
 	return AR_EFORMAT;
 }
 
 /* Says who holds the lock that `fd` (wanting `exclusive`) could not
  * take, and what to do. */
-static void describe_holder(int fd, bool exclusive, const char *path, char *msg,
-			    size_t msg_len)
+static void describe_holder(int fd, bool exclusive, const char *path, struct fs_diag *msg)
 {
 	char *real = realpath(path, NULL);
 	const char *name = real ? real : path;
 	/* Shared holders alone let a shared lock through: readers. */
 	if (exclusive && flock(fd, LOCK_SH | LOCK_NB) == 0)
-		snprintf(msg, msg_len, "%s: mounted read-only by another mount.mhfu, "
+		fs_diag_printf(msg, "%s: mounted read-only by another mount.mhfu, "
 			 "under which a writer would change the file; unmount it first "
 			 "(findmnt -t fuse.mhfu lists mounts), or mount this one with -o ro "
 			 "too", name);
 	else
-		snprintf(msg, msg_len, "%s: already mounted read-write by another "
+		fs_diag_printf(msg, "%s: already mounted read-write by another "
 			 "mount.mhfu (one writer per archive; a read-only mount would not "
 			 "follow its commits); unmount it first (findmnt -t fuse.mhfu lists "
 			 "mounts)", name);
@@ -142,7 +141,7 @@ static void describe_holder(int fd, bool exclusive, const char *path, char *msg,
 #define LOCK_POLL_MS 50
 
 static enum archive_error open_locked(struct archive *ar, const char *path,
-				      bool read_only, char *msg, size_t msg_len)
+				      bool read_only, struct fs_diag *msg)
 {
 	const struct timespec poll = {0, LOCK_POLL_MS * 1000000L};
 	for (unsigned waited = 0;;) {
@@ -151,7 +150,7 @@ static enum archive_error open_locked(struct archive *ar, const char *path,
 		if (fd < 0 && (read_only || errno == EACCES || errno == EROFS || errno == EPERM))
 			fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
-			snprintf(msg, msg_len, "%s: %s", path, strerror(errno));
+			fs_diag_printf(msg, "%s: %s", path, strerror(errno));
 			return AR_EIO;
 		}
 		if (flock(fd, (writable ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0) {
@@ -175,7 +174,7 @@ static enum archive_error open_locked(struct archive *ar, const char *path,
 			return AR_OK;
 		}
 		if (errno == EWOULDBLOCK && waited >= LOCK_WAIT_MS) {
-			describe_holder(fd, writable, path, msg, msg_len);
+			describe_holder(fd, writable, path, msg);
 			close(fd);
 			return AR_EBUSY;
 		}
@@ -187,7 +186,7 @@ static enum archive_error open_locked(struct archive *ar, const char *path,
 
 enum archive_error archive_open(struct archive *ar, const char *path,
 				struct mlog *log, enum databin_game game,
-				bool read_only, char *msg, size_t msg_len)
+				bool read_only, struct fs_diag *msg)
 {
 	struct stat st;
 	pthread_rwlockattr_t attr;
@@ -196,16 +195,16 @@ enum archive_error archive_open(struct archive *ar, const char *path,
 	ar->log = log;
 	/* Locked before anything is read or replayed: two mounts never
 	 * replay a journal or write at once. */
-	enum archive_error locked = open_locked(ar, path, read_only, msg, msg_len);
+	enum archive_error locked = open_locked(ar, path, read_only, msg);
 	if (locked != AR_OK)
 		return locked;
 	if (fstat(ar->fd, &st)) {
-		snprintf(msg, msg_len, "%s: %s", path, strerror(errno));
+		fs_diag_printf(msg, "%s: %s", path, strerror(errno));
 		close(ar->fd);
 		return AR_EIO;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		snprintf(msg, msg_len, "%s: not a regular file", path);
+		fs_diag_printf(msg, "%s: not a regular file", path);
 		close(ar->fd);
 		return AR_EIO;
 	}
@@ -213,16 +212,16 @@ enum archive_error archive_open(struct archive *ar, const char *path,
 	ar->path = realpath(path, NULL);
 	store_init(&ar->store, &store_libc, &ar->fd, ar->path, ar->writable, ar->locked);
 	if (ar->path) {
-		char done[512];
-		enum journal_recovery r = store_recover(&ar->store, done, sizeof done);
+		struct fs_diag done = {""};
+		enum journal_recovery r = store_recover(&ar->store, &done);
 		if (r == JOURNAL_FAILED) {
-			snprintf(msg, msg_len, "%s", done);
+			*msg = done;
 			free(ar->path);
 			close(ar->fd);
 			return AR_EIO;
 		}
 		if (r != JOURNAL_NONE) {
-			mlog_printf(log, "%s: %s", ar->path, done);
+			mlog_printf(log, "%s: %s", ar->path, done.msg);
 			fstat(ar->fd, &st);
 		}
 	}
@@ -235,13 +234,13 @@ enum archive_error archive_open(struct archive *ar, const char *path,
 	pthread_rwlock_init(&ar->io, &attr);
 	pthread_rwlockattr_destroy(&attr);
 
-	enum archive_error err = ar->path ? identify(ar, game, msg, msg_len) : AR_EIO;
+	enum archive_error err = ar->path ? identify(ar, game, msg) : AR_EIO;
 	if (err == AR_OK && ar->format == FORMAT_DATABIN)
 		ar->store.db = &ar->db; /* else a single PAC, written whole */
 	if (err == AR_OK) {
 		ar->entries = calloc(ar->count, sizeof *ar->entries);
 		if (!ar->entries) {
-			snprintf(msg, msg_len, "%s: out of memory", path);
+			fs_diag_printf(msg, "%s: out of memory", path);
 			err = AR_EIO;
 		}
 	}
@@ -399,22 +398,21 @@ const struct pactree *archive_entry_tree(struct archive *ar, uint32_t id)
 	pthread_mutex_lock(&ar->lock);
 	t = atomic_load(&e->tree);
 	if (!t && !atomic_load(&e->tree_failed)) {
-		char why[256] = "";
+		struct fs_diag why = {""};
 		/* Only what the bytes say is kept as a fact: a failed read or
 		 * allocation is tried again at the next look. */
 		bool transient = false;
 		uint64_t size = archive_entry_size(ar, id);
 		uint8_t *buf = size <= TREE_MAX_BYTES ? malloc(size ? size : 1) : NULL;
 		if (size > TREE_MAX_BYTES)
-			snprintf(why, sizeof why, "%llu bytes is too large to expand",
+			fs_diag_printf(&why, "%llu bytes is too large to expand",
 				 (unsigned long long)size);
 		else if ((transient = !buf))
-			snprintf(why, sizeof why, "out of memory");
+			fs_diag_printf(&why, "out of memory");
 		else if ((transient = archive_read(ar, id, 0, buf, size) != (ssize_t)size))
-			snprintf(why, sizeof why, "read failed");
+			fs_diag_printf(&why, "read failed");
 		else
-			t = pactree_build(buf, size, 0, PACTREE_MAX_DEPTH, why,
-					  sizeof why);
+			t = pactree_build(buf, size, 0, PACTREE_MAX_DEPTH, &why);
 		free(buf);
 		if (t) {
 			atomic_fetch_add(&ar->cached_bytes, pactree_bytes(t));
@@ -423,7 +421,7 @@ const struct pactree *archive_entry_tree(struct archive *ar, uint32_t id)
 			char name[64];
 			archive_entry_name(ar, id, name, sizeof name);
 			mlog_printf(ar->log, "%s: shown raw only%s: %s", name,
-				    transient ? " for now" : "", why);
+				    transient ? " for now" : "", why.msg);
 			if (!transient)
 				atomic_store(&e->tree_failed, true);
 		}
@@ -493,12 +491,12 @@ static void forget_decoded(struct archive *ar, uint32_t id)
 	free(atomic_exchange(&ar->index_tsv, NULL));
 }
 
-int archive_replay_pending(struct archive *ar, char *why, size_t why_len)
+int archive_replay_pending(struct archive *ar, struct fs_diag *why)
 {
 	if (!ar->store.pending)
 		return 0;
 	uint32_t id = ar->store.pending_entry;
-	if (store_replay_pending(&ar->store, why, why_len))
+	if (store_replay_pending(&ar->store, why))
 		return EIO;
 	clock_gettime(CLOCK_REALTIME, &ar->entries[id].mtime);
 	forget_entry(ar, id);
@@ -507,17 +505,16 @@ int archive_replay_pending(struct archive *ar, char *why, size_t why_len)
 }
 
 int archive_write_entry(struct archive *ar, uint32_t id, const uint8_t *old,
-			size_t old_len, const uint8_t *bytes, size_t len, char *why,
-			size_t why_len)
+			size_t old_len, const uint8_t *bytes, size_t len, struct fs_diag *why)
 {
 	if (!ar->writable) {
-		snprintf(why, why_len, "the archive is read-only");
+		fs_diag_printf(why, "the archive is read-only");
 		return EROFS;
 	}
 	int fd = ar->fd;
-	int err = ar->backup ? store_keep_original(&ar->store, why, why_len) : 0;
+	int err = ar->backup ? store_keep_original(&ar->store, why) : 0;
 	if (!err)
-		err = store_write_entry(&ar->store, id, old, old_len, bytes, len, why, why_len);
+		err = store_write_entry(&ar->store, id, old, old_len, bytes, len, why);
 	/* A rewrite that failed after its rename replaced the file all the
 	 * same (store.h): then, as on success, the mount follows the file. */
 	if (err && ar->fd == fd) {

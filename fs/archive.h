@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "fserror.h"
 #include "databin.h"
 #include "kind.h"
 #include "log.h"
@@ -91,7 +92,7 @@ struct archive {
  * written to msg. */
 enum archive_error archive_open(struct archive *ar, const char *path,
 				struct mlog *log, enum databin_game game,
-				bool read_only, char *msg, size_t msg_len);
+				bool read_only, struct fs_diag *msg);
 void archive_close(struct archive *ar);
 
 /* CLOCK_MONOTONIC in microseconds, for the timings in .mhfu/info. */
@@ -129,7 +130,7 @@ void archive_entry_name(struct archive *ar, uint32_t id, char *buf, size_t len);
 /* Leaves the store's error state by replaying the pending journal, with
  * `io` held exclusively: 0 (also when there is none), or EIO with the
  * reason in why. */
-int archive_replay_pending(struct archive *ar, char *why, size_t why_len);
+int archive_replay_pending(struct archive *ar, struct fs_diag *why);
 
 /* Replaces entry `id`, whose bytes are `old` (old_len of them, read under
  * the same hold), with `len` bytes, with `io` held exclusively, through
@@ -140,7 +141,6 @@ int archive_replay_pending(struct archive *ar, char *why, size_t why_len);
  * left pending or the file was replaced all the same (store_write_entry),
  * when the mount follows it as after a success. */
 int archive_write_entry(struct archive *ar, uint32_t id, const uint8_t *old,
-			size_t old_len, const uint8_t *bytes, size_t len, char *why,
-			size_t why_len);
+			size_t old_len, const uint8_t *bytes, size_t len, struct fs_diag *why);
 
 #endif

@@ -122,7 +122,7 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 	struct mh_diag d = {0};
 	uint8_t *entry = NULL, *item_new = NULL, *entry_new = NULL;
 	size_t item_len = 0, entry_len = 0;
-	char why[512] = "";
+	struct fs_diag why = {""};
 	int err = 0;
 
 	memset(r, 0, sizeof *r);
@@ -143,8 +143,8 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 	 * first: no other commit goes ahead of it. */
 	bool was_pending = ar->store.pending;
 	r->replayed_entry = ar->store.pending_entry;
-	if ((err = archive_replay_pending(ar, why, sizeof why))) {
-		err = failed(r, err, why);
+	if ((err = archive_replay_pending(ar, &why))) {
+		err = failed(r, err, why.msg);
 		goto out;
 	}
 	r->replayed = was_pending;
@@ -200,9 +200,9 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 		err = failed(r, ENOMEM, NULL);
 		goto out;
 	}
-	if ((err = archive_write_entry(ar, item.entry, entry, size, entry_new, entry_len, why,
-				       sizeof why))) {
-		err = failed(r, err, why);
+	if ((err = archive_write_entry(ar, item.entry, entry, size, entry_new, entry_len,
+				       &why))) {
+		err = failed(r, err, why.msg);
 		goto out;
 	}
 	r->outcome = COMMIT_DONE;

@@ -1,6 +1,8 @@
 #include "fserror.h"
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 
 int mh_errno(enum mh_err code)
 {
@@ -15,4 +17,12 @@ int mh_errno(enum mh_err code)
 		[MH_ESYNTAX] = EINVAL,
 	};
 	return (unsigned)code < sizeof errnos / sizeof *errnos ? errnos[code] : EIO;
+}
+
+void fs_diag_printf(struct fs_diag *d, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+	va_end(ap);
 }

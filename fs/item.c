@@ -111,7 +111,8 @@ struct model *item_model(struct archive *ar, const struct node *n, const struct 
 		return m;
 
 	const struct skeleton *rig = item_rig(ar, n, it);
-	char label[128], why[256] = "";
+	char label[128];
+	struct fs_diag why = {""};
 	item_label(ar, n, label, sizeof label);
 	pthread_mutex_lock(&ar->lock);
 	m = atomic_load(&c->model);
@@ -121,19 +122,19 @@ struct model *item_model(struct archive *ar, const struct node *n, const struct 
 		bool transient = false;
 		uint8_t *buf = malloc(it->size ? it->size : 1);
 		if ((transient = !buf))
-			snprintf(why, sizeof why, "out of memory");
+			fs_diag_printf(&why, "out of memory");
 		else if ((transient = archive_read(ar, n->entry, it->offset, buf, it->size) !=
 				      (ssize_t)it->size))
-			snprintf(why, sizeof why, "read failed");
+			fs_diag_printf(&why, "read failed");
 		else
 			m = model_build(it->kind, buf, it->size, label, rig,
-					&ar->cached_bytes, why, sizeof why);
+					&ar->cached_bytes, &why);
 		free(buf);
 		if (m) {
 			atomic_store_explicit(&c->model, m, memory_order_release);
 		} else {
 			mlog_printf(ar->log, "%s: shown raw only%s: %s", label,
-				    transient ? " for now" : "", why);
+				    transient ? " for now" : "", why.msg);
 			if (!transient)
 				atomic_store(&c->failed, true);
 		}
@@ -143,7 +144,7 @@ struct model *item_model(struct archive *ar, const struct node *n, const struct 
 }
 
 bool item_model_reserved(struct mhfs *fs, const struct node *dir, const struct node_target *t,
-			 const char *name, char *why, size_t why_len)
+			 const char *name, struct fs_diag *why)
 {
 	(void)fs;
 	(void)dir;
@@ -151,7 +152,7 @@ bool item_model_reserved(struct mhfs *fs, const struct node *dir, const struct n
 	if (!t->model || (strcasecmp(name, "skeleton.txt") && strcasecmp(name, "pack.txt") &&
 			  !(view_prefixed(name, "stream", &end) && !*end)))
 		return false;
-	snprintf(why, why_len, "this folder holds %s",
+	fs_diag_printf(why, "this folder holds %s",
 		 t->model->kind == KIND_SKELETON ? "skeleton.txt" : "pack.txt and stream folders");
 	return true;
 }

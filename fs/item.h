@@ -62,7 +62,7 @@ int32_t pack_slot_clip(const struct model *m, unsigned stream, unsigned slot);
 /* The names a skeleton's or pack's folder refuses: the texts and stream
  * folders of either, in any case (a view misspelt, or of the other kind). */
 bool item_model_reserved(struct mhfs *fs, const struct node *dir, const struct node_target *t,
-			 const char *name, char *why, size_t why_len);
+			 const char *name, struct fs_diag *why);
 
 /* A pack's new bytes after one edit: decoded from old (*format when its
  * bytes do not say, then set to the pack's), edited by apply, compacted,

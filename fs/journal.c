@@ -59,7 +59,7 @@ static int apply(const struct store *s, const struct journal_write *w, size_t n)
 }
 
 int journal_commit(const struct store *s, const struct journal_write *w, size_t n,
-		   bool *pending, char *why, size_t why_len)
+		   bool *pending, struct fs_diag *why)
 {
 	const struct store_io *io = s->io;
 	char jpath[4096];
@@ -67,7 +67,7 @@ int journal_commit(const struct store *s, const struct journal_write *w, size_t 
 	*pending = false;
 	uint8_t *bytes = serialize(w, n, &len);
 	if (!bytes) {
-		snprintf(why, why_len, "the journal of this commit is too large");
+		fs_diag_printf(why, "the journal of this commit is too large");
 		return ENOMEM;
 	}
 	journal_path(jpath, sizeof jpath, s->path);
@@ -75,7 +75,7 @@ int journal_commit(const struct store *s, const struct journal_write *w, size_t 
 	 * to be overwritten. */
 	int jfd = io->open(jpath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (jfd < 0 && errno == EEXIST) {
-		snprintf(why, why_len, "%s awaits replay", jpath);
+		fs_diag_printf(why, "%s awaits replay", jpath);
 		*pending = true;
 		free(bytes);
 		return EIO;
@@ -83,7 +83,7 @@ int journal_commit(const struct store *s, const struct journal_write *w, size_t 
 	if (jfd < 0 || store_pwrite_full(io, jfd, bytes, len, 0) || io->fsync(jfd) ||
 	    store_sync_parent(io, jpath)) {
 		int err = errno == ENOSPC || errno == EDQUOT ? errno : EIO;
-		snprintf(why, why_len, "writing %s: %s", jpath, strerror(errno));
+		fs_diag_printf(why, "writing %s: %s", jpath, strerror(errno));
 		if (jfd >= 0)
 			io->close(jfd);
 		io->unlink(jpath);
@@ -95,7 +95,7 @@ int journal_commit(const struct store *s, const struct journal_write *w, size_t 
 	/* From here the commit will happen: now, or by replay at the next
 	 * mount if we die or the disk refuses. */
 	if (apply(s, w, n)) {
-		snprintf(why, why_len, "writing the archive: %s (the journal %s "
+		fs_diag_printf(why, "writing the archive: %s (the journal %s "
 			 "will complete it: at the next commit, or the next mount)",
 			 strerror(errno), jpath);
 		*pending = true;
@@ -105,7 +105,7 @@ int journal_commit(const struct store *s, const struct journal_write *w, size_t 
 	 * write (a rewrite moves entries): until it is gone, the commit
 	 * stays pending, and the next commit replays and removes it first. */
 	if (io->unlink(jpath)) {
-		snprintf(why, why_len, "removing %s: %s (the next commit, or the next "
+		fs_diag_printf(why, "removing %s: %s (the next commit, or the next "
 			 "mount, will replay and remove it)", jpath, strerror(errno));
 		*pending = true;
 		return EIO;
@@ -162,14 +162,14 @@ static enum loaded load(const struct store_io *io, int jfd, uint8_t **bufp,
 	return pos == len - 4 ? LOADED_COMPLETE : LOADED_TORN;
 }
 
-int journal_replay(const struct store *s, char *why, size_t why_len)
+int journal_replay(const struct store *s, struct fs_diag *why)
 {
 	const struct store_io *io = s->io;
 	char jpath[4096];
 	journal_path(jpath, sizeof jpath, s->path);
 	int jfd = io->open(jpath, O_RDONLY | O_CLOEXEC, 0);
 	if (jfd < 0) {
-		snprintf(why, why_len, "%s: %s", jpath, strerror(errno));
+		fs_diag_printf(why, "%s: %s", jpath, strerror(errno));
 		return EIO;
 	}
 	uint8_t *buf;
@@ -180,16 +180,16 @@ int journal_replay(const struct store *s, char *why, size_t why_len)
 	io->close(jfd);
 	int err = 0;
 	if (loaded == LOADED_UNREADABLE) {
-		snprintf(why, why_len, "reading %s: %s", jpath, strerror(cause));
+		fs_diag_printf(why, "reading %s: %s", jpath, strerror(cause));
 		err = EIO;
 	} else if (loaded == LOADED_TORN) {
-		snprintf(why, why_len, "%s cannot be read back whole", jpath);
+		fs_diag_printf(why, "%s cannot be read back whole", jpath);
 		err = EIO;
 	} else if (apply(s, w, n)) {
-		snprintf(why, why_len, "replaying %s: %s", jpath, strerror(errno));
+		fs_diag_printf(why, "replaying %s: %s", jpath, strerror(errno));
 		err = EIO;
 	} else if (io->unlink(jpath) || store_sync_parent(io, jpath)) {
-		snprintf(why, why_len, "removing %s: %s", jpath, strerror(errno));
+		fs_diag_printf(why, "removing %s: %s", jpath, strerror(errno));
 		err = EIO;
 	}
 	free(w);
@@ -197,20 +197,20 @@ int journal_replay(const struct store *s, char *why, size_t why_len)
 	return err;
 }
 
-enum journal_recovery journal_recover(const struct store *s, char *msg, size_t msg_len)
+enum journal_recovery journal_recover(const struct store *s, struct fs_diag *msg)
 {
 	const struct store_io *io = s->io;
 	char jpath[4096];
 	journal_path(jpath, sizeof jpath, s->path);
 	int jfd = io->open(jpath, O_RDONLY | O_CLOEXEC, 0);
 	if (jfd < 0 && errno == ENOENT) {
-		msg[0] = '\0';
+		msg->msg[0] = '\0';
 		return JOURNAL_NONE;
 	}
 	/* A journal that cannot be read may hold a committed change: the
 	 * mount waits for it rather than take the archive as it stands. */
 	if (jfd < 0) {
-		snprintf(msg, msg_len, "%s: %s", jpath, strerror(errno));
+		fs_diag_printf(msg, "%s: %s", jpath, strerror(errno));
 		return JOURNAL_FAILED;
 	}
 	uint8_t *buf;
@@ -221,27 +221,27 @@ enum journal_recovery journal_recover(const struct store *s, char *msg, size_t m
 	io->close(jfd);
 	enum journal_recovery r;
 	if (loaded == LOADED_UNREADABLE) {
-		snprintf(msg, msg_len, "reading %s: %s", jpath, strerror(cause));
+		fs_diag_printf(msg, "reading %s: %s", jpath, strerror(cause));
 		r = JOURNAL_FAILED;
 	} else if (loaded == LOADED_TORN) {
 		io->unlink(jpath);
 		store_sync_parent(io, jpath);
-		snprintf(msg, msg_len, "discarded an incomplete journal (a commit "
+		fs_diag_printf(msg, "discarded an incomplete journal (a commit "
 			 "that had not returned; the archive was not touched)");
 		r = JOURNAL_DISCARDED;
 	} else if (!s->writable || apply(s, w, n)) {
-		snprintf(msg, msg_len, "%s: a committed change awaits replay but the "
+		fs_diag_printf(msg, "%s: a committed change awaits replay but the "
 			 "archive cannot be written%s%s", jpath, s->writable ? ": " : "",
 			 s->writable ? strerror(errno) : "");
 		r = JOURNAL_FAILED;
 	} else if (io->unlink(jpath)) {
 		/* Left, it would be replayed again over later commits. */
-		snprintf(msg, msg_len, "%s: replayed into the archive, but cannot be "
+		fs_diag_printf(msg, "%s: replayed into the archive, but cannot be "
 			 "removed: %s", jpath, strerror(errno));
 		r = JOURNAL_FAILED;
 	} else {
 		store_sync_parent(io, jpath);
-		snprintf(msg, msg_len, "replayed the journal of a commit (%zu writes)", n);
+		fs_diag_printf(msg, "replayed the journal of a commit (%zu writes)", n);
 		r = JOURNAL_REPLAYED;
 	}
 	free(w);

@@ -27,6 +27,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fserror.h"
+
 struct store;
 
 struct journal_write {
@@ -41,12 +43,12 @@ struct journal_write {
  * happen (journal_replay, or the next mount), and the archive may hold
  * part of it until then. */
 int journal_commit(const struct store *s, const struct journal_write *w, size_t n,
-		   bool *pending, char *why, size_t why_len);
+		   bool *pending, struct fs_diag *why);
 
 /* Replays the complete journal a failed commit left (journal_commit's
  * *pending) and removes it.  0 or an errno, with the reason in why; the
  * journal then stays. */
-int journal_replay(const struct store *s, char *why, size_t why_len);
+int journal_replay(const struct store *s, struct fs_diag *why);
 
 enum journal_recovery { JOURNAL_NONE, JOURNAL_REPLAYED, JOURNAL_DISCARDED, JOURNAL_FAILED };
 
@@ -55,6 +57,6 @@ enum journal_recovery { JOURNAL_NONE, JOURNAL_REPLAYED, JOURNAL_DISCARDED, JOURN
  * a complete one cannot be replayed (the store is not writable, or the
  * write fails) or removed after it: the mount must not go on.  Says what
  * it did, or why it failed, in msg. */
-enum journal_recovery journal_recover(const struct store *s, char *msg, size_t msg_len);
+enum journal_recovery journal_recover(const struct store *s, struct fs_diag *msg);
 
 #endif

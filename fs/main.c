@@ -406,21 +406,21 @@ static bool parse_mb(const char *name, const char *value, size_t *bytes)
  * on with the record in memory, and says so. */
 static bool open_record(struct mhfs *fs, const struct options *o)
 {
-	char msg[512] = "out of memory";
+	struct fs_diag msg = {"out of memory"};
 	char *dir = o->state ? strdup(o->state) : record_default_dir(o->archive);
-	int err = dir ? record_open(&fs->record, dir, msg, sizeof msg) : ENOMEM;
+	int err = dir ? record_open(&fs->record, dir, &msg) : ENOMEM;
 	if (!err && (err = mlog_keep_in(&fs->log, fs->record.dir))) {
-		snprintf(msg, sizeof msg, "%s/log: %s", fs->record.path, strerror(err));
+		fs_diag_printf(&msg, "%s/log: %s", fs->record.path, strerror(err));
 		record_close(&fs->record);
 	}
 	free(dir);
 	if (err && o->state) {
-		fprintf(stderr, "mount.mhfu: -o state=%s: %s\n", o->state, msg);
+		fprintf(stderr, "mount.mhfu: -o state=%s: %s\n", o->state, msg.msg);
 		return false;
 	}
 	if (err)
 		mlog_printf(&fs->log, "the record cannot be kept on disk (%s): the log and "
-			    "refused texts last only until unmount (see -o state=)", msg);
+			    "refused texts last only until unmount (see -o state=)", msg.msg);
 	return true;
 }
 
@@ -486,7 +486,7 @@ int main(int argc, char *argv[])
 	size_t scratch_bytes = SCRATCH_DEFAULT_BUDGET;
 	static struct mhfs fs; /* large (the log): not on the stack */
 	uint64_t began = archive_now_us();
-	char msg[512];
+	struct fs_diag msg = {""};
 	int status = EXIT_USAGE;
 
 	fuse_set_log_func(log_as_ours);
@@ -582,8 +582,7 @@ int main(int argc, char *argv[])
 	fs.timeout = DEFAULT_TIMEOUT;
 	fs.entry_timeout = ENTRY_TIMEOUT;
 	fs.rules = rules;
-	switch (archive_open(&fs.ar, opts.archive, &fs.log, game, opts.read_only,
-			     msg, sizeof msg)) {
+	switch (archive_open(&fs.ar, opts.archive, &fs.log, game, opts.read_only, &msg)) {
 	case AR_OK:
 		fs.ar.backup = opts.backup;
 		fs.ar.cache_budget = cache_bytes;
@@ -611,15 +610,15 @@ int main(int argc, char *argv[])
 		archive_close(&fs.ar);
 		break;
 	case AR_EIO:
-		fprintf(stderr, "mount.mhfu: %s\n", msg);
+		fprintf(stderr, "mount.mhfu: %s\n", msg.msg);
 		status = EXIT_IO;
 		break;
 	case AR_EFORMAT:
-		fprintf(stderr, "mount.mhfu: %s\n", msg);
+		fprintf(stderr, "mount.mhfu: %s\n", msg.msg);
 		status = EXIT_FORMAT;
 		break;
 	case AR_EBUSY:
-		fprintf(stderr, "mount.mhfu: %s\n", msg);
+		fprintf(stderr, "mount.mhfu: %s\n", msg.msg);
 		status = EXIT_BUSY;
 		break;
 	}

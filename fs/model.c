@@ -15,7 +15,7 @@ static void model_count(struct model *m, size_t n)
 
 struct model *model_build(enum kind kind, const uint8_t *buf, size_t len,
 			  const char *label, const struct skeleton *rig,
-			  _Atomic size_t *account, char *why, size_t why_len)
+			  _Atomic size_t *account, struct fs_diag *why)
 {
 	struct mh_diag d = {0};
 	struct model *m = calloc(1, sizeof *m);
@@ -47,11 +47,11 @@ struct model *model_build(enum kind kind, const uint8_t *buf, size_t len,
 	model_count(m, sizeof *m + len + m->text.len);
 	return m;
 bad:
-	snprintf(why, why_len, "%s at byte %llu", d.msg, (unsigned long long)d.offset);
+	fs_diag_printf(why, "%s at byte %llu", d.msg, (unsigned long long)d.offset);
 	model_free(m);
 	return NULL;
 nomem:
-	snprintf(why, why_len, "out of memory");
+	fs_diag_printf(why, "out of memory");
 	model_free(m);
 	return NULL;
 }

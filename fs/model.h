@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fserror.h"
 #include "anim.h"
 #include "kind.h"
 #include "skeleton.h"
@@ -49,7 +50,7 @@ struct model_cache {
  * do not decode, with the reason in why. */
 struct model *model_build(enum kind kind, const uint8_t *buf, size_t len,
 			  const char *label, const struct skeleton *rig,
-			  _Atomic size_t *account, char *why, size_t why_len);
+			  _Atomic size_t *account, struct fs_diag *why);
 void model_free(struct model *m);
 
 /* The text of clip i, printed on first use; NULL when out of memory. */

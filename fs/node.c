@@ -263,12 +263,12 @@ bool node_fillable(struct mhfs *fs, const struct node *dir, const char *name,
 }
 
 bool node_name_reserved(struct mhfs *fs, const struct node *dir, const char *name,
-			char *why, size_t why_len)
+			struct fs_diag *why)
 {
 	struct node_target t;
 	const struct view_class *c = node_class(dir);
 	return c->reserved && !node_resolve(fs, dir, &t) &&
-	       c->reserved(fs, dir, &t, name, why, why_len);
+	       c->reserved(fs, dir, &t, name, why);
 }
 
 int node_contents(struct mhfs *fs, const struct node *n, uint8_t **data, size_t *len)

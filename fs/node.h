@@ -97,7 +97,7 @@ bool node_fillable(struct mhfs *fs, const struct node *dir, const char *name,
  * than held as a scratch file that would vanish at unmount.  `why` says
  * what the folder's names are.  The patterns are in mount.mhfu(8). */
 bool node_name_reserved(struct mhfs *fs, const struct node *dir, const char *name,
-			char *why, size_t why_len);
+			struct fs_diag *why);
 
 /* The child named `name` of folder `dir`: 0, ENOENT, or an errno. */
 int node_lookup(struct mhfs *fs, const struct node *dir, const char *name,

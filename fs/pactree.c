@@ -6,13 +6,13 @@
 #include "pac.h"
 
 struct pactree *pactree_build(const uint8_t *buf, uint64_t len, uint64_t base,
-			      unsigned depth, char *why, size_t why_len)
+			      unsigned depth, struct fs_diag *why)
 {
 	struct pac pac;
 	struct mh_diag d;
 
 	if (pac_decode(buf, len, &pac, &d) != MH_OK) {
-		snprintf(why, why_len, "%s at byte %llu", d.msg,
+		fs_diag_printf(why, "%s at byte %llu", d.msg,
 			 (unsigned long long)(base + d.offset));
 		return NULL;
 	}
@@ -22,7 +22,7 @@ struct pactree *pactree_build(const uint8_t *buf, uint64_t len, uint64_t base,
 	if (!t || !t->subs) {
 		free(t);
 		pac_free(&pac);
-		snprintf(why, why_len, "out of memory");
+		fs_diag_printf(why, "out of memory");
 		return NULL;
 	}
 	t->count = pac.count;
@@ -37,9 +37,8 @@ struct pactree *pactree_build(const uint8_t *buf, uint64_t len, uint64_t base,
 		/* A nested PAC that does not decode stays a raw file: the
 		 * sniff was a near miss, not an error worth reporting. */
 		if (s->kind == KIND_PAC && depth > 1) {
-			char ignored[8];
-			s->child = pactree_build(p, s->size, s->offset, depth - 1,
-						 ignored, sizeof ignored);
+			struct fs_diag ignored;
+			s->child = pactree_build(p, s->size, s->offset, depth - 1, &ignored);
 		}
 	}
 	pac_free(&pac);

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "fserror.h"
 #include "kind.h"
 #include "model.h"
 
@@ -32,7 +33,7 @@ struct pactree {
  * and every PAC nested in it up to `depth` levels.  Returns NULL when buf
  * is not a PAC that decodes exactly, with the reason in *why. */
 struct pactree *pactree_build(const uint8_t *buf, uint64_t len, uint64_t base,
-			      unsigned depth, char *why, size_t why_len);
+			      unsigned depth, struct fs_diag *why);
 
 /* Bytes the tree itself holds (its models count their own). */
 size_t pactree_bytes(const struct pactree *t);

@@ -70,7 +70,7 @@ static int make_dirs(const char *dir)
 	return err;
 }
 
-int record_open(struct record *r, const char *dir, char *msg, size_t msg_len)
+int record_open(struct record *r, const char *dir, struct fs_diag *msg)
 {
 	struct stat st;
 	r->dir = -1;
@@ -91,7 +91,7 @@ int record_open(struct record *r, const char *dir, char *msg, size_t msg_len)
 	if (!err && !(r->path = realpath(dir, NULL)))
 		err = errno;
 	if (err) {
-		snprintf(msg, msg_len, "%s: %s", dir,
+		fs_diag_printf(msg, "%s: %s", dir,
 			 err == EACCES && r->dir >= 0 ? "not the mounting user's folder, or not writable"
 						      : strerror(err));
 		record_close(r);

@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "fserror.h"
 #include "scratch.h"
 
 /* A scratch-class inode (SCRATCH_INO) with a bit no scratch file uses. */
@@ -51,7 +52,7 @@ char *record_default_dir(const char *archive);
 
 /* Opens (creating it and its parents, mode 0700) the folder `dir` and its
  * rejected/.  0, or an errno with the reason in msg. */
-int record_open(struct record *r, const char *dir, char *msg, size_t msg_len);
+int record_open(struct record *r, const char *dir, struct fs_diag *msg);
 void record_close(struct record *r);
 
 /* Keeps a refused text of the view at `view_path`; its file name goes to

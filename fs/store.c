@@ -120,21 +120,21 @@ static void replacement_path(const struct store *s, char *buf, size_t len)
 	snprintf(buf, len, "%s.mhfu-new", s->path);
 }
 
-enum journal_recovery store_recover(struct store *s, char *msg, size_t msg_len)
+enum journal_recovery store_recover(struct store *s, struct fs_diag *msg)
 {
 	char npath[4096];
 	replacement_path(s, npath, sizeof npath);
 	if (s->io->unlink(npath) == 0)
 		store_sync_parent(s->io, npath); /* an unfinished rewrite or backup:
 						    the archive is whole */
-	return journal_recover(s, msg, msg_len);
+	return journal_recover(s, msg);
 }
 
-int store_replay_pending(struct store *s, char *why, size_t why_len)
+int store_replay_pending(struct store *s, struct fs_diag *why)
 {
 	if (!s->pending)
 		return 0;
-	if (journal_replay(s, why, why_len))
+	if (journal_replay(s, why))
 		return EIO;
 	s->pending = false;
 	return 0;
@@ -247,7 +247,7 @@ static int copy_span(const struct store_io *io, int from, int to, uint64_t off,
  * and sizes: once the new file is the archive they are the store's TOC,
  * else they are freed. */
 static int rewrite_archive(struct store *s, struct databin *db, uint32_t id,
-			   const uint8_t *bytes, size_t len, char *why, size_t why_len)
+			   const uint8_t *bytes, size_t len, struct fs_diag *why)
 {
 	const struct store_io *io = s->io;
 	struct databin *was = s->db;
@@ -258,7 +258,7 @@ static int rewrite_archive(struct store *s, struct databin *db, uint32_t id,
 	int fd = -1, err = EIO, replaced = -1;
 
 	if (databin_encode(db, &toc, &toc_len, &d)) {
-		snprintf(why, why_len, "the TOC would not read back: %s", d.msg);
+		fs_diag_printf(why, "the TOC would not read back: %s", d.msg);
 		err = EINVAL;
 		goto fail;
 	}
@@ -323,7 +323,7 @@ static int rewrite_archive(struct store *s, struct databin *db, uint32_t id,
 		return 0;
 	}
 io:
-	snprintf(why, why_len, "writing %s: %s", tmp, strerror(errno));
+	fs_diag_printf(why, "writing %s: %s", tmp, strerror(errno));
 	err = errno == ENOSPC || errno == EDQUOT ? errno : EIO;
 fail:
 	if (fd >= 0) {
@@ -344,7 +344,7 @@ fail:
  * record changes.  Padding past both lengths stays as it is; what a
  * shrink gives up becomes zeros. */
 static int write_in_place(struct store *s, uint32_t id, const uint8_t *old, size_t old_len,
-			  const uint8_t *bytes, size_t len, char *why, size_t why_len)
+			  const uint8_t *bytes, size_t len, struct fs_diag *why)
 {
 	struct databin *db = s->db;
 	long rec = databin_size_index(db, id);
@@ -372,13 +372,13 @@ static int write_in_place(struct store *s, uint32_t id, const uint8_t *old, size
 		if (databin_encode(db, &toc, &toc_len, &d)) {
 			db->sizes[rec].size = old_size;
 			free(buf);
-			snprintf(why, why_len, "the TOC would not read back: %s", d.msg);
+			fs_diag_printf(why, "the TOC would not read back: %s", d.msg);
 			return EINVAL;
 		}
 		w[n++] = (struct journal_write){0, toc, toc_len};
 	}
 	bool pending = false;
-	int err = n ? journal_commit(s, w, n, &pending, why, why_len) : 0;
+	int err = n ? journal_commit(s, w, n, &pending, why) : 0;
 	if (pending) {
 		/* The commit will happen: the TOC stays as it will be. */
 		s->pending = true;
@@ -395,7 +395,7 @@ static int write_in_place(struct store *s, uint32_t id, const uint8_t *old, size
 
 /* An entry whose block count changes: every later entry moves. */
 static int write_moving(struct store *s, uint32_t id, uint32_t blocks, const uint8_t *bytes,
-			size_t len, char *why, size_t why_len)
+			size_t len, struct fs_diag *why)
 {
 	struct databin db = *s->db;
 	long rec = databin_size_index(&db, id);
@@ -412,32 +412,30 @@ static int write_moving(struct store *s, uint32_t id, uint32_t blocks, const uin
 		db.start[j] = (uint32_t)(s->db->start[j] + (j > id ? delta : 0));
 	if (rec >= 0)
 		db.sizes[rec].size = (uint32_t)len;
-	return rewrite_archive(s, &db, id, bytes, len, why, why_len);
+	return rewrite_archive(s, &db, id, bytes, len, why);
 }
 
 static int write_databin_entry(struct store *s, uint32_t id, const uint8_t *old,
-			       size_t old_len, const uint8_t *bytes, size_t len, char *why,
-			       size_t why_len)
+			       size_t old_len, const uint8_t *bytes, size_t len, struct fs_diag *why)
 {
 	uint64_t want = (len + DATABIN_BLOCK - 1) / DATABIN_BLOCK;
 	uint32_t blocks = want ? (uint32_t)want : 1;
 
 	if (databin_size_index(s->db, id) >= 0 && len == 0) {
-		snprintf(why, why_len, "an entry with a size record cannot be empty");
+		fs_diag_printf(why, "an entry with a size record cannot be empty");
 		return EINVAL;
 	}
 	if (want > UINT32_MAX / 2) {
-		snprintf(why, why_len, "%zu bytes is too large for an entry", len);
+		fs_diag_printf(why, "%zu bytes is too large for an entry", len);
 		return EFBIG;
 	}
 	if (blocks == databin_entry_blocks(s->db, id))
-		return write_in_place(s, id, old, old_len, bytes, len, why, why_len);
-	return write_moving(s, id, blocks, bytes, len, why, why_len);
+		return write_in_place(s, id, old, old_len, bytes, len, why);
+	return write_moving(s, id, blocks, bytes, len, why);
 }
 
 /* A single PAC: the new file replaces the old by rename. */
-static int write_pac_file(struct store *s, const uint8_t *bytes, size_t len, char *why,
-			  size_t why_len)
+static int write_pac_file(struct store *s, const uint8_t *bytes, size_t len, struct fs_diag *why)
 {
 	char tmp[4096];
 	replacement_path(s, tmp, sizeof tmp);
@@ -448,7 +446,7 @@ static int write_pac_file(struct store *s, const uint8_t *bytes, size_t len, cha
 	if (replaced >= 0)
 		atomic_fetch_add(&s->bytes_written, len);
 	if (replaced) {
-		snprintf(why, why_len, "writing %s: %s", tmp, strerror(errno));
+		fs_diag_printf(why, "writing %s: %s", tmp, strerror(errno));
 		if (replaced < 0 && fd >= 0) {
 			s->io->close(fd);
 			s->io->unlink(tmp);
@@ -459,13 +457,13 @@ static int write_pac_file(struct store *s, const uint8_t *bytes, size_t len, cha
 }
 
 int store_write_entry(struct store *s, uint32_t id, const uint8_t *old, size_t old_len,
-		      const uint8_t *bytes, size_t len, char *why, size_t why_len)
+		      const uint8_t *bytes, size_t len, struct fs_diag *why)
 {
-	return s->db ? write_databin_entry(s, id, old, old_len, bytes, len, why, why_len)
-		     : write_pac_file(s, bytes, len, why, why_len);
+	return s->db ? write_databin_entry(s, id, old, old_len, bytes, len, why)
+		     : write_pac_file(s, bytes, len, why);
 }
 
-int store_keep_original(struct store *s, char *why, size_t why_len)
+int store_keep_original(struct store *s, struct fs_diag *why)
 {
 	const struct store_io *io = s->io;
 	char orig[4096], tmp[4096];
@@ -488,7 +486,7 @@ int store_keep_original(struct store *s, char *why, size_t why_len)
 	if (out >= 0)
 		io->close(out);
 	if (failed) {
-		snprintf(why, why_len, "keeping %s: %s", orig, strerror(cause));
+		fs_diag_printf(why, "keeping %s: %s", orig, strerror(cause));
 		io->unlink(tmp);
 		return EIO;
 	}

@@ -55,6 +55,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "fserror.h"
 #include "databin.h"
 #include "journal.h"
 
@@ -120,7 +121,7 @@ void store_init(struct store *s, const struct store_io *io, int *fd, const char 
  * backup copy), then recovers the journal (journal_recover: JOURNAL_FAILED
  * means the mount must not go on).  Says what it did, or why it failed,
  * in msg ("" when nothing). */
-enum journal_recovery store_recover(struct store *s, char *msg, size_t msg_len);
+enum journal_recovery store_recover(struct store *s, struct fs_diag *msg);
 
 /* Whether reads of entry `id` must fail: it is in the error state. */
 static inline bool store_entry_unreadable(const struct store *s, uint32_t id)
@@ -130,11 +131,11 @@ static inline bool store_entry_unreadable(const struct store *s, uint32_t id)
 
 /* Leaves the error state by replaying the pending journal: 0 (also when
  * there is none), or EIO with the reason in why (the state stays). */
-int store_replay_pending(struct store *s, char *why, size_t why_len);
+int store_replay_pending(struct store *s, struct fs_diag *why);
 
 /* -o backup: copies the archive to ARCHIVE.orig and syncs it, unless it
  * exists already.  0, or EIO with the reason in why. */
-int store_keep_original(struct store *s, char *why, size_t why_len);
+int store_keep_original(struct store *s, struct fs_diag *why);
 
 /* Replaces entry `id` (0 for a single PAC), whose bytes are `old` (old_len
  * of them, as the caller read them), with `len` bytes: encrypted under its
@@ -147,6 +148,6 @@ int store_keep_original(struct store *s, char *why, size_t why_len);
  * the directory): *fd and the TOC are then the new file's, which the
  * path names, and a crash may bring back either. */
 int store_write_entry(struct store *s, uint32_t id, const uint8_t *old, size_t old_len,
-		      const uint8_t *bytes, size_t len, char *why, size_t why_len);
+		      const uint8_t *bytes, size_t len, struct fs_diag *why);
 
 #endif

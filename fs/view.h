@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fserror.h"
 #include "anim.h"
 #include "diag.h"
 #include "kind.h"
@@ -107,7 +108,7 @@ struct view_class {
 				    const struct node_target *t, uint64_t pos,
 				    struct node *child);
 	bool (*reserved)(struct mhfs *fs, const struct node *dir, const struct node_target *t,
-			 const char *name, char *why, size_t why_len);
+			 const char *name, struct fs_diag *why);
 	bool (*fillable)(struct mhfs *fs, const struct node *dir, const struct node_target *t,
 			 const char *name, struct node *view);
 

@@ -56,8 +56,7 @@ static enum view_child entries_child_at(struct mhfs *fs, const struct node *dir,
 }
 
 static bool entries_reserved(struct mhfs *fs, const struct node *dir,
-			     const struct node_target *t, const char *name, char *why,
-			     size_t why_len)
+			     const struct node_target *t, const char *name, struct fs_diag *why)
 {
 	(void)fs;
 	(void)dir;
@@ -65,7 +64,7 @@ static bool entries_reserved(struct mhfs *fs, const struct node *dir,
 	const char *end;
 	if (!view_prefixed(name, "entry", &end) || !view_like_end(end))
 		return false;
-	snprintf(why, why_len, "entries are entryNNN.txt, three digits, listed when a part "
+	fs_diag_printf(why, "entries are entryNNN.txt, three digits, listed when a part "
 		 "plays them: fill a part's slot (stream folders) to add one");
 	return true;
 }

@@ -163,7 +163,7 @@ static bool is_kind_ext(const char *ext)
 }
 
 static bool pac_reserved(struct mhfs *fs, const struct node *dir, const struct node_target *t,
-			 const char *name, char *why, size_t why_len)
+			 const char *name, struct fs_diag *why)
 {
 	(void)fs;
 	(void)dir;
@@ -174,7 +174,7 @@ static bool pac_reserved(struct mhfs *fs, const struct node *dir, const struct n
 		;
 	if (*end != '.' || !is_kind_ext(end))
 		return false;
-	snprintf(why, why_len, "members are named N.EXT as listed, N from 0 to %u, "
+	fs_diag_printf(why, "members are named N.EXT as listed, N from 0 to %u, "
 		 "and cannot be created", t->tree->count ? t->tree->count - 1 : 0);
 	return true;
 }

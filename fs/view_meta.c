@@ -28,13 +28,13 @@ static int always(struct mhfs *fs, const struct node *n, struct node_target *t)
 }
 
 static bool meta_reserved(struct mhfs *fs, const struct node *dir, const struct node_target *t,
-			  const char *name, char *why, size_t why_len)
+			  const char *name, struct fs_diag *why)
 {
 	(void)fs;
 	(void)dir;
 	(void)t;
 	(void)name;
-	snprintf(why, why_len, "the mount's own folder holds no files of yours");
+	fs_diag_printf(why, "the mount's own folder holds no files of yours");
 	return true;
 }
 

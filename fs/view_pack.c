@@ -212,14 +212,13 @@ static enum view_child stream_child_at(struct mhfs *fs, const struct node *dir,
 }
 
 static bool stream_reserved(struct mhfs *fs, const struct node *dir,
-			    const struct node_target *t, const char *name, char *why,
-			    size_t why_len)
+			    const struct node_target *t, const char *name, struct fs_diag *why)
 {
 	(void)fs;
 	const char *end;
 	if (!view_prefixed(name, "slot", &end) || !view_like_end(end))
 		return false;
-	snprintf(why, why_len, "slot files are slotNNN.txt or slotNNN.bin, three "
+	fs_diag_printf(why, "slot files are slotNNN.txt or slotNNN.bin, three "
 		 "digits, 000 to %03u in stream %u (more slots: pack.txt)",
 		 t->model->pack.streams[dir->stream].nslots - 1, dir->stream);
 	return true;

@@ -62,7 +62,7 @@ static enum view_child root_child_at(struct mhfs *fs, const struct node *dir,
 }
 
 static bool root_reserved(struct mhfs *fs, const struct node *dir, const struct node_target *t,
-			  const char *name, char *why, size_t why_len)
+			  const char *name, struct fs_diag *why)
 {
 	(void)dir;
 	(void)t;
@@ -71,7 +71,7 @@ static bool root_reserved(struct mhfs *fs, const struct node *dir, const struct 
 	    !(view_prefixed(name, "file_", &end) && view_like_end(end)) &&
 	    !(view_prefixed(name, "file_-", &end) && view_like_end(end)))
 		return false;
-	snprintf(why, why_len, "entries are named file_NNNNN.EXT as listed "
+	fs_diag_printf(why, "entries are named file_NNNNN.EXT as listed "
 		 "(file_-0001 to file_%05u), and cannot be created",
 		 fs->ar.count >= 2 ? fs->ar.count - 2 : 0);
 	return true;

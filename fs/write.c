@@ -36,7 +36,7 @@ static enum name_kind classify(struct mhfs *fs, fuse_ino_t parent, const char *n
 			       struct node *view)
 {
 	struct node dir;
-	char why[256];
+	struct fs_diag why;
 	enum name_kind k = NAME_SCRATCH;
 	pthread_rwlock_rdlock(&fs->ar.io);
 	if (!(parent & SCRATCH_INO) && !node_from_ino(fs, parent, &dir))
@@ -46,11 +46,11 @@ static enum name_kind classify(struct mhfs *fs, fuse_ino_t parent, const char *n
 	else if (!(parent & SCRATCH_INO) && node_fillable(fs, &dir, name, view))
 		k = NAME_NEW_SLOT;
 	else if (!(parent & SCRATCH_INO) &&
-		 node_name_reserved(fs, &dir, name, why, sizeof why)) {
+		 node_name_reserved(fs, &dir, name, &why)) {
 		char path[512];
 		node_path(fs, &dir, path, sizeof path);
 		mlog_printf(&fs->log, "%s%s%s: refused: not a name of this folder: %s", path,
-			    path[0] ? "/" : "", name, why);
+			    path[0] ? "/" : "", name, why.msg);
 		k = NAME_RESERVED;
 	}
 	pthread_rwlock_unlock(&fs->ar.io);

@@ -810,13 +810,13 @@ static void assert_recovered_directory(const struct scenario *sc, const struct m
 /* A new mount of the archive in S recovers it. */
 static void recover(const struct scenario *sc, long at)
 {
-	char msg[512];
+	struct fs_diag msg = {""};
 	int fd = sim_open(ARCHIVE, O_RDWR, 0);
 	assert_true(fd >= 0);
 	struct store s;
 	store_init(&s, &SIM_IO, &fd, ARCHIVE, true, true);
-	if (store_recover(&s, msg, sizeof msg) == JOURNAL_FAILED)
-		fail_msg("%s, call %ld: recovery failed: %s", sc->name, at, msg);
+	if (store_recover(&s, &msg) == JOURNAL_FAILED)
+		fail_msg("%s, call %ld: recovery failed: %s", sc->name, at, msg.msg);
 	sim_close(fd);
 }
 
@@ -824,18 +824,17 @@ static void recover(const struct scenario *sc, long at)
  * then -o backup's copy, then the write.  *decided: the commit will be in
  * the archive (it returned 0, or the store is pending with it). */
 static int commit(struct mount *mt, const struct scenario *sc, const struct model *m,
-		  const struct edit *e, const struct bytes *bytes, bool *decided, char *why,
-		  size_t why_len)
+		  const struct edit *e, const struct bytes *bytes, bool *decided, struct fs_diag *why)
 {
-	why[0] = '\0';
+	why->msg[0] = '\0';
 	*decided = false;
-	int err = store_replay_pending(&mt->s, why, why_len);
+	int err = store_replay_pending(&mt->s, why);
 	if (!err && sc->backup)
-		err = store_keep_original(&mt->s, why, why_len);
+		err = store_keep_original(&mt->s, why);
 	if (err)
 		return err;
 	err = store_write_entry(&mt->s, e->id, m->entry[e->id].p, m->entry[e->id].len, bytes->p,
-				bytes->len, why, why_len);
+				bytes->len, why);
 	*decided = !err || mt->s.pending;
 	return err;
 }
@@ -873,19 +872,19 @@ static long run_failing(const struct scenario *sc, long fail_at, int fail_errno)
 	for (size_t i = 0; i < sc->nedits; i++) {
 		const struct edit *e = &sc->edits[i];
 		struct bytes bytes = {0};
-		char why[1024];
+		struct fs_diag why = {""};
 		bool decided;
 		edited(&m, e, &bytes);
 		const char *failed_before = S.failed;
-		int err = commit(&mt, sc, &m, e, &bytes, &decided, why, sizeof why);
+		int err = commit(&mt, sc, &m, e, &bytes, &decided, &why);
 		/* A failure is the fault's, reported with an errno and a reason
 		 * naming the file and saying what the call said. */
-		if (err && (failed_before || !S.failed || !strstr(why, ARCHIVE) ||
-			    !strstr(why, strerror(fail_errno)) ||
+		if (err && (failed_before || !S.failed || !strstr(why.msg, ARCHIVE) ||
+			    !strstr(why.msg, strerror(fail_errno)) ||
 			    (err != EIO && err != fail_errno)))
 			fail_msg("%s, %s (call %ld) failing with %s: commit %zu returned %s: \"%s\"",
 				 sc->name, S.failed ? S.failed : "no call", fail_at,
-				 strerror(fail_errno), i, strerror(err), why);
+				 strerror(fail_errno), i, strerror(err), why.msg);
 		struct model next;
 		model_copy(&next, &m);
 		model_apply(&next, e->id, &bytes);
@@ -921,9 +920,9 @@ static long run_failing(const struct scenario *sc, long fail_at, int fail_errno)
 	/* ...or the mount goes on, and its next commit replays first. */
 	sim_copy(&S, &after);
 	sim_free(&after);
-	char why[1024];
-	if (store_replay_pending(&mt.s, why, sizeof why))
-		fail_msg("%s, call %ld: the replay failed: %s", sc->name, fail_at, why);
+	struct fs_diag why = {""};
+	if (store_replay_pending(&mt.s, &why))
+		fail_msg("%s, call %ld: the replay failed: %s", sc->name, fail_at, why.msg);
 	assert_archive(&m, "after the replay, the archive is not what was decided", sc, fail_at);
 
 	mount_free(&mt);
@@ -955,7 +954,7 @@ static void make_pending(const struct scenario *sc, struct model *m, struct sim 
 	for (long n = 1;; n++) {
 		struct bytes image = {0}, bytes = {0};
 		struct mount mt;
-		char why[1024];
+		struct fs_diag why = {""};
 		bool decided;
 		model_image(m, &image);
 		sim_start(&image);
@@ -964,7 +963,7 @@ static void make_pending(const struct scenario *sc, struct model *m, struct sim 
 		S.fail_at = n;
 		S.fail_errno = EIO;
 		edited(m, &sc->edits[0], &bytes);
-		commit(&mt, sc, m, &sc->edits[0], &bytes, &decided, why, sizeof why);
+		commit(&mt, sc, m, &sc->edits[0], &bytes, &decided, &why);
 		bool pending = mt.s.pending;
 		mount_free(&mt);
 		bytes_free(&image);
@@ -996,7 +995,7 @@ static void test_recovery_with_every_call_failed_in_turn(void **state)
 	model_init(&m, sc->pac, sc->encrypted);
 	make_pending(sc, &m, &pending);
 	for (long n = 1;; n++) {
-		char msg[512], why[1024];
+		struct fs_diag msg = {""}, why = {""};
 		sim_copy(&S, &pending);
 		int fd = sim_open(ARCHIVE, O_RDWR, 0);
 		struct store s;
@@ -1005,14 +1004,14 @@ static void test_recovery_with_every_call_failed_in_turn(void **state)
 		S.fail_at = n;
 		S.fail_errno = EIO;
 		S.failed = NULL;
-		enum journal_recovery r = store_recover(&s, msg, sizeof msg);
+		enum journal_recovery r = store_recover(&s, &msg);
 		const char *failed = S.failed;
 		S.fail_at = 0;
 		sim_close(fd);
 		if (r == JOURNAL_FAILED) {
-			if (!strstr(msg, ARCHIVE) || !strstr(msg, strerror(EIO)))
+			if (!strstr(msg.msg, ARCHIVE) || !strstr(msg.msg, strerror(EIO)))
 				fail_msg("recovery, %s (call %ld) failing: refused with \"%s\"",
-					 failed ? failed : "no call", n, msg);
+					 failed ? failed : "no call", n, msg.msg);
 			recover(sc, n);
 			assert_archive(&m, "after a refused recovery, the next one did not replay",
 				       sc, n);
@@ -1026,9 +1025,9 @@ static void test_recovery_with_every_call_failed_in_turn(void **state)
 			model_copy(&grown, &m);
 			edited(&grown, &grow, &bytes);
 			mount_open(&mt, &grown);
-			if (commit(&mt, sc, &grown, &grow, &bytes, &decided, why, sizeof why))
+			if (commit(&mt, sc, &grown, &grow, &bytes, &decided, &why))
 				fail_msg("recovery, call %ld failing: the next commit failed: %s", n,
-					 why);
+					 why.msg);
 			model_apply(&grown, grow.id, &bytes);
 			recover(sc, n);
 			assert_archive(&grown, "a journal left by recovery was replayed over a "
@@ -1055,7 +1054,7 @@ static void test_torn_journal_is_discarded(void **state)
 	const struct scenario *sc = &SCENARIOS[0];
 	struct model old, m;
 	struct sim pending = {0};
-	char msg[512];
+	struct fs_diag msg = {""};
 	sim_free(&pending);
 	model_init(&m, sc->pac, sc->encrypted);
 	model_copy(&old, &m);
@@ -1067,8 +1066,8 @@ static void test_torn_journal_is_discarded(void **state)
 	int fd = sim_open(ARCHIVE, O_RDWR, 0);
 	struct store s;
 	store_init(&s, &SIM_IO, &fd, ARCHIVE, true, true);
-	assert_int_equal(store_recover(&s, msg, sizeof msg), JOURNAL_DISCARDED);
-	assert_non_null(strstr(msg, "discarded an incomplete journal"));
+	assert_int_equal(store_recover(&s, &msg), JOURNAL_DISCARDED);
+	assert_non_null(strstr(msg.msg, "discarded an incomplete journal"));
 	assert_true(named(JOURNAL) < 0);
 	assert_archive(&old, "a torn journal changed the archive", sc, 0);
 	model_free(&old);
@@ -1130,16 +1129,15 @@ static bool run_crashing(const struct scenario *sc, long crash_after)
 	size_t returned = 0;
 	for (size_t i = 0; i < sc->nedits; i++) {
 		struct bytes bytes = {0};
-		char why[1024];
+		struct fs_diag why = {""};
 		bool decided;
 		edited(&want[i], &sc->edits[i], &bytes);
-		int err = commit(&mt, sc, &want[i], &sc->edits[i], &bytes, &decided, why,
-				 sizeof why);
+		int err = commit(&mt, sc, &want[i], &sc->edits[i], &bytes, &decided, &why);
 		bytes_free(&bytes);
 		if (err) {
 			if (!S.crashed)
 				fail_msg("%s: commit %zu failed without a fault: %s", sc->name, i,
-					 why);
+					 why.msg);
 			break;
 		}
 		returned++;
@@ -1232,7 +1230,8 @@ static void test_real_calls_in_a_directory(void **state)
 {
 	(void)state;
 	const char *tmpdir = getenv("TMPDIR");
-	char dir[4096], path[4200], side[4300], msg[512];
+	char dir[4096], path[4200], side[4300];
+	struct fs_diag msg = {""};
 	snprintf(dir, sizeof dir, "%s/mhfu-test-store.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof path, "%s/DATA.BIN", dir);
@@ -1252,11 +1251,11 @@ static void test_real_calls_in_a_directory(void **state)
 	static const struct edit edits[] = {{12, 3500, 3}, {12, 7000, 1}};
 	for (size_t i = 0; i < 2; i++) {
 		struct bytes bytes = {0};
-		char why[1024];
+		struct fs_diag why = {""};
 		edited(&m, &edits[i], &bytes);
 		if (store_write_entry(&s, 12, m.entry[12].p, m.entry[12].len, bytes.p, bytes.len,
-				      why, sizeof why))
-			fail_msg("commit %zu: %s", i, why);
+				      &why))
+			fail_msg("commit %zu: %s", i, why.msg);
 		model_apply(&m, 12, &bytes);
 		bytes_free(&bytes);
 		assert_file_is(path, &m);
@@ -1271,7 +1270,7 @@ static void test_real_calls_in_a_directory(void **state)
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	assert_true(fd >= 0);
 	store_init(&s, &store_libc, &fd, path, true, true);
-	assert_int_equal(store_recover(&s, msg, sizeof msg), JOURNAL_DISCARDED);
+	assert_int_equal(store_recover(&s, &msg), JOURNAL_DISCARDED);
 	close(fd);
 	assert_int_equal(access(side, F_OK), -1);
 	snprintf(side, sizeof side, "%s.mhfu-new", path);
