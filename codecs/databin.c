@@ -211,15 +211,20 @@ static enum mh_err decode_starts(const uint8_t *toc, size_t toc_len,
 	return MH_OK;
 }
 
+/* An archive's size must be whole blocks. */
+static enum mh_err not_whole_blocks(uint64_t file_size, struct mh_diag *d)
+{
+	return mh_fail(d, MH_ECORRUPT, file_size,
+		       "archive size %llu is not a whole number of %u-byte blocks",
+		       (unsigned long long)file_size, DATABIN_BLOCK);
+}
+
 enum mh_err databin_decode(const uint8_t *stored, size_t len, uint64_t file_size,
 			   bool encrypted, struct databin *db, struct mh_diag *d)
 {
 	memset(db, 0, sizeof *db);
 	if (file_size % DATABIN_BLOCK)
-		return mh_fail(d, MH_ECORRUPT, file_size,
-			       "archive size %llu is not a whole number of "
-			       "%u-byte blocks", (unsigned long long)file_size,
-			       DATABIN_BLOCK);
+		return not_whole_blocks(file_size, d);
 	if (len < 4)
 		return mh_fail(d, MH_ETRUNC, 0, "TOC shorter than one word");
 
@@ -302,10 +307,7 @@ enum mh_err databin_open(databin_read_fn read, void *ctx, uint64_t file_size,
 
 	memset(db, 0, sizeof *db);
 	if (file_size % DATABIN_BLOCK)
-		return mh_fail(d, MH_ECORRUPT, file_size,
-			       "archive size %llu is not a whole number of "
-			       "%u-byte blocks", (unsigned long long)file_size,
-			       DATABIN_BLOCK);
+		return not_whole_blocks(file_size, d);
 	if (file_size < DATABIN_BLOCK)
 		return mh_fail(d, MH_ETRUNC, file_size,
 			       "%llu bytes is less than one %u-byte block",

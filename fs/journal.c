@@ -119,6 +119,8 @@ enum loaded {
 	LOADED_TORN,       /* anything else: a commit that never returned */
 	LOADED_UNREADABLE, /* a read or an allocation failed, errno says why:
 			      no fact about the journal */
+	LOADED_ABSENT,     /* there is no journal */
+	LOADED_UNOPENED,   /* it cannot be opened, errno says why */
 };
 
 /* Reads the journal open as jfd; when complete, its n writes are in *w,
@@ -162,24 +164,38 @@ static enum loaded load(const struct store_io *io, int jfd, uint8_t **bufp,
 	return pos == len - 4 ? LOADED_COMPLETE : LOADED_TORN;
 }
 
+/* Opens the journal of s (its path in jpath) and loads it as load()
+ * does; *cause is errno as the open or the load left it. */
+static enum loaded open_load(const struct store *s, char *jpath, size_t jpath_len,
+			     uint8_t **bufp, struct journal_write **wp, size_t *np, int *cause)
+{
+	*bufp = NULL;
+	*wp = NULL;
+	journal_path(jpath, jpath_len, s->path);
+	int jfd = s->io->open(jpath, O_RDONLY | O_CLOEXEC, 0);
+	if (jfd < 0) {
+		*cause = errno;
+		return errno == ENOENT ? LOADED_ABSENT : LOADED_UNOPENED;
+	}
+	enum loaded loaded = load(s->io, jfd, bufp, wp, np);
+	*cause = errno;
+	s->io->close(jfd);
+	return loaded;
+}
+
 int journal_replay(const struct store *s, struct fs_diag *why)
 {
 	const struct store_io *io = s->io;
 	char jpath[4096];
-	journal_path(jpath, sizeof jpath, s->path);
-	int jfd = io->open(jpath, O_RDONLY | O_CLOEXEC, 0);
-	if (jfd < 0) {
-		fs_diag_printf(why, "%s: %s", jpath, strerror(errno));
-		return EIO;
-	}
 	uint8_t *buf;
 	struct journal_write *w;
 	size_t n;
-	enum loaded loaded = load(io, jfd, &buf, &w, &n);
-	int cause = errno;
-	io->close(jfd);
-	int err = 0;
-	if (loaded == LOADED_UNREADABLE) {
+	int cause, err = 0;
+	enum loaded loaded = open_load(s, jpath, sizeof jpath, &buf, &w, &n, &cause);
+	if (loaded == LOADED_ABSENT || loaded == LOADED_UNOPENED) {
+		fs_diag_printf(why, "%s: %s", jpath, strerror(cause));
+		err = EIO;
+	} else if (loaded == LOADED_UNREADABLE) {
 		fs_diag_printf(why, "reading %s: %s", jpath, strerror(cause));
 		err = EIO;
 	} else if (loaded == LOADED_TORN) {
@@ -201,24 +217,21 @@ enum journal_recovery journal_recover(const struct store *s, struct fs_diag *msg
 {
 	const struct store_io *io = s->io;
 	char jpath[4096];
-	journal_path(jpath, sizeof jpath, s->path);
-	int jfd = io->open(jpath, O_RDONLY | O_CLOEXEC, 0);
-	if (jfd < 0 && errno == ENOENT) {
+	uint8_t *buf;
+	struct journal_write *w;
+	size_t n;
+	int cause;
+	enum loaded loaded = open_load(s, jpath, sizeof jpath, &buf, &w, &n, &cause);
+	if (loaded == LOADED_ABSENT) {
 		msg->msg[0] = '\0';
 		return JOURNAL_NONE;
 	}
 	/* A journal that cannot be read may hold a committed change: the
 	 * mount waits for it rather than take the archive as it stands. */
-	if (jfd < 0) {
-		fs_diag_printf(msg, "%s: %s", jpath, strerror(errno));
+	if (loaded == LOADED_UNOPENED) {
+		fs_diag_printf(msg, "%s: %s", jpath, strerror(cause));
 		return JOURNAL_FAILED;
 	}
-	uint8_t *buf;
-	struct journal_write *w;
-	size_t n;
-	enum loaded loaded = load(io, jfd, &buf, &w, &n);
-	int cause = errno;
-	io->close(jfd);
 	enum journal_recovery r;
 	if (loaded == LOADED_UNREADABLE) {
 		fs_diag_printf(msg, "reading %s: %s", jpath, strerror(cause));

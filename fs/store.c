@@ -44,11 +44,14 @@ const struct store_io store_libc = {
 	.access = access,
 };
 
-int store_pread_full(const struct store_io *io, int fd, void *buf, size_t len, uint64_t off)
+/* Reads or writes all of len bytes at off, through short transfers and
+ * interruptions; 0, or -1 with errno (EIO for a file that ends). */
+static int transfer_full(const struct store_io *io, int fd, uint8_t *read_to,
+			 const uint8_t *write_from, size_t len, uint64_t off)
 {
-	uint8_t *p = buf;
 	while (len) {
-		ssize_t n = io->pread(fd, p, len, (off_t)off);
+		ssize_t n = read_to ? io->pread(fd, read_to, len, (off_t)off)
+				    : io->pwrite(fd, write_from, len, (off_t)off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
@@ -56,31 +59,25 @@ int store_pread_full(const struct store_io *io, int fd, void *buf, size_t len, u
 				errno = EIO;
 			return -1;
 		}
-		p += n;
+		if (read_to)
+			read_to += n;
+		else
+			write_from += n;
 		len -= (size_t)n;
 		off += (uint64_t)n;
 	}
 	return 0;
 }
 
+int store_pread_full(const struct store_io *io, int fd, void *buf, size_t len, uint64_t off)
+{
+	return transfer_full(io, fd, buf, NULL, len, off);
+}
+
 int store_pwrite_full(const struct store_io *io, int fd, const void *buf, size_t len,
 		      uint64_t off)
 {
-	const uint8_t *p = buf;
-	while (len) {
-		ssize_t n = io->pwrite(fd, p, len, (off_t)off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n == 0)
-				errno = EIO;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
+	return transfer_full(io, fd, NULL, buf, len, off);
 }
 
 int store_sync_parent(const struct store_io *io, const char *path)
