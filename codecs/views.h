@@ -25,8 +25,10 @@ int views_first_joint(const struct anim *a, const struct skeleton *rig,
 		      uint32_t stream);
 
 /* The text of clip `clip` of the pack named `label`, headed by the slot
- * that first uses it (the file the other slots link to) and, given the
- * rig, its part and joints.  rig may be NULL. */
+ * that first uses it (the file the other slots link to), given the rig
+ * its part and the part's joints (and the clip's track count when it
+ * differs), and how long it runs and whether it loops
+ * (anim_clip_timing).  rig may be NULL. */
 char *views_clip_text(const struct anim *a, uint32_t clip, const char *label,
 		      const struct skeleton *rig, size_t *len);
 
