@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules.h"
+#include "strbuf.h"
+
 char *views_skeleton_text(const struct skeleton *s, const char *label, size_t *len)
 {
 	char header[256];
@@ -62,6 +65,31 @@ char *views_clip_text(const struct anim *a, uint32_t clip, const char *label,
 	if (n >= 0 && (size_t)n < sizeof header)
 		snprintf(header + n, sizeof header - (size_t)n, ", %s", timing);
 	return clip_print(c, header, known ? (int)first : -1, len);
+}
+
+char *views_check_text(const uint8_t *item, size_t item_len,
+		       const struct skeleton *rig, size_t *len)
+{
+	struct rule_report r = {0};
+	if (rules_check_item(item, item_len, NULL, 0, rig, false, &r)) {
+		rules_report_free(&r);
+		return NULL;
+	}
+	struct strbuf sb = {0};
+	strbuf_printf(&sb, "# check.txt: the engine rules this model breaks now "
+		      "(mount.mhfu(8) \"Rules\"), one\n# per line: CODE level "
+		      "where: what (fix: how).  Read-only; it follows every "
+		      "commit.\n");
+	for (size_t i = 0; i < r.n; i++) {
+		const struct rule_violation *v = &r.v[i];
+		strbuf_printf(&sb, "%s %s %s%s%s (fix: %s)\n", rule_info(v->code)->name,
+			      rule_level_name(v->level), v->member, v->member[0] ? " " : "",
+			      v->msg, v->fix);
+	}
+	if (!r.n)
+		strbuf_printf(&sb, "none: no rule is broken\n");
+	rules_report_free(&r);
+	return strbuf_take(&sb, len);
 }
 
 void views_slot_name(uint32_t slot, int bin, char *buf, size_t len)

@@ -32,6 +32,15 @@ int views_first_joint(const struct anim *a, const struct skeleton *rig,
 char *views_clip_text(const struct anim *a, uint32_t clip, const char *label,
 		      const struct skeleton *rig, size_t *len);
 
+/* check.txt of a model folder's item: a skeleton, a pack (against `rig`,
+ * may be NULL) or a PAC holding them: every engine rule it breaks now
+ * (rules_check_item, with no edit to compare to), one line each,
+ *   CODE level [MEMBER ]ELEMENT: what (fix: how)
+ * or a line saying there is none, after comment lines saying so.
+ * Malloc'ed, NUL-terminated (length in *len); NULL when out of memory. */
+char *views_check_text(const uint8_t *item, size_t item_len,
+		       const struct skeleton *rig, size_t *len);
+
 /* The file name of a slot's view, "slot024.txt" or "slot024.bin", and
  * the target of a slot's symlink when it shares an earlier slot's clip
  * ("slot000.txt" or "../stream0/slot000.txt"); "" when it does not. */
