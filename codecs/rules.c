@@ -81,10 +81,9 @@ const struct rule_info rules_table[RULE_COUNT] = {
 	[RULE_PARTITION] = {
 		RULE_PARTITION, "PARTITION", RULE_ERROR, true, true,
 		"each stream's clips carry one track per joint of its part "
-		"(stream s plays part s/2), and every part has clips in its "
-		"stream 2k",
+		"(stream s plays part s/2), and every part has its stream 2k",
 		"add or remove tracks so the clip has one per joint of the part "
-		"(the clip file's header names them); fill each part's stream"},
+		"(the clip file's header names them); give each part its streams"},
 	[RULE_NO_TRACKS] = {
 		RULE_NO_TRACKS, "NO_TRACKS", RULE_ERROR, false, true,
 		"every clip has at least one track",
@@ -760,17 +759,6 @@ static void check_first_uses(const struct anim *a, bool per_stream,
 	}
 }
 
-/* Whether stream s of the pack holds a clip. */
-static bool stream_filled(const struct anim *a, uint64_t s)
-{
-	if (s >= a->nstreams)
-		return false;
-	for (uint32_t i = 0; i < a->streams[s].nslots; i++)
-		if (a->streams[s].slots[i] >= 0)
-			return true;
-	return false;
-}
-
 /* Whether animated joint j is the first of its part. */
 static bool first_of_part(const struct skeleton *rig, uint32_t j)
 {
@@ -780,29 +768,26 @@ static bool first_of_part(const struct skeleton *rig, uint32_t j)
 	return true;
 }
 
-/* Every part of the rig's animated joints has a clip in its stream 2k,
- * reported once per part.  A part number too large for a stream is
- * STREAM_RUNS' business. */
-static void check_parts_have_clips(const struct anim *a, const struct skeleton *rig,
-				   struct rule_report *r)
+/* Every part of the rig's animated joints has its stream 2k in the pack,
+ * reported once per part.  An empty stream passes: its slots may be
+ * filled again (a stream's files removed and restored, as tar does), and
+ * only a new violation blocks an edit.  A part number too large for a
+ * stream is STREAM_RUNS' business. */
+static void check_parts_have_streams(const struct anim *a, const struct skeleton *rig,
+				     struct rule_report *r)
 {
 	uint32_t n = animated_joints(rig);
 	for (uint32_t j = 0; j < n; j++) {
 		uint32_t part = rig->bones[j].part, joints = 0;
 		uint64_t stream = 2 * (uint64_t)part;
-		if (stream > INT32_MAX || !first_of_part(rig, j) || stream_filled(a, stream))
+		if (stream > INT32_MAX || stream < a->nstreams || !first_of_part(rig, j))
 			continue;
 		for (uint32_t i = j; i < n; i++)
 			joints += rig->bones[i].part == part;
 		struct rule_violation v = nowhere();
 		v.stream = (int32_t)stream;
-		if (stream < a->nstreams)
-			report(r, RULE_PARTITION, v, "part %u has %u joints and "
-			       "no clip in its stream", part, joints);
-		else
-			report(r, RULE_PARTITION, v, "part %u has %u joints, the "
-			       "pack has no stream %llu for it", part, joints,
-			       (unsigned long long)stream);
+		report(r, RULE_PARTITION, v, "part %u has %u joints, the pack has no "
+		       "stream %llu for it", part, joints, (unsigned long long)stream);
 	}
 }
 
@@ -826,7 +811,7 @@ enum mh_err rules_check_pack(const struct anim *a, const struct skeleton *rig,
 			check_clip(&a->clips[k], a->format, &nowhere_in_pack, r);
 	if (rig) {
 		check_first_uses(a, true, stamp, rig, r);
-		check_parts_have_clips(a, rig, r);
+		check_parts_have_streams(a, rig, r);
 	}
 	free(stamp);
 	return outcome(r);

@@ -145,8 +145,8 @@ enum mh_err rules_check_clip(const struct clip *c, enum clip_format f,
  * stream and clip used in it, at the clip's first slot in that stream,
  * stream s plays part s / 2, whose joints are the animated joints (the
  * first params[1] bones, or all when that value is missing, 0 or too
- * large) of that part; and every part with joints has a clip in stream
- * 2k (reported at that stream, slot -1). */
+ * large) of that part; and every part with joints has its stream 2k
+ * (reported at that stream, slot -1; an empty one passes). */
 enum mh_err rules_check_pack(const struct anim *a, const struct skeleton *rig,
 			     struct rule_report *r);
 

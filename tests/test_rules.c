@@ -299,6 +299,7 @@ EDIT(head_clip_short, drop_last_track(slot_clip(&f->a, 2, 4)))
 EDIT(tail_stream_emptied,
      for (uint32_t i = 0; i < 6; i++)
 	     assert_int_equal(anim_set_slot(&f->a, 4, i, ANIM_EMPTY, NULL), MH_OK))
+EDIT(severed_tail_animated, f->s.params[1] = TIGREX_BONES)
 EDIT(odd_stream_emptied,
      assert_int_equal(anim_set_slot(&f->a, 1, 100, ANIM_EMPTY, NULL), MH_OK))
 EDIT(clip_short, drop_last_track(&f->c))
@@ -496,9 +497,12 @@ static const struct rule_row RULE_ROWS[] = {
 	 .msg = "the clip: 8 tracks, its part has 9 joints"},
 	{"a head clip a track short, no skeleton", head_clip_short,
 	 ON_PACK_WITHOUT_RIG, SPARES(RULE_PARTITION)},
-	{"the tail's stream emptied", tail_stream_emptied, ON_PACK,
-	 BREAKS(RULE_PARTITION, RULE_ERROR), .at = AT_CLIP(4, -1, -1, -1, -1, -1),
-	 .msg = "stream 4: part 2 has 5 joints and no clip in its stream"},
+	{"the severed tail animated: part 3 has no stream", severed_tail_animated,
+	 ON_PACK, BREAKS(RULE_PARTITION, RULE_ERROR),
+	 .at = AT_CLIP(6, -1, -1, -1, -1, -1),
+	 .msg = "stream 6: part 3 has 3 joints, the pack has no stream 6 for it"},
+	{"the tail's stream emptied (to be filled again)", tail_stream_emptied,
+	 ON_PACK, SPARES(RULE_PARTITION)},
 	{"an odd stream emptied", odd_stream_emptied, ON_PACK,
 	 SPARES(RULE_PARTITION)},
 	{"a clip a track short, its part unknown", clip_short, ON_CLIP,
