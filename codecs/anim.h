@@ -144,10 +144,16 @@ void anim_mhfu_entry_slot(uint32_t part, uint32_t entry, uint32_t *stream,
 
 /* The pack's shape without the clips: format, each stream's slot count,
  * which slots are filled and which share an earlier slot's clip, and the
- * tail as hex.  Together with the clips (one per filled, unshared slot)
- * it reproduces the pack exactly.  Malloc'ed text, NULL when out of
- * memory. */
+ * tail as hex; each filled slot's clip timing (anim_clip_timing) is a
+ * comment, which the parser skips.  Together with the clips (one per
+ * filled, unshared slot) it reproduces the pack exactly.  Malloc'ed
+ * text, NULL when out of memory. */
 char *anim_print_shape(const struct anim *a, size_t *len);
+
+/* How a clip plays, in words: "runs to frame 495, loops from frame 9"
+ * or "runs to frame 60, plays once" (it runs to its last keyframe; a
+ * nonzero loop loops it from loop_start). */
+void anim_clip_timing(const struct clip *c, char *buf, size_t len);
 
 /* Parses pack.txt into *a: streams and slots as written, one empty clip
  * per filled slot that does not share (numbered in first-use order, to be

@@ -9,18 +9,23 @@
  *
  * Clip numbers never appear: a filled slot that shares nothing brings
  * its own clip, and clips are numbered in the order slots first use them,
- * exactly as the binary layout stores them. */
+ * exactly as the binary layout stores them.  How long each filled slot's
+ * clip runs and whether it loops are comments the printer adds (a line
+ * "# slot A runs to ..." for a slot with its own clip, the end of its
+ * share line for the others): information only, the parser skips them. */
 #include "anim.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "entries.h"
 #include "hex_text.h"
 #include "lex.h"
 #include "strbuf.h"
 
 #define RANGES_PER_LINE 12
+#define NOTE_COLUMN 24 /* where a share line's timing comment starts */
 
 /* Tail lines of 32 bytes in groups of 8, zero runs of 16 or more as
  * "tail zeros N". */
@@ -53,6 +58,34 @@ static void print_filled(struct strbuf *sb, const struct anim_stream *st)
 		strbuf_printf(sb, "\n");
 }
 
+void anim_clip_timing(const struct clip *c, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "runs to frame %d", (int)entries_clip_frames(c));
+	if (n < 0 || (size_t)n >= len)
+		return;
+	char start[32];
+	text_f32(start, sizeof start, c->loop_start);
+	if (c->loop)
+		snprintf(buf + n, len - (size_t)n, ", loops from frame %s", start);
+	else
+		snprintf(buf + n, len - (size_t)n, ", plays once");
+}
+
+/* A filled slot's line: its timing comment, or its share line with its
+ * timing at the end. */
+static void print_slot(struct strbuf *sb, const struct clip *c, uint32_t slot,
+		       const char *share)
+{
+	char timing[96];
+	anim_clip_timing(c, timing, sizeof timing);
+	if (!share[0])
+		strbuf_printf(sb, "# slot %u %s\n", slot, timing);
+	else if (strlen(share) < NOTE_COLUMN)
+		strbuf_printf(sb, "%-*s# %s\n", NOTE_COLUMN, share, timing);
+	else
+		strbuf_printf(sb, "%s # %s\n", share, timing);
+}
+
 char *anim_print_shape(const struct anim *a, size_t *len)
 {
 	struct strbuf sb = {0};
@@ -68,7 +101,9 @@ char *anim_print_shape(const struct anim *a, size_t *len)
 	strbuf_printf(&sb, "# animation pack: %u streams, %u clips, %zu tail "
 		      "bytes\n# filled: slots holding a clip "
 		      "(streamS/slotNNN.txt)\n# slot A shares [stream S] slot "
-		      "B: A plays the clip of the earlier slot B\n",
+		      "B: A plays the clip of the earlier slot B\n# slot A runs to "
+		      "frame F: A's clip ends at its last keyframe, then loops or "
+		      "stops\n",
 		      a->nstreams, a->nclips, a->tail_len);
 	strbuf_printf(&sb, "format %s\n", clip_format_name(a->format));
 	for (uint32_t s = 0; s < a->nstreams; s++) {
@@ -77,6 +112,7 @@ char *anim_print_shape(const struct anim *a, size_t *len)
 		print_filled(&sb, st);
 		for (uint32_t i = 0; i < st->nslots; i++) {
 			int32_t c = st->slots[i];
+			char share[64] = "";
 			if (c < 0 || (uint32_t)c >= a->nclips)
 				continue;
 			if (!seen[c]) {
@@ -84,13 +120,13 @@ char *anim_print_shape(const struct anim *a, size_t *len)
 				first_s[c] = s;
 				first_i[c] = i;
 			} else if (first_s[c] == s) {
-				strbuf_printf(&sb, "slot %u shares slot %u\n",
-					      i, first_i[c]);
+				snprintf(share, sizeof share, "slot %u shares slot %u",
+					 i, first_i[c]);
 			} else {
-				strbuf_printf(&sb, "slot %u shares stream %u "
-					      "slot %u\n", i, first_s[c],
-					      first_i[c]);
+				snprintf(share, sizeof share, "slot %u shares stream "
+					 "%u slot %u", i, first_s[c], first_i[c]);
 			}
+			print_slot(&sb, &a->clips[c], i, share);
 		}
 	}
 	if (a->tail_len)

@@ -2,20 +2,28 @@
  * the report's level handling.
  *
  * Decisions the spec leaves open (mount.mhfu(8) "Rules" lists the rules and levels):
- *  - KEY_FRAME: "in frame order" is read as never going backwards: two
+ *  - FRAME_ORDER: "in frame order" is read as never going backwards: two
  *    keys at the same frame pass (whether the engine's Hermite step over
  *    a zero-length interval is harmless is not known).  A negative frame
- *    is its own violation, reported instead of going backwards.
+ *    is NEGATIVE_FRAME, reported instead of going backwards.  The toolkit
+ *    only warns; here it is an error, as the engine rules list frame order
+ *    among what a clip must keep.
  *  - The animated joints are the first params[1] bones; without a second
- *    value, or when it exceeds the bones (ANIMATED_COUNT), all bones.
- *  - PART_RUNS reports each joint whose part is neither its predecessor's
- *    nor the next one, so 0,0,2,2,3 flags only the first 2.  A later part
- *    whose first joint is a root counts as hanging off nothing outside it.
+ *    value, all bones.  A second value of 0 or past the bones breaks
+ *    ANIMATED_COUNT, and the rules needing the count (STREAM_RUNS,
+ *    STREAM_SUBTREE, PARTITION) are then skipped, as the toolkit does.
+ *  - STREAM_RUNS reports each joint whose part is neither its
+ *    predecessor's nor the next one, so 0,0,2,2,3 flags only the first 2.
+ *    A later part whose first joint is a root counts as hanging off
+ *    nothing outside it (so nested in no other part).
+ *  - BONE_LINKS accepts either convention for roots: no sibling, or the
+ *    next root (the spec says nothing of roots' siblings, and
+ *    skeleton_link builds both).
  *  - TRACK_MASK is an error, as every rule is by default, though the
  *    engine finds channels by their own bits, not by the mask: every
  *    shipped track's mask agrees with its channels, so one that does not
  *    is taken for an edit gone wrong.
- *  - A track past the part's joints (PART_TRACKS) is not also reported
+ *  - A track past the part's joints (PARTITION) is not also reported
  *    as TRACK_EMPTY: it drives no joint. */
 #include "rules.h"
 
@@ -28,74 +36,112 @@
 #include "lex.h"
 #include "pac.h"
 #include "pacpath.h"
+#include "views.h"
 
 #define SCALE_BITS (CLIP_SCL_X | CLIP_SCL_Y | CLIP_SCL_Z)
+/* The bits the engine's channel table plays: the three unnamed ones,
+ * rotation and location (mhfu-archive(5) "CLIPS"). */
+#define PLAYED_BITS (CLIP_U1 | CLIP_U2 | CLIP_U4 | CLIP_ROT_BITS | CLIP_LOC_X | \
+		     CLIP_LOC_Y | CLIP_LOC_Z)
 
+/* {code, name, level, mhfu_only, toolkit, summary, fix} */
 const struct rule_info rules_table[RULE_COUNT] = {
 	[RULE_PARENT_ORDER] = {
-		RULE_PARENT_ORDER, "PARENT_ORDER", RULE_ERROR, true,
+		RULE_PARENT_ORDER, "PARENT_ORDER", RULE_ERROR, true, true,
 		"every bone's parent comes before it in bone order",
 		"reorder the rows so each parent precedes its children and "
 		"renumber the parent, child, sibling and link columns"},
 	[RULE_ANIMATED_COUNT] = {
-		RULE_ANIMATED_COUNT, "ANIMATED_COUNT", RULE_ERROR, true,
-		"the animated joint count (params' second value) is at most "
-		"the bone count",
-		"set the second params value to the number of animated joints"},
-	[RULE_PART_RUNS] = {
-		RULE_PART_RUNS, "PART_RUNS", RULE_ERROR, true,
-		"the animated joints' parts run 0,0,..,1,1,..,2.. and each "
-		"later part is one subtree hanging off an earlier part",
-		"renumber the part column in runs; a later part's joints must "
-		"all descend from its first joint"},
-	[RULE_PART_TRACKS] = {
-		RULE_PART_TRACKS, "PART_TRACKS", RULE_ERROR, true,
+		RULE_ANIMATED_COUNT, "ANIMATED_COUNT", RULE_ERROR, true, true,
+		"the animated joint count (params' second value) is at least 1 "
+		"and at most the bone count",
+		"set the second params value to the number of animated joints "
+		"(every part's joints, not the unanimated chain after them)"},
+	[RULE_BONE_LINKS] = {
+		RULE_BONE_LINKS, "BONE_LINKS", RULE_ERROR, true, false,
+		"each bone's child is its first child and its sibling the next "
+		"bone with the same parent (a root's: none, or the next root); "
+		"a kind-2 bone links an earlier bone, other kinds link none",
+		"set child to the first row naming the bone as parent, sibling "
+		"to the next row with the same parent, -1 where there is none; "
+		"link -1 unless kind 2"},
+	[RULE_STREAM_RUNS] = {
+		RULE_STREAM_RUNS, "STREAM_RUNS", RULE_ERROR, true, true,
+		"the animated joints' parts run 0,0,..,1,1,..,2.. in bone "
+		"order: each part one run, numbered from 0 up",
+		"renumber the part column in runs from 0, one run per part"},
+	[RULE_STREAM_SUBTREE] = {
+		RULE_STREAM_SUBTREE, "STREAM_SUBTREE", RULE_ERROR, true, true,
+		"each part after the first is one whole subtree: its joints "
+		"descend from its first joint, which hangs off a part-0 joint "
+		"(not off another later part), and none is an earlier part's "
+		"parent",
+		"a later part's joints must all descend from its first joint; "
+		"hang that joint off a body (part 0) joint"},
+	[RULE_PARTITION] = {
+		RULE_PARTITION, "PARTITION", RULE_ERROR, true, true,
 		"each stream's clips carry one track per joint of its part "
-		"(stream s plays part s/2)",
+		"(stream s plays part s/2), and every part has its stream 2k",
 		"add or remove tracks so the clip has one per joint of the part "
-		"(the clip file's header names them)"},
-	[RULE_CLIP_NO_TRACKS] = {
-		RULE_CLIP_NO_TRACKS, "CLIP_NO_TRACKS", RULE_ERROR, false,
+		"(the clip file's header names them); give each part its streams"},
+	[RULE_NO_TRACKS] = {
+		RULE_NO_TRACKS, "NO_TRACKS", RULE_ERROR, false, true,
 		"every clip has at least one track",
 		"give the clip its tracks, or empty the slot in pack.txt"},
 	[RULE_TRACK_EMPTY] = {
-		RULE_TRACK_EMPTY, "TRACK_EMPTY", RULE_ERROR, true,
+		RULE_TRACK_EMPTY, "TRACK_EMPTY", RULE_ERROR, true, false,
 		"every track has a channel (an empty one collapses its joint "
 		"to the origin)",
 		"hold the joint still: rot_x, rot_y, rot_z with 0-value keys "
 		"at frame 0 and the clip's last frame"},
 	[RULE_SCALE_CHANNEL] = {
-		RULE_SCALE_CHANNEL, "SCALE_CHANNEL", RULE_ERROR, true,
+		RULE_SCALE_CHANNEL, "SCALE_CHANNEL", RULE_ERROR, true, true,
 		"no scale channel (scl_x, scl_y, scl_z): the engine crashes "
 		"on them",
 		"delete the scl_* channels; the engine does not play scale"},
-	[RULE_CHANNEL_TWICE] = {
-		RULE_CHANNEL_TWICE, "CHANNEL_TWICE", RULE_ERROR, false,
+	[RULE_CHANNEL_BIT] = {
+		RULE_CHANNEL_BIT, "CHANNEL_BIT", RULE_ERROR, false, false,
+		"every channel is one the engine plays: rotation, location or "
+		"the unnamed 0x001, 0x002, 0x004 (scale: SCALE_CHANNEL)",
+		"use rot_*, loc_*, u1, u2 or u4; no other bit plays, and the "
+		"modding tools cannot read it back"},
+	[RULE_DUPLICATE_CHANNEL] = {
+		RULE_DUPLICATE_CHANNEL, "DUPLICATE_CHANNEL", RULE_ERROR, false, true,
 		"no channel appears twice in one track",
 		"merge the two channels' keys into one and delete the other"},
 	[RULE_TRACK_MASK] = {
-		RULE_TRACK_MASK, "TRACK_MASK", RULE_ERROR, true,
+		RULE_TRACK_MASK, "TRACK_MASK", RULE_ERROR, true, false,
 		"a track's mask is the OR of its channels' bits",
 		"drop \"mask M\" from the track line: the mask is then its "
 		"channels' bits"},
-	[RULE_KEY_FRAME] = {
-		RULE_KEY_FRAME, "KEY_FRAME", RULE_ERROR, false,
-		"keyframes sit at frame 0 or later and never go back in time "
-		"within a channel (equal frames pass)",
-		"make the frames 0 or more and sort the channel's keys by "
-		"frame"},
+	[RULE_NEGATIVE_FRAME] = {
+		RULE_NEGATIVE_FRAME, "NEGATIVE_FRAME", RULE_ERROR, false, true,
+		"keyframes sit at frame 0 or later",
+		"make the frames 0 or more (shift the channel's keys)"},
+	[RULE_FRAME_ORDER] = {
+		RULE_FRAME_ORDER, "FRAME_ORDER", RULE_ERROR, false, true,
+		"a channel's keyframes never go back in time (equal frames "
+		"pass)",
+		"sort the channel's keys by frame"},
+	[RULE_EMPTY_CHANNEL] = {
+		RULE_EMPTY_CHANNEL, "EMPTY_CHANNEL", RULE_WARNING, false, true,
+		"every channel has a keyframe",
+		"key the channel (one key at frame 0 holds a value) or delete "
+		"it"},
 	[RULE_VALUE_RANGE] = {
-		RULE_VALUE_RANGE, "VALUE_RANGE", RULE_ERROR, false,
+		RULE_VALUE_RANGE, "VALUE_RANGE", RULE_ERROR, false, false,
 		"frames, values and eases fit -32768..32767 (checked by the "
 		"text parsers)",
 		"keep the number within -32768..32767 raw units (rotation: "
 		"+-720 degrees)"},
 	[RULE_TEMPLATE] = {
-		RULE_TEMPLATE, "TEMPLATE", RULE_ERROR, true,
+		RULE_TEMPLATE, "TEMPLATE", RULE_ERROR, true, true,
 		"an edited skeleton keeps its bone count and every bone's "
-		"parent (the species' AI and overlay assume them)",
+		"parent (the species' AI and overlay assume them); a whole "
+		"model PAC carrying its own skeleton and pack that agree is a "
+		"port: a warning",
 		"restore the bone rows and parents; move bones by their bind "
-		"position instead"},
+		"position instead, or write the whole PAC with its pack"},
 };
 
 const struct rule_info *rule_info(enum rule_code code)
@@ -145,11 +191,13 @@ static struct rule_violation nowhere(void)
 static bool on_skeleton(enum rule_code code)
 {
 	return code == RULE_PARENT_ORDER || code == RULE_ANIMATED_COUNT ||
-	       code == RULE_PART_RUNS || code == RULE_TEMPLATE;
+	       code == RULE_BONE_LINKS || code == RULE_STREAM_RUNS ||
+	       code == RULE_STREAM_SUBTREE || code == RULE_TEMPLATE;
 }
 
 /* The element of v in words: "bone 12", "the skeleton", "stream 2 slot
- * 24 track 3 (joint 34) channel rot_x key 2", "the clip". */
+ * 24 track 3 (joint 34) channel rot_x key 2", "stream 4" (a stream as a
+ * whole), "the clip". */
 static void element_words(const struct rule_violation *v, char *buf,
 			  size_t size)
 {
@@ -163,8 +211,10 @@ static void element_words(const struct rule_violation *v, char *buf,
 			PUT("the skeleton");
 		return;
 	}
-	if (v->stream >= 0)
+	if (v->stream >= 0 && v->slot >= 0)
 		PUT("stream %d slot %d", v->stream, v->slot);
+	else if (v->stream >= 0)
+		PUT("stream %d", v->stream);
 	if (v->track >= 0)
 		PUT("%strack %d", n ? " " : "", v->track);
 	if (v->track >= 0 && v->joint >= 0)
@@ -223,12 +273,20 @@ static enum mh_err outcome(const struct rule_report *r)
 
 /* ---- skeleton rules --------------------------------------------------- */
 
-/* The animated joints: the first params[1] bones, else all. */
+/* Whether the skeleton says how many joints are animated, and well: a
+ * second params value of 1 to the bone count (ANIMATED_COUNT). */
+static bool count_broken(const struct skeleton *s)
+{
+	return s->nparams >= 2 && (!s->params[1] || s->params[1] > s->nbones);
+}
+
+/* The animated joints: the first params[1] bones, else all; 0 when the
+ * count is broken (the rules that need it are skipped). */
 static uint32_t animated_joints(const struct skeleton *s)
 {
-	if (s->nparams >= 2 && s->params[1] <= s->nbones)
-		return s->params[1];
-	return s->nbones;
+	if (count_broken(s))
+		return 0;
+	return s->nparams >= 2 ? s->params[1] : s->nbones;
 }
 
 static struct rule_violation at_bone(uint32_t i)
@@ -254,10 +312,92 @@ static void check_parent_order(const struct skeleton *s, struct rule_report *r)
 static void check_animated_count(const struct skeleton *s,
 				 struct rule_report *r)
 {
-	if (s->nparams >= 2 && s->params[1] > s->nbones)
+	if (!count_broken(s))
+		return;
+	if (!s->params[1])
+		report(r, RULE_ANIMATED_COUNT, nowhere(), "params give 0 "
+		       "animated joints: no part could play");
+	else
 		report(r, RULE_ANIMATED_COUNT, nowhere(), "params give %u "
 		       "animated joints, it has %u bones", s->params[1],
 		       s->nbones);
+}
+
+/* Bone i's parent, -1 when it is a root (as skeleton_link takes it: a
+ * parent that is no bone, or the bone itself). */
+static int32_t parent_of(const struct skeleton *s, uint32_t i)
+{
+	int32_t p = s->bones[i].parent;
+	return p < 0 || p >= (int64_t)s->nbones || p == (int64_t)i ? -1 : p;
+}
+
+/* The child and sibling each bone should have (skeleton_link's rules,
+ * roots chained), into child[] and sibling[]. */
+static void expected_links(const struct skeleton *s, int32_t *child, int32_t *sibling)
+{
+	int32_t next_root = -1;
+	for (uint32_t i = 0; i < s->nbones; i++)
+		child[i] = -1;
+	for (uint32_t j = s->nbones; j-- > 0;) {
+		int32_t p = parent_of(s, j);
+		if (p < 0) {
+			sibling[j] = next_root;
+			next_root = (int32_t)j;
+		} else {
+			sibling[j] = child[p];
+			child[p] = (int32_t)j;
+		}
+	}
+}
+
+static void check_link(const struct skeleton *s, uint32_t i, struct rule_report *r)
+{
+	const struct skeleton_bone *b = &s->bones[i];
+	if (b->kind == 2 && (b->link < 0 || b->link >= (int64_t)i))
+		report(r, RULE_BONE_LINKS, at_bone(i), "link %d: a kind-2 bone "
+		       "links an earlier bone", b->link);
+	else if (b->kind != 2 && b->link != -1)
+		report(r, RULE_BONE_LINKS, at_bone(i), "link %d on a kind-%u "
+		       "bone: only kind 2 links", b->link, b->kind);
+}
+
+static void check_bone_links(const struct skeleton *s, struct rule_report *r)
+{
+	int32_t *child = malloc(((size_t)s->nbones + 1) * 2 * sizeof *child);
+	if (!child) {
+		r->failed = true;
+		return;
+	}
+	int32_t *sibling = child + s->nbones + 1;
+	expected_links(s, child, sibling);
+	for (uint32_t i = 0; i < s->nbones; i++) {
+		const struct skeleton_bone *b = &s->bones[i];
+		bool root = parent_of(s, i) < 0;
+		if (b->child != child[i] && child[i] < 0)
+			report(r, RULE_BONE_LINKS, at_bone(i), "child %d, but no "
+			       "bone has it as parent", b->child);
+		else if (b->child != child[i])
+			report(r, RULE_BONE_LINKS, at_bone(i), "child %d, its "
+			       "first child is bone %d", b->child, child[i]);
+		if (b->sibling == sibling[i] || (root && b->sibling == -1))
+			; /* agrees (a root may also have none) */
+		else if (root && sibling[i] < 0)
+			report(r, RULE_BONE_LINKS, at_bone(i), "sibling %d, but "
+			       "it is the last root", b->sibling);
+		else if (root)
+			report(r, RULE_BONE_LINKS, at_bone(i), "sibling %d, the "
+			       "next root is bone %d (or none: -1)", b->sibling,
+			       sibling[i]);
+		else if (sibling[i] < 0)
+			report(r, RULE_BONE_LINKS, at_bone(i), "sibling %d, but "
+			       "no later bone shares its parent", b->sibling);
+		else
+			report(r, RULE_BONE_LINKS, at_bone(i), "sibling %d, the "
+			       "next bone with its parent is bone %d", b->sibling,
+			       sibling[i]);
+		check_link(s, i, r);
+	}
+	free(child);
 }
 
 /* Whether bone j descends from bone f (or is f), following parents. */
@@ -274,41 +414,59 @@ static bool descends(const struct skeleton *s, uint32_t j, uint32_t f)
 	return false; /* a cycle */
 }
 
-/* A later part's run [f, e) must be one subtree rooted at f. */
+/* A later part's run [f, e) must be one whole subtree rooted at f,
+ * hanging off part 0 (`body`), and parent no joint before it. */
 static void check_subtree(const struct skeleton *s, uint32_t f, uint32_t e,
-			  struct rule_report *r)
+			  uint32_t body, struct rule_report *r)
 {
 	uint32_t part = s->bones[f].part;
 	int32_t p = s->bones[f].parent;
 	if (p >= (int64_t)f && p < (int64_t)e)
-		report(r, RULE_PART_RUNS, at_bone(f), "the first joint of part "
-		       "%u has its parent, bone %d, inside the part", part, p);
+		report(r, RULE_STREAM_SUBTREE, at_bone(f), "the first joint of "
+		       "part %u has its parent, bone %d, inside the part", part, p);
+	else if (p >= 0 && p < (int64_t)f && s->bones[p].part != body)
+		report(r, RULE_STREAM_SUBTREE, at_bone(f), "the first joint of "
+		       "part %u hangs off bone %d, in part %u: a later part "
+		       "hangs off part %u, not inside another", part, p,
+		       s->bones[p].part, body);
 	for (uint32_t j = f + 1; j < e; j++)
 		if (!descends(s, j, f))
-			report(r, RULE_PART_RUNS, at_bone(j), "in part %u, it "
-			       "does not descend from bone %u, the part's "
+			report(r, RULE_STREAM_SUBTREE, at_bone(j), "in part %u, "
+			       "it does not descend from bone %u, the part's "
 			       "first joint", part, f);
+	for (uint32_t c = 0; c < f; c++) {
+		int32_t cp = s->bones[c].parent;
+		if (cp >= (int64_t)f && cp < (int64_t)e)
+			report(r, RULE_STREAM_SUBTREE, at_bone(c), "in part %u, "
+			       "its parent, bone %d, is in the later part %u",
+			       s->bones[c].part, cp, part);
+	}
 }
 
-static void check_part_runs(const struct skeleton *s, struct rule_report *r)
+static void check_stream_runs(const struct skeleton *s, uint32_t n,
+			      struct rule_report *r)
 {
-	uint32_t n = animated_joints(s);
 	if (n && s->bones[0].part != 0)
-		report(r, RULE_PART_RUNS, at_bone(0), "in part %u, the first "
+		report(r, RULE_STREAM_RUNS, at_bone(0), "in part %u, the first "
 		       "joint must be in part 0", s->bones[0].part);
 	for (uint32_t j = 1; j < n; j++) {
 		uint32_t prev = s->bones[j - 1].part, part = s->bones[j].part;
 		if (part != prev && part != prev + 1)
-			report(r, RULE_PART_RUNS, at_bone(j), "part %u after "
+			report(r, RULE_STREAM_RUNS, at_bone(j), "part %u after "
 			       "part %u (parts run 0, 1, 2... in bone order)",
 			       part, prev);
 	}
-	/* Each run [f, e) of a later part that follows its predecessor. */
+}
+
+/* Each run [f, e) of a later part that follows its predecessor. */
+static void check_stream_subtrees(const struct skeleton *s, uint32_t n,
+				  struct rule_report *r)
+{
 	for (uint32_t f = 1, e; f < n; f = e) {
 		for (e = f + 1; e < n && s->bones[e].part == s->bones[f].part;)
 			e++;
 		if (s->bones[f].part == s->bones[f - 1].part + 1)
-			check_subtree(s, f, e, r);
+			check_subtree(s, f, e, s->bones[0].part, r);
 	}
 }
 
@@ -334,7 +492,10 @@ enum mh_err rules_check_skeleton(const struct skeleton *s,
 		return outcome(r);
 	check_parent_order(s, r);
 	check_animated_count(s, r);
-	check_part_runs(s, r);
+	check_bone_links(s, r);
+	uint32_t n = animated_joints(s);
+	check_stream_runs(s, n, r);
+	check_stream_subtrees(s, n, r);
 	if (before)
 		check_template(s, before, r);
 	return outcome(r);
@@ -374,12 +535,12 @@ static void check_no_tracks(const struct clip *c, const struct where *w,
 			    struct rule_report *r)
 {
 	if (!c->ntracks)
-		report(r, RULE_CLIP_NO_TRACKS, at_clip(w, c, -1, -1, -1),
+		report(r, RULE_NO_TRACKS, at_clip(w, c, -1, -1, -1),
 		       "no tracks");
 }
 
 /* Only the tracks that drive a joint: past the part's joints a track is
- * PART_TRACKS' business. */
+ * PARTITION's business. */
 static void check_track_empty(const struct clip *c, const struct where *w,
 			      struct rule_report *r)
 {
@@ -426,7 +587,7 @@ static void check_channel_twice(const struct clip *c, const struct where *w,
 		memset(seen, 0, sizeof seen);
 		for (uint32_t j = 0; j < c->tracks[t].nchannels; j++)
 			if (repeated(&c->tracks[t], j, seen))
-				report(r, RULE_CHANNEL_TWICE,
+				report(r, RULE_DUPLICATE_CHANNEL,
 				       at_clip(w, c, t, j, -1), "a second "
 				       "channel of the same bit in the track");
 	}
@@ -447,8 +608,10 @@ static void check_track_mask(const struct clip *c, const struct where *w,
 	}
 }
 
-static void check_key_frame(const struct clip *c, const struct where *w,
-			    struct rule_report *r)
+/* NEGATIVE_FRAME and FRAME_ORDER in one pass: a negative frame is only
+ * NEGATIVE_FRAME, though it also goes back. */
+static void check_key_frames(const struct clip *c, const struct where *w,
+			     struct rule_report *r)
 {
 	for (uint32_t t = 0; t < c->ntracks; t++)
 		for (uint32_t j = 0; j < c->tracks[t].nchannels; j++) {
@@ -456,11 +619,11 @@ static void check_key_frame(const struct clip *c, const struct where *w,
 			for (uint32_t k = 0; k < ch->nkeys; k++) {
 				int frame = ch->keys[k].frame;
 				if (frame < 0)
-					report(r, RULE_KEY_FRAME,
+					report(r, RULE_NEGATIVE_FRAME,
 					       at_clip(w, c, t, j, k), "frame "
 					       "%d is before frame 0", frame);
 				else if (k && frame < ch->keys[k - 1].frame)
-					report(r, RULE_KEY_FRAME,
+					report(r, RULE_FRAME_ORDER,
 					       at_clip(w, c, t, j, k), "frame "
 					       "%d after frame %d", frame,
 					       ch->keys[k - 1].frame);
@@ -468,21 +631,46 @@ static void check_key_frame(const struct clip *c, const struct where *w,
 		}
 }
 
+/* Scale bits are SCALE_CHANNEL's (MHFU); on MHP3rd they pass. */
+static void check_channel_bit(const struct clip *c, const struct where *w,
+			      struct rule_report *r)
+{
+	for (uint32_t t = 0; t < c->ntracks; t++)
+		for (uint32_t j = 0; j < c->tracks[t].nchannels; j++) {
+			uint32_t bit = c->tracks[t].channels[j].bit;
+			bool one_bit = bit && !(bit & (bit - 1));
+			if (!one_bit || !(bit & (PLAYED_BITS | SCALE_BITS)))
+				report(r, RULE_CHANNEL_BIT, at_clip(w, c, t, j, -1),
+				       "bit 0x%03x is no channel the engine "
+				       "plays", bit);
+		}
+}
+
+static void check_empty_channel(const struct clip *c, const struct where *w,
+				struct rule_report *r)
+{
+	for (uint32_t t = 0; t < c->ntracks; t++)
+		for (uint32_t j = 0; j < c->tracks[t].nchannels; j++)
+			if (!c->tracks[t].channels[j].nkeys)
+				report(r, RULE_EMPTY_CHANNEL, at_clip(w, c, t, j, -1),
+				       "no keyframes");
+}
+
 /* Only where the part is known (w->joints >= 0). */
-static void check_part_tracks(const struct clip *c, const struct where *w,
+static void check_partition(const struct clip *c, const struct where *w,
 			      struct rule_report *r)
 {
 	struct rule_violation v = at_clip(w, c, -1, -1, -1);
 	if (w->joints < 0 || c->ntracks == w->joints)
 		return;
 	if (w->part < 0)
-		report(r, RULE_PART_TRACKS, v, "%u tracks, its part has %lld "
+		report(r, RULE_PARTITION, v, "%u tracks, its part has %lld "
 		       "joints", c->ntracks, (long long)w->joints);
 	else if (!w->joints)
-		report(r, RULE_PART_TRACKS, v, "%u tracks, part %lld has no "
+		report(r, RULE_PARTITION, v, "%u tracks, part %lld has no "
 		       "animated joints", c->ntracks, (long long)w->part);
 	else
-		report(r, RULE_PART_TRACKS, v, "%u tracks, part %lld has %lld "
+		report(r, RULE_PARTITION, v, "%u tracks, part %lld has %lld "
 		       "joints (%d..%lld)", c->ntracks, (long long)w->part,
 		       (long long)w->joints, w->first_joint,
 		       (long long)(w->first_joint + w->joints - 1));
@@ -495,9 +683,11 @@ static const struct {
 	void (*check)(const struct clip *, const struct where *,
 		      struct rule_report *);
 } CLIP_RULES[] = {
-	{RULE_CLIP_NO_TRACKS, check_no_tracks},
-	{RULE_CHANNEL_TWICE, check_channel_twice},
-	{RULE_KEY_FRAME, check_key_frame},
+	{RULE_NO_TRACKS, check_no_tracks},
+	{RULE_CHANNEL_BIT, check_channel_bit},
+	{RULE_DUPLICATE_CHANNEL, check_channel_twice},
+	{RULE_NEGATIVE_FRAME, check_key_frames},
+	{RULE_EMPTY_CHANNEL, check_empty_channel},
 	{RULE_TRACK_EMPTY, check_track_empty},
 	{RULE_SCALE_CHANNEL, check_scale_channel},
 	{RULE_TRACK_MASK, check_track_mask},
@@ -519,7 +709,7 @@ enum mh_err rules_check_clip(const struct clip *c, enum clip_format f,
 			  -1};
 	check_clip(c, f, &w, r);
 	if (f == CLIP_MHFU)
-		check_part_tracks(c, &w, r);
+		check_partition(c, &w, r);
 	return outcome(r);
 }
 
@@ -542,7 +732,7 @@ static struct where stream_where(const struct skeleton *rig, uint32_t s)
 }
 
 /* Checks each clip where a slot first uses it: when per_stream, the
- * first use in each stream gets PART_TRACKS against the stream's part;
+ * first use in each stream gets PARTITION against the stream's part;
  * else the first use in the pack gets the clip rules.  stamp[clip] is
  * then the stream of its last check (per_stream), 0 when checked, or
  * UINT32_MAX when no slot uses it. */
@@ -562,17 +752,51 @@ static void check_first_uses(const struct anim *a, bool per_stream,
 			stamp[k] = per_stream ? s : 0;
 			w.slot = (int32_t)i;
 			if (per_stream)
-				check_part_tracks(&a->clips[k], &w, r);
+				check_partition(&a->clips[k], &w, r);
 			else
 				check_clip(&a->clips[k], a->format, &w, r);
 		}
 	}
 }
 
+/* Whether animated joint j is the first of its part. */
+static bool first_of_part(const struct skeleton *rig, uint32_t j)
+{
+	for (uint32_t i = 0; i < j; i++)
+		if (rig->bones[i].part == rig->bones[j].part)
+			return false;
+	return true;
+}
+
+/* Every part of the rig's animated joints has its stream 2k in the pack,
+ * reported once per part.  An empty stream passes: its slots may be
+ * filled again (a stream's files removed and restored, as tar does), and
+ * only a new violation blocks an edit.  A part number too large for a
+ * stream is STREAM_RUNS' business. */
+static void check_parts_have_streams(const struct anim *a, const struct skeleton *rig,
+				     struct rule_report *r)
+{
+	uint32_t n = animated_joints(rig);
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t part = rig->bones[j].part, joints = 0;
+		uint64_t stream = 2 * (uint64_t)part;
+		if (stream > INT32_MAX || stream < a->nstreams || !first_of_part(rig, j))
+			continue;
+		for (uint32_t i = j; i < n; i++)
+			joints += rig->bones[i].part == part;
+		struct rule_violation v = nowhere();
+		v.stream = (int32_t)stream;
+		report(r, RULE_PARTITION, v, "part %u has %u joints, the pack has no "
+		       "stream %llu for it", part, joints, (unsigned long long)stream);
+	}
+}
+
 enum mh_err rules_check_pack(const struct anim *a, const struct skeleton *rig,
 			     struct rule_report *r)
 {
-	if (rig && (rig->game != SKELETON_MHFU || a->format != CLIP_MHFU))
+	/* Without a sound animated count no part is known. */
+	if (rig && (rig->game != SKELETON_MHFU || a->format != CLIP_MHFU ||
+		    count_broken(rig)))
 		rig = NULL;
 	uint32_t *stamp = malloc(((size_t)a->nclips + 1) * sizeof *stamp);
 	if (!stamp) {
@@ -585,8 +809,10 @@ enum mh_err rules_check_pack(const struct anim *a, const struct skeleton *rig,
 	for (uint32_t k = 0; k < a->nclips; k++)
 		if (stamp[k] == UINT32_MAX)
 			check_clip(&a->clips[k], a->format, &nowhere_in_pack, r);
-	if (rig)
+	if (rig) {
 		check_first_uses(a, true, stamp, rig, r);
+		check_parts_have_streams(a, rig, r);
+	}
 	free(stamp);
 	return outcome(r);
 }
@@ -626,27 +852,75 @@ static void check_pack_item(const uint8_t *item, size_t len,
 	}
 }
 
+/* Names the member of violations [from, r->n): member `index` of kind k
+ * of a PAC, ahead of the member a nested PAC's walk named. */
+static void name_member(struct rule_report *r, size_t from, uint32_t index, enum kind k)
+{
+	char folder[16];
+	size_t prefix = (size_t)snprintf(folder, sizeof folder, "%u/", index);
+	for (size_t i = from; i < r->n; i++) {
+		char *member = r->v[i].member;
+		size_t size = sizeof r->v[i].member, keep = strlen(member);
+		if (k != KIND_PAC) {
+			views_member_name(index, k, member, size);
+			continue;
+		}
+		if (prefix + keep >= size)
+			keep = size - 1 - prefix; /* cut short, as names are */
+		memmove(member + prefix, member, keep);
+		memcpy(member, folder, prefix);
+		member[prefix + keep] = '\0';
+	}
+}
+
+/* A port: the PAC's violations [from, r->n) hold no error but TEMPLATE,
+ * and it carries its own skeleton and a pack.  Its own members' TEMPLATE
+ * violations then become warnings (rules_table). */
+static void allow_port(struct rule_report *r, size_t from, bool has_pack)
+{
+	for (size_t i = from; i < r->n; i++)
+		if (!has_pack || (r->v[i].level == RULE_ERROR && r->v[i].code != RULE_TEMPLATE))
+			return;
+	for (size_t i = from; i < r->n; i++) {
+		struct rule_violation *v = &r->v[i];
+		if (v->code != RULE_TEMPLATE || strchr(v->member, '/'))
+			continue;
+		v->level = RULE_WARNING;
+		size_t used = strlen(v->msg);
+		snprintf(v->msg + used, sizeof v->msg - used, " (a port: the PAC "
+			 "carries its own skeleton and pack, and they agree)");
+	}
+}
+
 static void check_pac_item(const uint8_t *item, size_t len, const uint8_t *before,
 			   size_t before_len, const struct skeleton *rig,
-			   struct rule_report *r)
+			   bool whole_model, struct rule_report *r)
 {
 	struct pac pac, old;
 	struct skeleton own;
-	bool have_own = false;
+	bool have_own = false, has_pack = false;
+	size_t from = r->n;
 	decoded(pacpath_first_skeleton(item, len, &own, &have_own, NULL), r);
 	bool have_old = before && decoded(pac_decode(before, before_len, &old, NULL), r);
 	if (decoded(pac_decode(item, len, &pac, NULL), r)) {
 		for (uint32_t i = 0; i < pac.count && !r->failed; i++) {
 			const struct pac_entry *m = &pac.entries[i];
 			bool same = have_old && i < old.count && old.entries[i].size;
-			if (m->size)
-				rules_check_item(item + m->offset, m->size,
-						 same ? before + old.entries[i].offset : NULL,
-						 same ? old.entries[i].size : 0,
-						 have_own ? &own : rig, r);
+			size_t at = r->n;
+			if (!m->size)
+				continue;
+			enum kind k = kind_of(item + m->offset, m->size);
+			has_pack |= k == KIND_ANIM;
+			rules_check_item(item + m->offset, m->size,
+					 same ? before + old.entries[i].offset : NULL,
+					 same ? old.entries[i].size : 0,
+					 have_own ? &own : rig, whole_model, r);
+			name_member(r, at, i, k);
 		}
 		pac_free(&pac);
 	}
+	if (whole_model && have_own)
+		allow_port(r, from, has_pack);
 	if (have_old)
 		pac_free(&old);
 	if (have_own)
@@ -655,7 +929,8 @@ static void check_pac_item(const uint8_t *item, size_t len, const uint8_t *befor
 
 enum mh_err rules_check_item(const uint8_t *item, size_t len,
 			     const uint8_t *before, size_t before_len,
-			     const struct skeleton *rig, struct rule_report *r)
+			     const struct skeleton *rig, bool whole_model,
+			     struct rule_report *r)
 {
 	switch (kind_of(item, len)) {
 	case KIND_SKELETON:
@@ -665,7 +940,7 @@ enum mh_err rules_check_item(const uint8_t *item, size_t len,
 		check_pack_item(item, len, rig, r);
 		break;
 	case KIND_PAC:
-		check_pac_item(item, len, before, before_len, rig, r);
+		check_pac_item(item, len, before, before_len, rig, whole_model, r);
 		break;
 	default:
 		break;
@@ -697,7 +972,7 @@ static int same_element(const void *pa, const void *pb)
 	for (size_t i = 0; i < sizeof x / sizeof *x; i++)
 		if (x[i] != y[i])
 			return x[i] < y[i] ? -1 : 1;
-	return 0;
+	return strcmp(a->member, b->member);
 }
 
 enum mh_err rules_demote_existing(struct rule_report *after,

@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules.h"
+#include "strbuf.h"
+
 char *views_skeleton_text(const struct skeleton *s, const char *label, size_t *len)
 {
 	char header[256];
@@ -17,42 +20,76 @@ char *views_pack_text(const struct anim *a, size_t *len)
 	return anim_print_shape(a, len);
 }
 
+/* The joints MHFU stream `stream` plays on the rig: the first and how
+ * many; false when unknown (views_first_joint). */
+static bool stream_joints(const struct anim *a, const struct skeleton *rig, uint32_t stream,
+			  uint32_t *first, uint32_t *count)
+{
+	if (!rig || a->format != CLIP_MHFU || rig->nparams < 2)
+		return false;
+	uint32_t animated = rig->params[1] < rig->nbones ? rig->params[1] : rig->nbones;
+	uint32_t *parts = malloc((animated ? animated : 1) * sizeof *parts);
+	if (!parts)
+		return false;
+	for (uint32_t j = 0; j < animated; j++)
+		parts[j] = rig->bones[j].part;
+	bool known = anim_part_joints(parts, animated, anim_mhfu_part(stream), first, count);
+	free(parts);
+	return known;
+}
+
 int views_first_joint(const struct anim *a, const struct skeleton *rig,
 		      uint32_t stream)
 {
-	if (!rig || a->format != CLIP_MHFU || rig->nparams < 2)
-		return -1;
-	uint32_t animated = rig->params[1] < rig->nbones ? rig->params[1] : rig->nbones;
-	uint32_t *parts = malloc((animated ? animated : 1) * sizeof *parts);
 	uint32_t first, count;
-	int joint = -1;
-	if (!parts)
-		return -1;
-	for (uint32_t j = 0; j < animated; j++)
-		parts[j] = rig->bones[j].part;
-	if (anim_part_joints(parts, animated, anim_mhfu_part(stream), &first, &count))
-		joint = (int)first;
-	free(parts);
-	return joint;
+	return stream_joints(a, rig, stream, &first, &count) ? (int)first : -1;
 }
 
 char *views_clip_text(const struct anim *a, uint32_t clip, const char *label,
 		      const struct skeleton *rig, size_t *len)
 {
-	uint32_t stream = 0, slot = 0;
+	uint32_t stream = 0, slot = 0, first, count;
 	anim_first_use(a, clip, &stream, &slot);
-	int first = views_first_joint(a, rig, stream);
-	uint32_t ntracks = a->clips[clip].ntracks;
-	char header[256];
-	if (first >= 0 && ntracks)
-		snprintf(header, sizeof header,
-			 "%s stream %u slot %u - part %u, joints %d..%u", label,
-			 stream, slot, anim_mhfu_part(stream), first,
-			 (uint32_t)first + ntracks - 1);
-	else
-		snprintf(header, sizeof header, "%s stream %u slot %u", label,
-			 stream, slot);
-	return clip_print(&a->clips[clip], header, first, len);
+	const struct clip *c = &a->clips[clip];
+	bool known = stream_joints(a, rig, stream, &first, &count);
+	char header[320], timing[96];
+	int n = snprintf(header, sizeof header, "%s stream %u slot %u", label, stream, slot);
+	if (known && n >= 0 && (size_t)n < sizeof header)
+		n += snprintf(header + n, sizeof header - (size_t)n,
+			      " - part %u, joints %u..%u", anim_mhfu_part(stream), first,
+			      first + count - 1);
+	if (known && c->ntracks != count && n >= 0 && (size_t)n < sizeof header)
+		n += snprintf(header + n, sizeof header - (size_t)n, " (the clip has %u "
+			      "tracks)", c->ntracks);
+	anim_clip_timing(c, timing, sizeof timing);
+	if (n >= 0 && (size_t)n < sizeof header)
+		snprintf(header + n, sizeof header - (size_t)n, ", %s", timing);
+	return clip_print(c, header, known ? (int)first : -1, len);
+}
+
+char *views_check_text(const uint8_t *item, size_t item_len,
+		       const struct skeleton *rig, size_t *len)
+{
+	struct rule_report r = {0};
+	if (rules_check_item(item, item_len, NULL, 0, rig, false, &r)) {
+		rules_report_free(&r);
+		return NULL;
+	}
+	struct strbuf sb = {0};
+	strbuf_printf(&sb, "# check.txt: the engine rules this model breaks now "
+		      "(mount.mhfu(8) \"Rules\"), one\n# per line: CODE level "
+		      "where: what (fix: how).  Read-only; it follows every "
+		      "commit.\n");
+	for (size_t i = 0; i < r.n; i++) {
+		const struct rule_violation *v = &r.v[i];
+		strbuf_printf(&sb, "%s %s %s%s%s (fix: %s)\n", rule_info(v->code)->name,
+			      rule_level_name(v->level), v->member, v->member[0] ? " " : "",
+			      v->msg, v->fix);
+	}
+	if (!r.n)
+		strbuf_printf(&sb, "none: no rule is broken\n");
+	rules_report_free(&r);
+	return strbuf_take(&sb, len);
 }
 
 void views_slot_name(uint32_t slot, int bin, char *buf, size_t len)

@@ -25,10 +25,21 @@ int views_first_joint(const struct anim *a, const struct skeleton *rig,
 		      uint32_t stream);
 
 /* The text of clip `clip` of the pack named `label`, headed by the slot
- * that first uses it (the file the other slots link to) and, given the
- * rig, its part and joints.  rig may be NULL. */
+ * that first uses it (the file the other slots link to), given the rig
+ * its part and the part's joints (and the clip's track count when it
+ * differs), and how long it runs and whether it loops
+ * (anim_clip_timing).  rig may be NULL. */
 char *views_clip_text(const struct anim *a, uint32_t clip, const char *label,
 		      const struct skeleton *rig, size_t *len);
+
+/* check.txt of a model folder's item: a skeleton, a pack (against `rig`,
+ * may be NULL) or a PAC holding them: every engine rule it breaks now
+ * (rules_check_item, with no edit to compare to), one line each,
+ *   CODE level [MEMBER ]ELEMENT: what (fix: how)
+ * or a line saying there is none, after comment lines saying so.
+ * Malloc'ed, NUL-terminated (length in *len); NULL when out of memory. */
+char *views_check_text(const uint8_t *item, size_t item_len,
+		       const struct skeleton *rig, size_t *len);
 
 /* The file name of a slot's view, "slot024.txt" or "slot024.bin", and
  * the target of a slot's symlink when it shares an earlier slot's clip

@@ -139,11 +139,31 @@ static struct node fixed_child(const struct node *dir, enum node_type type)
 	return c;
 }
 
+/* Whether class c is a fixed-name view in folders of type dir. */
+static bool fixed_in(const struct view_class *c, enum node_type dir)
+{
+	return dir != NODE_NONE &&
+	       (c->in == dir || c->also_in[0] == dir || c->also_in[1] == dir);
+}
+
+/* The folder of fixed-name view n of class c: of its `in` type or, for a
+ * view in several folder types, of the type its item shows as. */
+static struct node fixed_folder(struct mhfs *fs, const struct node *n,
+				const struct view_class *c)
+{
+	struct item it;
+	enum node_type type = c->in;
+	if (c->also_in[0] != NODE_NONE && !item_resolve(&fs->ar, n, &it) &&
+	    fixed_in(c, node_folder_type(it.kind)))
+		type = node_folder_type(it.kind);
+	return fixed_child(n, type);
+}
+
 /* The k-th fixed-name view of folder dir's type; false past the last. */
 static bool nth_fixed_child(const struct node *dir, uint64_t k, struct node *child)
 {
 	for (int t = NODE_NONE + 1; t < NODE_TYPES; t++)
-		if (classes[t]->in == dir->type && k-- == 0) {
+		if (fixed_in(classes[t], dir->type) && k-- == 0) {
 			*child = fixed_child(dir, (enum node_type)t);
 			return true;
 		}
@@ -154,7 +174,7 @@ static uint64_t fixed_children(const struct node *dir)
 {
 	uint64_t n = 0;
 	for (int t = NODE_NONE + 1; t < NODE_TYPES; t++)
-		n += classes[t]->in == dir->type;
+		n += fixed_in(classes[t], dir->type);
 	return n;
 }
 
@@ -167,7 +187,7 @@ void node_path(struct mhfs *fs, const struct node *n, char *buf, size_t len)
 		return;
 	}
 	if (c->in)
-		dir = fixed_child(n, c->in);
+		dir = fixed_folder(fs, n, c);
 	else
 		c->parent(n, &dir);
 	node_path(fs, &dir, buf, len);

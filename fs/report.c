@@ -43,11 +43,13 @@ char *commit_error_of(struct mhfs *fs, uint64_t ino)
 	return msg;
 }
 
-/* The line of a violation in the text the user wrote, 0 if not in it. */
+/* The line of a violation in the text the user wrote, 0 if not in it
+ * (one in another member of the PAC, which the edit broke). */
 static unsigned violation_line(const struct edit *e, const struct rule_violation *v)
 {
 	const struct view_class *c = node_class(&e->view);
-	return e->kind == EDIT_WRITE && c->violation_line ? c->violation_line(e, v) : 0;
+	return e->kind == EDIT_WRITE && c->violation_line && !v->member[0]
+		       ? c->violation_line(e, v) : 0;
 }
 
 /* Keeps a text (`what`: a refused one, a removed clip's) in the record
@@ -78,8 +80,8 @@ static void keep_text(struct mhfs *fs, const char *path, const uint8_t *data, si
 	pthread_mutex_unlock(&fs->scratch.lock);
 }
 
-/* Logs each violation as path:line: CODE message (fix: ...); the first
- * error's line goes to first, if given and still empty. */
+/* Logs each violation as path:line: CODE [member ]message (fix: ...);
+ * the first error's line goes to first, if given and still empty. */
 static void log_violations(struct mhfs *fs, const struct edit *e, const char *path,
 			   const struct rule_report *r, char *first, size_t first_len)
 {
@@ -89,9 +91,9 @@ static void log_violations(struct mhfs *fs, const struct edit *e, const char *pa
 		unsigned ln = violation_line(e, v);
 		if (ln)
 			snprintf(at, sizeof at, ":%u", ln);
-		snprintf(line, sizeof line, "%s%s: %s %s (fix: %s)%s", path, at,
-			 rule_info(v->code)->name, v->msg, v->fix,
-			 v->level == RULE_ERROR ? "" : " [warning]");
+		snprintf(line, sizeof line, "%s%s: %s %s%s%s (fix: %s)%s", path, at,
+			 rule_info(v->code)->name, v->member, v->member[0] ? " " : "",
+			 v->msg, v->fix, v->level == RULE_ERROR ? "" : " [warning]");
 		mlog_printf(&fs->log, "%s", line);
 		if (first && !first[0] && v->level == RULE_ERROR)
 			snprintf(first, first_len, "%s", line);

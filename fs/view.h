@@ -9,7 +9,9 @@
  *   2. Add one line to VIEW_TABLE below: X(NODE_NAME, view_NAME).
  * A view with a fixed name in a folder (skeleton.txt, .mhfu/info) says
  * which folder in `in`: lookup and listing find it there by themselves,
- * so the folder's class needs no change.
+ * so the folder's class needs no change.  One that every model folder
+ * shows (check.txt) also names the other folder types in `also_in`; its
+ * folder is then the one its item shows as.
  * Inode numbers, lookup, listing, paths, attributes, open, read and the
  * commit all dispatch through the table (node.c); nothing else changes.
  *
@@ -60,7 +62,8 @@ struct edit;
 	X(NODE_SLOT_BIN, view_slot_bin) /* DIR/streamK/slotNNN.bin */          \
 	X(NODE_ENTRIES_DIR, view_entries_dir) /* DIR/entries/ (MHFU) */          \
 	X(NODE_ENTRY_TXT, view_entry_txt) /* DIR/entries/entryNNN.txt */        \
-	X(NODE_ENTRIES_INDEX, view_entries_index) /* DIR/entries/index.tsv */
+	X(NODE_ENTRIES_INDEX, view_entries_index) /* DIR/entries/index.tsv */ \
+	X(NODE_CHECK, view_check)       /* a model folder's check.txt */
 
 #define VIEW_ENUM(type, cls) type,
 enum node_type { NODE_NONE, VIEW_TABLE(VIEW_ENUM) NODE_TYPES };
@@ -84,6 +87,8 @@ struct view_class {
 	unsigned flags;
 	enum node_type in;      /* a view with a fixed name: its folder's type;
 				   listed there first, in table order */
+	enum node_type also_in[2]; /* more folder types it is in (NODE_NONE:
+				      none): its item's folder is its own */
 	enum kind expands;      /* VIEW_EXPANDS: the item kind it is the folder of */
 	/* Its name in its folder: always fixed_name, or made by name(). */
 	const char *fixed_name;

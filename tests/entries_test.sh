@@ -87,7 +87,7 @@ sed -i "${line}s/^ *[0-9]*/      -5/" "$work/entry001.txt"
 check "a negative frame in part 2 is refused" bash -c "
 	! cp '$work/entry001.txt' '$entries/entry001.txt' 2>/dev/null"
 check "the log points at the frame's line of the entry" \
-	grep -q "$pack/entries/entry001.txt:$line: KEY_FRAME" "$mnt/.mhfu/log"
+	grep -q "$pack/entries/entry001.txt:$line: NEGATIVE_FRAME" "$mnt/.mhfu/log"
 check "still no part was written" cmp "$archive" "$work/committed.BIN"
 
 check "unmount" unmount "$mnt"

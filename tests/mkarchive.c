@@ -612,13 +612,27 @@ static bool has_folder(enum kind k)
 	return k == KIND_PAC || k == KIND_SKELETON || k == KIND_ANIM;
 }
 
+/* A model folder's check.txt: the rules its item breaks, `rig` the
+ * skeleton of the PAC holding it, or NULL. */
+static void extract_check(const char *dir, const uint8_t *p, size_t size,
+			  const struct skeleton *rig)
+{
+	char path[PATH_LEN];
+	size_t len = 0;
+	path_of(path, "%s/check.txt", dir);
+	write_text(path, views_check_text(p, size, rig, &len), &len);
+}
+
 /* The folder the mount shows for a PAC: `i.ext` for each non-empty member
  * and a folder `i/` for a member that is a PAC (while members are
  * addressed by at most TREE_DEPTH indices: deeper PACs are files only), a
- * skeleton or a pack.  `label` names the PAC in the views' comments. */
+ * skeleton or a pack; check.txt when a member is a skeleton or a pack.
+ * `label` names the PAC in the views' comments, `outer_rig` is the first
+ * skeleton of the PAC holding it, or NULL. */
 static void extract_pac(const char *dir, const char *label, const uint8_t *p,
-			size_t size, unsigned depth)
+			size_t size, unsigned depth, const struct skeleton *outer_rig)
 {
+	bool holds_model = false;
 	struct pac pac;
 	struct mh_diag d;
 	struct skeleton rig;
@@ -641,6 +655,7 @@ static void extract_pac(const char *dir, const char *label, const uint8_t *p,
 		if (!n)
 			continue; /* an empty (0,0) member has no file */
 		enum kind k = sniff(m, n);
+		holds_model |= k == KIND_SKELETON || k == KIND_ANIM;
 		path_of(path, "%s/%u%s", dir, i, kind_ext(k));
 		write_file(path, m, n);
 		if (!has_folder(k) || (k == KIND_PAC && depth <= 1))
@@ -648,10 +663,12 @@ static void extract_pac(const char *dir, const char *label, const uint8_t *p,
 		path_of(path, "%s/%u", dir, i);
 		path_of(sublabel, "%s/%u%s", label, i, k == KIND_PAC ? "" : kind_ext(k));
 		if (k == KIND_PAC)
-			extract_pac(path, sublabel, m, n, depth - 1);
+			extract_pac(path, sublabel, m, n, depth - 1, have_rig ? &rig : NULL);
 		else
 			extract_model(path, sublabel, k, m, n, have_rig ? &rig : NULL);
 	}
+	if (holds_model)
+		extract_check(dir, p, size, outer_rig);
 	if (have_rig)
 		skeleton_free(&rig);
 	pac_free(&pac);
@@ -670,10 +687,12 @@ static void extract_entry(const char *dir, struct sink *index,
 	snprintf(name, sizeof name, "file_%05d", (int)id - 1);
 	snprintf(label, sizeof label, "%s%s", name, kind_ext(k));
 	path_of(path, "%s/%s", dir, name);
-	if (k == KIND_PAC)
-		extract_pac(path, name, p, size, TREE_DEPTH);
-	else if (has_folder(k))
+	if (k == KIND_PAC) {
+		extract_pac(path, name, p, size, TREE_DEPTH, NULL);
+	} else if (has_folder(k)) {
 		extract_model(path, label, k, p, size, NULL);
+		extract_check(path, p, size, NULL);
+	}
 	path_of(path, "%s/%s", dir, label);
 	write_file(path, p, size);
 	fprintf(index->f, "%s\t%u\t%u\t%u\t%llu\t%s\t%s\n", label, id, db->start[id],

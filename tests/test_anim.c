@@ -47,6 +47,28 @@ static const char PACK_TEXT[] =
 	"# 4 bytes after the last clip\n"
 	"tail 01020304\n";
 
+/* The same as printed: each filled slot's timing in a comment. */
+static const char PACK_TEXT_PRINTED[] =
+	"# animation pack: 2 streams, 2 clips, 4 tail bytes\n"
+	"# filled: slots holding a clip (streamS/slotNNN.txt)\n"
+	"# slot A shares [stream S] slot B: A plays the clip of the earlier "
+	"slot B\n"
+	"# slot A runs to frame F: A's clip ends at its last keyframe, then "
+	"loops or stops\n"
+	"format mhfu\n"
+	"\n"
+	"stream 0 slots 3\n"
+	"filled 0 2\n"
+	"# slot 0 runs to frame 0, loops from frame 1\n"
+	"slot 2 shares slot 0    # runs to frame 0, loops from frame 1\n"
+	"\n"
+	"stream 1 slots 1\n"
+	"filled 0\n"
+	"# slot 0 runs to frame 0, plays once\n"
+	"\n"
+	"# 4 bytes after the last clip\n"
+	"tail 01020304\n";
+
 /* ---- helpers ----------------------------------------------------------- */
 
 static void encode_ok(const struct anim *a, uint8_t **out, size_t *len)
@@ -170,11 +192,21 @@ static void test_print_shape_golden(void **state)
 	decode_ok(PACK, sizeof PACK, CLIP_NONE, &a);
 	size_t len;
 	char *text = anim_print_shape(&a, &len);
-	assert_string_equal(text, PACK_TEXT);
+	assert_string_equal(text, PACK_TEXT_PRINTED);
 	assert_int_equal(anim_parse_shape(PACK_TEXT, strlen(PACK_TEXT), &b, NULL),
 			 MH_OK);
 	assert_int_equal(b.nclips, 2);
 	assert_int_equal(b.streams[0].slots[2], 0);
+	/* The timing comments are information only: the printed text parses
+	 * to the same shape as the bare one. */
+	struct anim printed;
+	assert_int_equal(anim_parse_shape(text, len, &printed, NULL), MH_OK);
+	char *bare_again = anim_print_shape(&b, NULL), *printed_again =
+		anim_print_shape(&printed, NULL);
+	assert_string_equal(bare_again, printed_again);
+	free(bare_again);
+	free(printed_again);
+	anim_free(&printed);
 	free(text);
 	anim_free(&a);
 	anim_free(&b);
@@ -334,9 +366,11 @@ static void test_tigrex_shaped_pack(void **state)
 
 	char *shape = anim_print_shape(&a, NULL);
 	assert_non_null(strstr(shape, "\nstream 0 slots 100\nfilled 0-23 26-63\n"
-			       "slot 2 shares slot 0\nslot 40 shares slot 3\n"));
+			       "# slot 0 runs to frame "));
+	assert_non_null(strstr(shape, "\nslot 2 shares slot 0    # runs to frame "));
+	assert_non_null(strstr(shape, "\nslot 40 shares slot 3   # runs to frame "));
 	assert_non_null(strstr(shape, "\nstream 1 slots 105\n\nstream 2"));
-	assert_non_null(strstr(shape, "slot 50 shares stream 2 slot 50\n"));
+	assert_non_null(strstr(shape, "\nslot 50 shares stream 2 slot 50 # runs to frame "));
 	assert_non_null(strstr(shape, "\ntail deadbeef01020304\ntail zeros 32\n"));
 	free(shape);
 

@@ -93,12 +93,28 @@ static void test_table(void **state)
 		assert_true(strlen(ri->summary) > 10 && strlen(ri->fix) > 10);
 		for (const char *c = ri->name; *c; c++)
 			assert_true((*c >= 'A' && *c <= 'Z') || *c == '_');
-		bool anywhere = i == RULE_CLIP_NO_TRACKS ||
-				i == RULE_CHANNEL_TWICE || i == RULE_KEY_FRAME ||
+		bool anywhere = i == RULE_NO_TRACKS || i == RULE_CHANNEL_BIT ||
+				i == RULE_DUPLICATE_CHANNEL || i == RULE_NEGATIVE_FRAME ||
+				i == RULE_FRAME_ORDER || i == RULE_EMPTY_CHANNEL ||
 				i == RULE_VALUE_RANGE;
+		bool ours = i == RULE_BONE_LINKS || i == RULE_TRACK_EMPTY ||
+			    i == RULE_CHANNEL_BIT || i == RULE_TRACK_MASK ||
+			    i == RULE_VALUE_RANGE;
 		assert_int_equal(ri->mhfu_only, !anywhere);
-		assert_int_equal(ri->level, RULE_ERROR);
+		assert_int_equal(ri->toolkit, !ours);
+		/* The toolkit's level, but FRAME_ORDER's (mount.mhfu(8)). */
+		assert_int_equal(ri->level, i == RULE_EMPTY_CHANNEL ? RULE_WARNING : RULE_ERROR);
 	}
+	/* The toolkit's codes. */
+	static const char *const TOOLKIT[] = {
+		"PARENT_ORDER", "ANIMATED_COUNT", "STREAM_RUNS", "STREAM_SUBTREE",
+		"PARTITION", "NO_TRACKS", "SCALE_CHANNEL", "DUPLICATE_CHANNEL",
+		"NEGATIVE_FRAME", "FRAME_ORDER", "EMPTY_CHANNEL", "TEMPLATE"};
+	for (size_t i = 0; i < sizeof TOOLKIT / sizeof *TOOLKIT; i++) {
+		assert_non_null(rule_by_name(TOOLKIT[i]));
+		assert_true(rule_by_name(TOOLKIT[i])->toolkit);
+	}
+	assert_null(rule_by_name("KEY_FRAME"));
 	assert_null(rule_by_name("parent_order"));
 	assert_null(rule_info(RULE_COUNT));
 	assert_string_equal(rule_level_name(RULE_ERROR), "error");
@@ -213,12 +229,23 @@ static struct clip_channel *keys_to_40(struct fixture *f)
 	return ch;
 }
 
-EDIT(parent_after_child, f->s.bones[10].parent = 12)
-EDIT(parent_itself, f->s.bones[10].parent = 10)
-EDIT(parent_no_bone, f->s.bones[10].parent = -7)
+EDIT(parent_after_child, f->s.bones[10].parent = 12; skeleton_link(&f->s, true))
+EDIT(parent_itself, f->s.bones[10].parent = 10; skeleton_link(&f->s, true))
+EDIT(parent_no_bone, f->s.bones[10].parent = -7; skeleton_link(&f->s, true))
 EDIT(p3rd_parent_after_child,
      f->s.game = SKELETON_MHP3RD; f->s.bones[3].parent = 30)
 EDIT(animated_past_bones, f->s.params[1] = 49)
+EDIT(animated_none, f->s.params[1] = 0)
+EDIT(first_child_skipped, f->s.bones[4].child = 9) /* 5 is its first */
+EDIT(sibling_skipped, f->s.bones[5].sibling = 13) /* 9 is next */
+EDIT(child_of_a_leaf, f->s.bones[12].child = 40)
+EDIT(root_sibling_not_a_root, f->s.bones[0].sibling = 3)
+EDIT(roots_unchained, skeleton_link(&f->s, false))
+EDIT(link_on_kind_1, f->s.bones[7].link = 3)
+EDIT(kind_2_linking_later, f->s.bones[7].kind = 2; f->s.bones[7].link = 20)
+EDIT(kind_2_linking_earlier, f->s.bones[7].kind = 2; f->s.bones[7].link = 3)
+EDIT(p3rd_child_skipped,
+     f->s.game = SKELETON_MHP3RD; f->s.bones[4].child = 9)
 EDIT(animated_all_bones, f->s.params[1] = 48)
 EDIT(animated_unsaid, f->s.nparams = 1)
 EDIT(p3rd_animated_past_bones,
@@ -228,10 +255,13 @@ EDIT(part_going_back_past_animated, f->s.bones[46].part = 0)
 EDIT(first_joint_in_part_1,
      for (uint32_t i = 0; i < 31; i++) f->s.bones[i].part = 1;
      for (uint32_t i = 31; i < 45; i++) f->s.bones[i].part++)
-EDIT(part_not_a_subtree, f->s.bones[40].part = 1)
+EDIT(head_joint_off_the_body, f->s.bones[39].parent = 8; skeleton_link(&f->s, true))
+EDIT(tail_off_the_head, f->s.bones[40].parent = 35; skeleton_link(&f->s, true))
+EDIT(tail_off_another_body_joint, f->s.bones[40].parent = 5; skeleton_link(&f->s, true))
 EDIT(p3rd_part_going_back,
      f->s.game = SKELETON_MHP3RD; f->s.bones[0].part = 5)
-EDIT(parent_changed, f->s.bones[20].parent = 4) /* still a valid tree */
+EDIT(parent_changed, /* still a valid tree */
+     f->s.bones[20].parent = 4; skeleton_link(&f->s, true))
 EDIT(bone_added,
      skeleton_free(&f->s); tigrex_skeleton(&f->s, TIGREX_BONES + 1))
 EDIT(p3rd_bones_dropped,
@@ -243,7 +273,19 @@ EDIT(track_3_empty, empty_track(&f->c.tracks[3]))
 EDIT(scale_channel,
      assert_non_null(clip_add_key(clip_add_channel(&f->c.tracks[5], CLIP_SCL_Y),
 				  (struct clip_key){.value = 256})))
-EDIT(rot_x_twice, assert_non_null(clip_add_channel(&f->c.tracks[2], CLIP_ROT_X)))
+EDIT(rot_x_twice,
+     assert_non_null(clip_add_key(clip_add_channel(&f->c.tracks[2], CLIP_ROT_X),
+				  (struct clip_key){0})))
+EDIT(bit_0x1000,
+     assert_non_null(clip_add_key(clip_add_channel(&f->c.tracks[2], 0x1000),
+				  (struct clip_key){0})))
+EDIT(bit_0x4000,
+     assert_non_null(clip_add_key(clip_add_channel(&f->c.tracks[6], 0x4000),
+				  (struct clip_key){0})))
+EDIT(unnamed_bit_0x004,
+     assert_non_null(clip_add_key(clip_add_channel(&f->c.tracks[2], CLIP_U4),
+				  (struct clip_key){.value = 16})))
+EDIT(loc_x_without_keys, assert_non_null(clip_add_channel(&f->c.tracks[2], CLIP_LOC_X)))
 EDIT(loc_x_added,
      assert_non_null(clip_add_key(clip_add_channel(&f->c.tracks[2], CLIP_LOC_X),
 				  (struct clip_key){0})))
@@ -254,6 +296,12 @@ EDIT(key_before_0, f->c.tracks[7].channels[2].keys[0].frame = -1)
 EDIT(value_past_s16, f->text = "track 0\nchannel rot_x\n0 40000 0 0\n")
 EDIT(value_s16_max, f->text = "track 0\nchannel rot_x\n0 32767 0 0\n")
 EDIT(head_clip_short, drop_last_track(slot_clip(&f->a, 2, 4)))
+EDIT(tail_stream_emptied,
+     for (uint32_t i = 0; i < 6; i++)
+	     assert_int_equal(anim_set_slot(&f->a, 4, i, ANIM_EMPTY, NULL), MH_OK))
+EDIT(severed_tail_animated, f->s.params[1] = TIGREX_BONES)
+EDIT(odd_stream_emptied,
+     assert_int_equal(anim_set_slot(&f->a, 1, 100, ANIM_EMPTY, NULL), MH_OK))
 EDIT(clip_short, drop_last_track(&f->c))
 
 /* A row's rule, and whether its edit breaks it. */
@@ -280,6 +328,10 @@ static const struct rule_row RULE_ROWS[] = {
 	 BREAKS(RULE_ANIMATED_COUNT, RULE_ERROR), .at = AT_BONE(-1),
 	 .msg = "the skeleton: params give 49 animated joints, it has 48 "
 		"bones"},
+	{"no animated joints", animated_none, ON_SKELETON,
+	 BREAKS(RULE_ANIMATED_COUNT, RULE_ERROR), .at = AT_BONE(-1),
+	 .msg = "the skeleton: params give 0 animated joints: no part could "
+		"play"},
 	{"every bone animated", animated_all_bones, ON_SKELETON,
 	 SPARES(RULE_ANIMATED_COUNT)},
 	{"no animated count", animated_unsaid, ON_SKELETON,
@@ -287,21 +339,53 @@ static const struct rule_row RULE_ROWS[] = {
 	{"MHP3rd: more animated joints than bones", p3rd_animated_past_bones,
 	 ON_SKELETON, SPARES(RULE_ANIMATED_COUNT)},
 
+	{"a child that is not the first child", first_child_skipped, ON_SKELETON,
+	 BREAKS(RULE_BONE_LINKS, RULE_ERROR), .at = AT_BONE(4),
+	 .msg = "bone 4: child 9, its first child is bone 5"},
+	{"a sibling skipping one", sibling_skipped, ON_SKELETON,
+	 BREAKS(RULE_BONE_LINKS, RULE_ERROR), .at = AT_BONE(5),
+	 .msg = "bone 5: sibling 13, the next bone with its parent is bone 9"},
+	{"a child of a bone without children", child_of_a_leaf, ON_SKELETON,
+	 BREAKS(RULE_BONE_LINKS, RULE_ERROR), .at = AT_BONE(12),
+	 .msg = "bone 12: child 40, but no bone has it as parent"},
+	{"a root's sibling not a root", root_sibling_not_a_root, ON_SKELETON,
+	 BREAKS(RULE_BONE_LINKS, RULE_ERROR), .at = AT_BONE(0),
+	 .msg = "bone 0: sibling 3, the next root is bone 45 (or none: -1)"},
+	{"a link on a kind-1 bone", link_on_kind_1, ON_SKELETON,
+	 BREAKS(RULE_BONE_LINKS, RULE_ERROR), .at = AT_BONE(7),
+	 .msg = "bone 7: link 3 on a kind-1 bone: only kind 2 links"},
+	{"a kind-2 bone linking a later bone", kind_2_linking_later, ON_SKELETON,
+	 BREAKS(RULE_BONE_LINKS, RULE_ERROR), .at = AT_BONE(7),
+	 .msg = "bone 7: link 20: a kind-2 bone links an earlier bone"},
+	{"roots that are not each other's siblings", roots_unchained, ON_SKELETON,
+	 SPARES(RULE_BONE_LINKS)},
+	{"a kind-2 bone linking an earlier bone", kind_2_linking_earlier,
+	 ON_SKELETON, SPARES(RULE_BONE_LINKS)},
+	{"MHP3rd: a child that is not the first child", p3rd_child_skipped,
+	 ON_SKELETON, SPARES(RULE_BONE_LINKS)},
+
 	{"a part going back", part_going_back, ON_SKELETON,
-	 BREAKS(RULE_PART_RUNS, RULE_ERROR), .at = AT_BONE(44),
+	 BREAKS(RULE_STREAM_RUNS, RULE_ERROR), .at = AT_BONE(44),
 	 .msg = "bone 44: part 0 after part 2 (parts run 0, 1, 2... in bone "
 		"order)"},
 	{"the first joint outside part 0", first_joint_in_part_1, ON_SKELETON,
-	 BREAKS(RULE_PART_RUNS, RULE_ERROR), .at = AT_BONE(0),
+	 BREAKS(RULE_STREAM_RUNS, RULE_ERROR), .at = AT_BONE(0),
 	 .msg = "bone 0: in part 1, the first joint must be in part 0"},
-	{"the tail's first joint in the head's part", part_not_a_subtree,
-	 ON_SKELETON, BREAKS(RULE_PART_RUNS, RULE_ERROR), .at = AT_BONE(40),
-	 .msg = "bone 40: in part 1, it does not descend from bone 31, the "
-		"part's first joint"},
 	{"a part going back past the animated joints",
-	 part_going_back_past_animated, ON_SKELETON, SPARES(RULE_PART_RUNS)},
+	 part_going_back_past_animated, ON_SKELETON, SPARES(RULE_STREAM_RUNS)},
 	{"MHP3rd: the first joint outside part 0", p3rd_part_going_back,
-	 ON_SKELETON, SPARES(RULE_PART_RUNS)},
+	 ON_SKELETON, SPARES(RULE_STREAM_RUNS)},
+
+	{"a head joint hanging off the body", head_joint_off_the_body,
+	 ON_SKELETON, BREAKS(RULE_STREAM_SUBTREE, RULE_ERROR), .at = AT_BONE(39),
+	 .msg = "bone 39: in part 1, it does not descend from bone 31, the "
+		"part's first joint"},
+	{"the tail hanging off the head", tail_off_the_head, ON_SKELETON,
+	 BREAKS(RULE_STREAM_SUBTREE, RULE_ERROR), .at = AT_BONE(40),
+	 .msg = "bone 40: the first joint of part 2 hangs off bone 35, in part "
+		"1: a later part hangs off part 0, not inside another"},
+	{"the tail hanging off another body joint", tail_off_another_body_joint,
+	 ON_SKELETON, SPARES(RULE_STREAM_SUBTREE)},
 
 	{"a parent changed", parent_changed, ON_SKELETON_TEMPLATE,
 	 BREAKS(RULE_TEMPLATE, RULE_ERROR), .at = AT_BONE(20),
@@ -315,13 +399,13 @@ static const struct rule_row RULE_ROWS[] = {
 	 SPARES(RULE_TEMPLATE)},
 
 	{"no tracks (MHP3rd)", no_tracks, ON_CLIP, CLIP_OF(CLIP_P3RD, -1, -1),
-	 BREAKS(RULE_CLIP_NO_TRACKS, RULE_ERROR),
+	 BREAKS(RULE_NO_TRACKS, RULE_ERROR),
 	 .at = AT_CLIP(-1, -1, -1, -1, -1, -1), .msg = "the clip: no tracks"},
 	{"no tracks (MHFU)", no_tracks, ON_CLIP, CLIP_OF(CLIP_MHFU, -1, -1),
-	 BREAKS(RULE_CLIP_NO_TRACKS, RULE_ERROR),
+	 BREAKS(RULE_NO_TRACKS, RULE_ERROR),
 	 .at = AT_CLIP(-1, -1, -1, -1, -1, -1), .msg = "the clip: no tracks"},
 	{"one track", one_track, ON_CLIP, CLIP_OF(CLIP_P3RD, -1, -1),
-	 SPARES(RULE_CLIP_NO_TRACKS)},
+	 SPARES(RULE_NO_TRACKS)},
 
 	{"a track without channels", track_3_empty, ON_CLIP,
 	 CLIP_OF(CLIP_MHFU, 9, 31), BREAKS(RULE_TRACK_EMPTY, RULE_ERROR),
@@ -340,17 +424,37 @@ static const struct rule_row RULE_ROWS[] = {
 	 CLIP_OF(CLIP_P3RD, -1, -1), SPARES(RULE_SCALE_CHANNEL)},
 
 	{"a channel twice", rot_x_twice, ON_CLIP, CLIP_OF(CLIP_MHFU, 9, -1),
-	 BREAKS(RULE_CHANNEL_TWICE, RULE_ERROR),
+	 BREAKS(RULE_DUPLICATE_CHANNEL, RULE_ERROR),
 	 .at = AT_CLIP(-1, -1, 2, 3, -1, -1), .bit = CLIP_ROT_X,
 	 .msg = "track 2 channel rot_x: a second channel of the same bit in "
 		"the track"},
 	{"MHP3rd: a channel twice", rot_x_twice, ON_CLIP,
-	 CLIP_OF(CLIP_P3RD, -1, -1), BREAKS(RULE_CHANNEL_TWICE, RULE_ERROR),
+	 CLIP_OF(CLIP_P3RD, -1, -1), BREAKS(RULE_DUPLICATE_CHANNEL, RULE_ERROR),
 	 .at = AT_CLIP(-1, -1, 2, 3, -1, -1), .bit = CLIP_ROT_X,
 	 .msg = "track 2 channel rot_x: a second channel of the same bit in "
 		"the track"},
 	{"a channel of another bit", loc_x_added, ON_CLIP,
-	 CLIP_OF(CLIP_MHFU, 9, 31), SPARES(RULE_CHANNEL_TWICE)},
+	 CLIP_OF(CLIP_MHFU, 9, 31), SPARES(RULE_DUPLICATE_CHANNEL)},
+
+	{"a channel of bit 0x1000", bit_0x1000, ON_CLIP, CLIP_OF(CLIP_MHFU, 9, 31),
+	 BREAKS(RULE_CHANNEL_BIT, RULE_ERROR),
+	 .at = AT_CLIP(-1, -1, 2, 3, -1, 33), .bit = 0x1000,
+	 .msg = "track 2 (joint 33) channel 0x1000: bit 0x1000 is no channel "
+		"the engine plays"},
+	{"MHP3rd: a channel of bit 0x4000", bit_0x4000, ON_CLIP,
+	 CLIP_OF(CLIP_P3RD, -1, -1), BREAKS(RULE_CHANNEL_BIT, RULE_ERROR),
+	 .at = AT_CLIP(-1, -1, 6, 3, -1, -1), .bit = 0x4000,
+	 .msg = "track 6 channel 0x4000: bit 0x4000 is no channel the engine "
+		"plays"},
+	{"an unnamed channel (bit 0x004)", unnamed_bit_0x004, ON_CLIP,
+	 CLIP_OF(CLIP_MHFU, 9, 31), SPARES(RULE_CHANNEL_BIT)},
+
+	{"a channel without keys", loc_x_without_keys, ON_CLIP,
+	 CLIP_OF(CLIP_MHFU, 9, 31), BREAKS(RULE_EMPTY_CHANNEL, RULE_WARNING),
+	 .at = AT_CLIP(-1, -1, 2, 3, -1, 33), .bit = CLIP_LOC_X,
+	 .msg = "track 2 (joint 33) channel loc_x: no keyframes"},
+	{"a channel with a key", loc_x_added, ON_CLIP, CLIP_OF(CLIP_P3RD, -1, -1),
+	 SPARES(RULE_EMPTY_CHANNEL)},
 
 	{"a mask bit no channel has", stray_mask_bit, ON_CLIP,
 	 CLIP_OF(CLIP_MHFU, 9, 31), BREAKS(RULE_TRACK_MASK, RULE_ERROR),
@@ -361,20 +465,22 @@ static const struct rule_row RULE_ROWS[] = {
 	 CLIP_OF(CLIP_P3RD, -1, -1), SPARES(RULE_TRACK_MASK)},
 
 	{"a key going back", key_going_back, ON_CLIP, CLIP_OF(CLIP_MHFU, 9, 31),
-	 BREAKS(RULE_KEY_FRAME, RULE_ERROR),
+	 BREAKS(RULE_FRAME_ORDER, RULE_ERROR),
 	 .at = AT_CLIP(-1, -1, 3, 0, 2, 34), .bit = CLIP_ROT_X, .frame = 10,
 	 .msg = "track 3 (joint 34) channel rot_x key 2: frame 10 after frame "
 		"30"},
 	{"MHP3rd: a key going back", key_going_back, ON_CLIP,
-	 CLIP_OF(CLIP_P3RD, -1, -1), BREAKS(RULE_KEY_FRAME, RULE_ERROR),
+	 CLIP_OF(CLIP_P3RD, -1, -1), BREAKS(RULE_FRAME_ORDER, RULE_ERROR),
 	 .at = AT_CLIP(-1, -1, 3, 0, 2, -1), .bit = CLIP_ROT_X, .frame = 10,
 	 .msg = "track 3 channel rot_x key 2: frame 10 after frame 30"},
 	{"a key before frame 0", key_before_0, ON_CLIP,
-	 CLIP_OF(CLIP_MHFU, 9, -1), BREAKS(RULE_KEY_FRAME, RULE_ERROR),
+	 CLIP_OF(CLIP_MHFU, 9, -1), BREAKS(RULE_NEGATIVE_FRAME, RULE_ERROR),
 	 .at = AT_CLIP(-1, -1, 7, 2, 0, -1), .bit = CLIP_ROT_Z, .frame = -1,
 	 .msg = "track 7 channel rot_z key 0: frame -1 is before frame 0"},
 	{"keys at equal frames", keys_at_equal_frames, ON_CLIP,
-	 CLIP_OF(CLIP_MHFU, 9, 31), SPARES(RULE_KEY_FRAME)},
+	 CLIP_OF(CLIP_MHFU, 9, 31), SPARES(RULE_FRAME_ORDER)},
+	{"keys at frame 0 and later", keys_at_equal_frames, ON_CLIP,
+	 CLIP_OF(CLIP_P3RD, -1, -1), SPARES(RULE_NEGATIVE_FRAME)},
 
 	{"a value past 32767", value_past_s16, ON_CLIP_TEXT,
 	 BREAKS(RULE_VALUE_RANGE, RULE_ERROR), .line = 3},
@@ -382,17 +488,25 @@ static const struct rule_row RULE_ROWS[] = {
 	 SPARES(RULE_VALUE_RANGE)},
 
 	{"a head clip a track short", head_clip_short, ON_PACK,
-	 BREAKS(RULE_PART_TRACKS, RULE_ERROR),
+	 BREAKS(RULE_PARTITION, RULE_ERROR),
 	 .at = AT_CLIP(2, 4, -1, -1, -1, -1),
 	 .msg = "stream 2 slot 4: 8 tracks, part 1 has 9 joints (31..39)"},
 	{"a clip a track short of its part", clip_short, ON_CLIP,
-	 CLIP_OF(CLIP_MHFU, 9, 31), BREAKS(RULE_PART_TRACKS, RULE_ERROR),
+	 CLIP_OF(CLIP_MHFU, 9, 31), BREAKS(RULE_PARTITION, RULE_ERROR),
 	 .at = AT_CLIP(-1, -1, -1, -1, -1, -1),
 	 .msg = "the clip: 8 tracks, its part has 9 joints"},
 	{"a head clip a track short, no skeleton", head_clip_short,
-	 ON_PACK_WITHOUT_RIG, SPARES(RULE_PART_TRACKS)},
+	 ON_PACK_WITHOUT_RIG, SPARES(RULE_PARTITION)},
+	{"the severed tail animated: part 3 has no stream", severed_tail_animated,
+	 ON_PACK, BREAKS(RULE_PARTITION, RULE_ERROR),
+	 .at = AT_CLIP(6, -1, -1, -1, -1, -1),
+	 .msg = "stream 6: part 3 has 3 joints, the pack has no stream 6 for it"},
+	{"the tail's stream emptied (to be filled again)", tail_stream_emptied,
+	 ON_PACK, SPARES(RULE_PARTITION)},
+	{"an odd stream emptied", odd_stream_emptied, ON_PACK,
+	 SPARES(RULE_PARTITION)},
 	{"a clip a track short, its part unknown", clip_short, ON_CLIP,
-	 CLIP_OF(CLIP_MHFU, -1, 31), SPARES(RULE_PART_TRACKS)},
+	 CLIP_OF(CLIP_MHFU, -1, 31), SPARES(RULE_PARTITION)},
 };
 
 #define NROWS (sizeof RULE_ROWS / sizeof *RULE_ROWS)
@@ -529,19 +643,74 @@ static void test_parent_inside_its_part(void **state)
 	struct rule_report r;
 	tigrex_skeleton(&s, TIGREX_BONES);
 	s.bones[31].parent = 33;
+	skeleton_link(&s, true);
 	check_skeleton(&s, NULL, &r);
 	assert_int_equal(r.n, 2);
 	assert_int_equal(r.v[0].code, RULE_PARENT_ORDER);
 	assert_bone_at(&r.v[0], 31);
-	assert_int_equal(r.v[1].code, RULE_PART_RUNS);
+	assert_int_equal(r.v[1].code, RULE_STREAM_SUBTREE);
 	assert_bone_at(&r.v[1], 31);
 	assert_non_null(strstr(r.v[1].msg, "inside the part"));
 	rules_report_free(&r);
 	skeleton_free(&s);
 }
 
+/* A body joint whose parent is in the tail: the parent comes later, and
+ * the tail parents a joint of an earlier part. */
+static void test_later_part_parenting_an_earlier_joint(void **state)
+{
+	(void)state;
+	struct skeleton s;
+	struct rule_report r;
+	tigrex_skeleton(&s, TIGREX_BONES);
+	s.bones[20].parent = 42;
+	skeleton_link(&s, true);
+	check_skeleton(&s, NULL, &r);
+	assert_int_equal(r.n, 2);
+	assert_int_equal(r.v[0].code, RULE_PARENT_ORDER);
+	assert_bone_at(&r.v[0], 20);
+	assert_int_equal(r.v[1].code, RULE_STREAM_SUBTREE);
+	assert_bone_at(&r.v[1], 20);
+	assert_string_equal(r.v[1].msg, "bone 20: in part 0, its parent, bone 42, "
+			    "is in the later part 2");
+	rules_report_free(&r);
+	skeleton_free(&s);
+}
+
+/* A broken animated count skips the rules that need it: the parts are
+ * not known, so the packs are not held to them either. */
+static void test_broken_count_skips_the_parts(void **state)
+{
+	(void)state;
+	struct skeleton s;
+	struct anim a;
+	struct rule_report r;
+	tigrex_skeleton(&s, TIGREX_BONES);
+	tigrex_pack(&a);
+	s.params[1] = 0;
+	s.bones[44].part = 0; /* STREAM_RUNS, were the count known */
+	check_skeleton(&s, NULL, &r);
+	assert_int_equal(only(&r, RULE_ANIMATED_COUNT)->bone, -1);
+	rules_report_free(&r);
+	drop_last_track(slot_clip(&a, 2, 4));
+	check_pack(&a, &s, &r);
+	assert_int_equal(r.n, 0);
+	rules_report_free(&r);
+	/* The same skeleton with 44 animated joints: the tail's part has
+	 * 4, its clips 5 tracks. */
+	s.params[1] = 44;
+	s.bones[44].part = 2;
+	check_pack(&a, &s, &r);
+	assert_int_equal(count(&r, RULE_PARTITION), 6); /* 5 tail clips, slot 4 */
+	assert_string_equal(r.v[r.n - 1].msg, "stream 4 slot 5: 5 tracks, part 2 has 4 "
+			    "joints (40..43)");
+	rules_report_free(&r);
+	anim_free(&a);
+	skeleton_free(&s);
+}
+
 /* A clip without tracks also misses its part's count; a track past the
- * part's joints is PART_TRACKS only (it drives no joint). */
+ * part's joints is PARTITION only (it drives no joint). */
 static void test_track_counts_and_empty_tracks(void **state)
 {
 	(void)state;
@@ -549,8 +718,8 @@ static void test_track_counts_and_empty_tracks(void **state)
 	struct rule_report r;
 	check_clip(&c, CLIP_MHFU, 9, 31, &r);
 	assert_int_equal(r.n, 2);
-	assert_int_equal(count(&r, RULE_CLIP_NO_TRACKS), 1);
-	assert_int_equal(count(&r, RULE_PART_TRACKS), 1);
+	assert_int_equal(count(&r, RULE_NO_TRACKS), 1);
+	assert_int_equal(count(&r, RULE_PARTITION), 1);
 	rules_report_free(&r);
 
 	rest_clip(&c, 9);
@@ -558,26 +727,46 @@ static void test_track_counts_and_empty_tracks(void **state)
 	empty_track(&c.tracks[8]);
 	check_clip(&c, CLIP_MHFU, 8, 31, &r);
 	assert_int_equal(count(&r, RULE_TRACK_EMPTY), 1); /* track 3 only */
-	assert_int_equal(count(&r, RULE_PART_TRACKS), 1);
+	assert_int_equal(count(&r, RULE_PARTITION), 1);
 	assert_int_equal(r.n, 2);
 	rules_report_free(&r);
 	clip_free(&c);
 }
 
-/* Bits past 16 (models only) are compared too. */
+/* Bits past 16 (models only) are compared too, and are no channel. */
 static void test_channel_twice_past_bit_16(void **state)
 {
 	(void)state;
 	struct clip c;
 	struct rule_report r;
 	rest_clip(&c, 9);
-	assert_non_null(clip_add_channel(&c.tracks[4], 0x10000));
-	assert_non_null(clip_add_channel(&c.tracks[4], 0x10000));
+	for (int i = 0; i < 2; i++)
+		assert_non_null(clip_add_key(clip_add_channel(&c.tracks[4], 0x10000),
+					     (struct clip_key){0}));
 	check_clip(&c, CLIP_P3RD, -1, -1, &r);
-	const struct rule_violation *v = only(&r, RULE_CHANNEL_TWICE);
+	assert_int_equal(r.n, 3);
+	assert_int_equal(count(&r, RULE_CHANNEL_BIT), 2);
+	const struct rule_violation *v = &r.v[2];
+	assert_int_equal(v->code, RULE_DUPLICATE_CHANNEL);
 	assert_int_equal(v->track, 4);
 	assert_int_equal(v->channel, 4);
 	assert_non_null(strstr(v->msg, "channel 0x10000"));
+	rules_report_free(&r);
+	clip_free(&c);
+}
+
+/* Two bits in one channel word are no channel either. */
+static void test_channel_of_two_bits(void **state)
+{
+	(void)state;
+	struct clip c;
+	struct rule_report r;
+	rest_clip(&c, 2);
+	assert_non_null(clip_add_key(clip_add_channel(&c.tracks[1], CLIP_ROT_X | CLIP_ROT_Y),
+				     (struct clip_key){0}));
+	check_clip(&c, CLIP_MHFU, 2, 0, &r);
+	assert_string_equal(only(&r, RULE_CHANNEL_BIT)->msg, "track 1 (joint 1) channel "
+			    "0x018: bit 0x018 is no channel the engine plays");
 	rules_report_free(&r);
 	clip_free(&c);
 }
@@ -603,7 +792,7 @@ static void test_shared_clip_checked_against_each_part(void **state)
 	assert_int_equal(r.v[0].joint, 31);
 	assert_string_equal(r.v[0].msg, "stream 2 slot 1 track 0 (joint 31): "
 			    "no channels: its joint collapses to the origin");
-	assert_int_equal(r.v[1].code, RULE_PART_TRACKS);
+	assert_int_equal(r.v[1].code, RULE_PARTITION);
 	assert_clip_at(&r.v[1], 4, 5, -1, -1, -1);
 	assert_string_equal(r.v[1].msg, "stream 4 slot 5: 9 tracks, part 2 "
 			    "has 5 joints (40..44)");
@@ -623,7 +812,7 @@ static void test_stream_of_an_unanimated_part(void **state)
 	tigrex_pack(&a);
 	s.params[1] = 40;
 	check_pack(&a, &s, &r);
-	assert_int_equal(count(&r, RULE_PART_TRACKS), 5); /* 5 clips */
+	assert_int_equal(count(&r, RULE_PARTITION), 5); /* 5 clips */
 	for (size_t i = 0; i < r.n; i++) {
 		assert_int_equal(r.v[i].stream, 4);
 		assert_non_null(strstr(r.v[i].msg, "part 2 has no animated "
@@ -648,10 +837,11 @@ static void test_pack_coordinates(void **state)
 	struct clip *c = slot_clip(&a, 0, 2);
 	c->tracks[30].channels[1].keys[1].frame = -3;
 	c = slot_clip(&a, 1, 100);
-	assert_non_null(clip_add_channel(&c->tracks[12], CLIP_SCL_X));
+	assert_non_null(clip_add_key(clip_add_channel(&c->tracks[12], CLIP_SCL_X),
+				     (struct clip_key){.value = 256}));
 	check_pack(&a, &s, &r);
 	assert_int_equal(r.n, 2);
-	assert_int_equal(r.v[0].code, RULE_KEY_FRAME);
+	assert_int_equal(r.v[0].code, RULE_NEGATIVE_FRAME);
 	assert_clip_at(&r.v[0], 0, 0, 30, 1, 1);
 	assert_string_equal(r.v[0].msg, "stream 0 slot 0 track 30 (joint 30) "
 			    "channel rot_y key 1: frame -3 is before frame 0");
@@ -663,7 +853,8 @@ static void test_pack_coordinates(void **state)
 	skeleton_free(&s);
 }
 
-/* MHP3rd packs: only CLIP_NO_TRACKS, CHANNEL_TWICE and KEY_FRAME. */
+/* MHP3rd packs: only NO_TRACKS, CHANNEL_BIT, DUPLICATE_CHANNEL,
+ * NEGATIVE_FRAME, FRAME_ORDER and EMPTY_CHANNEL. */
 static void test_p3rd_pack(void **state)
 {
 	(void)state;
@@ -676,10 +867,13 @@ static void test_p3rd_pack(void **state)
 	struct clip c;
 	rest_clip(&c, 7);
 	empty_track(&c.tracks[1]);                    /* TRACK_EMPTY: MHFU */
-	assert_non_null(clip_add_channel(&c.tracks[2], CLIP_SCL_X)); /* MHFU */
+	assert_non_null(clip_add_key(clip_add_channel(&c.tracks[2], CLIP_SCL_X),
+				     (struct clip_key){.value = 256})); /* MHFU */
 	c.tracks[3].mask = 0;                         /* TRACK_MASK: MHFU */
-	assert_non_null(clip_add_channel(&c.tracks[4], CLIP_ROT_Y));
+	assert_non_null(clip_add_channel(&c.tracks[4], CLIP_ROT_Y)); /* no keys */
 	c.tracks[5].channels[0].keys[1].frame = -2;
+	assert_non_null(clip_add_key(clip_add_channel(&c.tracks[6], 0x1000),
+				     (struct clip_key){0}));
 	assert_int_equal(anim_set_slot(&a, 0, 1, anim_add_clip(&a, &c), NULL),
 			 MH_OK);
 	struct clip empty = {0};
@@ -687,14 +881,19 @@ static void test_p3rd_pack(void **state)
 				       NULL), MH_OK);
 	assert_int_equal(anim_compact(&a, NULL), MH_OK);
 	check_pack(&a, &rig, &r);
-	assert_int_equal(r.n, 3);
-	assert_int_equal(r.v[0].code, RULE_CHANNEL_TWICE);
-	assert_clip_at(&r.v[0], 0, 1, 4, 3, -1);
-	assert_int_equal(r.v[1].code, RULE_KEY_FRAME);
-	assert_clip_at(&r.v[1], 0, 1, 5, 0, 1);
-	assert_int_equal(r.v[2].code, RULE_CLIP_NO_TRACKS);
-	assert_clip_at(&r.v[2], 1, 1, -1, -1, -1);
-	assert_string_equal(r.v[2].msg, "stream 1 slot 1: no tracks");
+	assert_int_equal(r.n, 5);
+	assert_int_equal(r.v[0].code, RULE_CHANNEL_BIT);
+	assert_clip_at(&r.v[0], 0, 1, 6, 3, -1);
+	assert_int_equal(r.v[1].code, RULE_DUPLICATE_CHANNEL);
+	assert_clip_at(&r.v[1], 0, 1, 4, 3, -1);
+	assert_int_equal(r.v[2].code, RULE_NEGATIVE_FRAME);
+	assert_clip_at(&r.v[2], 0, 1, 5, 0, 1);
+	assert_int_equal(r.v[3].code, RULE_EMPTY_CHANNEL);
+	assert_clip_at(&r.v[3], 0, 1, 4, 3, -1);
+	assert_int_equal(r.v[3].level, RULE_WARNING);
+	assert_int_equal(r.v[4].code, RULE_NO_TRACKS);
+	assert_clip_at(&r.v[4], 1, 1, -1, -1, -1);
+	assert_string_equal(r.v[4].msg, "stream 1 slot 1: no tracks");
 	rules_report_free(&r);
 	anim_free(&a);
 	skeleton_free(&rig);
@@ -713,7 +912,7 @@ static void test_unused_clip(void **state)
 	c.tracks[1].channels[2].keys[1].frame = -1;
 	assert_true(anim_add_clip(&a, &c) == 0);
 	check_pack(&a, NULL, &r);
-	assert_clip_at(only(&r, RULE_KEY_FRAME), -1, -1, 1, 2, 1);
+	assert_clip_at(only(&r, RULE_NEGATIVE_FRAME), -1, -1, 1, 2, 1);
 	rules_report_free(&r);
 	anim_free(&a);
 }
@@ -732,10 +931,10 @@ static void test_generated_tigrex_packs(void **state)
 		struct rule_report r;
 		gen_tigrex(&g, &a);
 		check_pack(&a, &s, &r);
-		assert_int_equal(count(&r, RULE_PART_TRACKS), 1);
+		assert_int_equal(count(&r, RULE_PARTITION), 1);
 		for (size_t i = 0; i < r.n; i++) {
 			const struct rule_violation *v = &r.v[i];
-			if (v->code == RULE_PART_TRACKS) {
+			if (v->code == RULE_PARTITION) {
 				assert_clip_at(v, 4, 50, -1, -1, -1);
 				continue;
 			}
@@ -814,7 +1013,7 @@ static void test_demote_existing(void **state)
 	ch->keys[1] = (struct clip_key){.frame = 0};
 	assert_non_null(clip_add_key(ch, k1));
 	struct clip_track *t = &slot_clip(&a, 4, 3)->tracks[2];
-	assert_non_null(clip_add_channel(t, CLIP_LOC_Y));
+	assert_non_null(clip_add_key(clip_add_channel(t, CLIP_LOC_Y), (struct clip_key){0}));
 	struct clip_channel moved = t->channels[1];
 	t->channels[1] = t->channels[3];
 	t->channels[3] = moved;
@@ -826,7 +1025,7 @@ static void test_demote_existing(void **state)
 	assert_int_equal(after.v[0].code, RULE_TRACK_EMPTY);
 	assert_int_equal(after.v[0].level, RULE_ERROR);
 	assert_false(after.v[0].existing);
-	assert_int_equal(after.v[1].code, RULE_KEY_FRAME);
+	assert_int_equal(after.v[1].code, RULE_NEGATIVE_FRAME);
 	assert_clip_at(&after.v[1], 4, 3, 2, 3, 2);
 	assert_int_equal(after.v[1].level, RULE_WARNING);
 	assert_true(after.v[1].existing);
@@ -860,8 +1059,10 @@ static void test_demote_skeleton(void **state)
 	struct rule_report before, after, none = {0};
 	tigrex_skeleton(&s, TIGREX_BONES);
 	s.bones[10].parent = 12;
+	skeleton_link(&s, true);
 	check_skeleton(&s, NULL, &before);
 	s.bones[14].parent = 20;
+	skeleton_link(&s, true);
 	check_skeleton(&s, NULL, &after);
 	assert_int_equal(after.n, 2);
 	assert_int_equal(rules_demote_existing(&after, &none), MH_OK);
@@ -930,11 +1131,12 @@ static void item_bytes_build(struct item_bytes *b)
 	tigrex_skeleton(&s, TIGREX_BONES);
 	assert_int_equal(skeleton_encode(&s, &b->skel, &b->skel_len, NULL), MH_OK);
 	s.bones[20].parent = 4; /* TEMPLATE against the one above */
+	skeleton_link(&s, true);
 	assert_int_equal(skeleton_encode(&s, &b->moved_skel, &b->moved_skel_len, NULL), MH_OK);
 	skeleton_free(&s);
 	tigrex_pack(&a);
 	assert_int_equal(anim_encode(&a, &b->pack, &b->pack_len, NULL), MH_OK);
-	drop_last_track(slot_clip(&a, 2, 4)); /* PART_TRACKS, given a rig */
+	drop_last_track(slot_clip(&a, 2, 4)); /* PARTITION, given a rig */
 	assert_int_equal(anim_encode(&a, &b->short_pack, &b->short_pack_len, NULL), MH_OK);
 	anim_free(&a);
 }
@@ -963,18 +1165,31 @@ static uint8_t *pac_of(size_t *len, uint32_t n, ...)
 	return out;
 }
 
+/* A skeleton edited in place: TEMPLATE keeps its level. */
 static void check_item(const uint8_t *item, size_t len, const uint8_t *before,
 		       size_t before_len, const struct skeleton *rig,
 		       struct rule_report *r)
 {
 	*r = (struct rule_report){0};
-	assert_int_equal(rules_check_item(item, len, before, before_len, rig, r), MH_OK);
+	assert_int_equal(rules_check_item(item, len, before, before_len, rig, false, r),
+			 MH_OK);
 }
 
-static void assert_short_pack_reported(const struct rule_report *r)
+/* A whole model written over the one before. */
+static void check_whole_model(const uint8_t *item, size_t len, const uint8_t *before,
+			      size_t before_len, struct rule_report *r)
 {
-	const struct rule_violation *v = only(r, RULE_PART_TRACKS);
+	*r = (struct rule_report){0};
+	assert_int_equal(rules_check_item(item, len, before, before_len, NULL, true, r),
+			 MH_OK);
+}
+
+/* The short pack's one violation, in member `member` ("": the item). */
+static void assert_short_pack_reported(const struct rule_report *r, const char *member)
+{
+	const struct rule_violation *v = only(r, RULE_PARTITION);
 	assert_clip_at(v, 2, 4, -1, -1, -1);
+	assert_string_equal(v->member, member);
 	assert_string_equal(v->msg, "stream 2 slot 4: 8 tracks, part 1 has 9 "
 			    "joints (31..39)");
 }
@@ -988,11 +1203,11 @@ static void test_item_packs_meet_their_pacs_skeleton(void **state)
 	item_bytes_build(&b);
 	assert_int_equal(skeleton_decode(b.skel, b.skel_len, &rig, NULL), MH_OK);
 
-	/* A pack alone: PART_TRACKS only against a rig given. */
+	/* A pack alone: PARTITION only against a rig given. */
 	check_item(b.short_pack, b.short_pack_len, NULL, 0, NULL, &r);
 	assert_int_equal(r.n, 0);
 	check_item(b.short_pack, b.short_pack_len, NULL, 0, &rig, &r);
-	assert_short_pack_reported(&r);
+	assert_short_pack_reported(&r, "");
 	rules_report_free(&r);
 	check_item(b.pack, b.pack_len, NULL, 0, &rig, &r);
 	assert_int_equal(r.n, 0);
@@ -1002,7 +1217,7 @@ static void test_item_packs_meet_their_pacs_skeleton(void **state)
 	uint8_t *model = pac_of(&model_len, 3, b.skel, b.skel_len, (const uint8_t *)"data",
 				(size_t)4, b.short_pack, b.short_pack_len);
 	check_item(model, model_len, NULL, 0, NULL, &r);
-	assert_short_pack_reported(&r);
+	assert_short_pack_reported(&r, "2.anim");
 	rules_report_free(&r);
 
 	/* A PAC without a skeleton nested in the model: its pack takes the
@@ -1011,20 +1226,20 @@ static void test_item_packs_meet_their_pacs_skeleton(void **state)
 			       b.short_pack_len);
 	uint8_t *nested = pac_of(&nested_len, 2, b.skel, b.skel_len, bare, bare_len);
 	check_item(nested, nested_len, NULL, 0, NULL, &r);
-	assert_short_pack_reported(&r);
+	assert_short_pack_reported(&r, "1/1.anim");
 	rules_report_free(&r);
 
 	/* Alone, that PAC's pack meets the rig the caller gives, if any. */
 	check_item(bare, bare_len, NULL, 0, NULL, &r);
 	assert_int_equal(r.n, 0);
 	check_item(bare, bare_len, NULL, 0, &rig, &r);
-	assert_short_pack_reported(&r);
+	assert_short_pack_reported(&r, "1.anim");
 	rules_report_free(&r);
 
 	/* Two levels down, the clean pack beside it reports nothing. */
 	uint8_t *wrapped = pac_of(&wrapped_len, 2, nested, nested_len, b.pack, b.pack_len);
 	check_item(wrapped, wrapped_len, NULL, 0, NULL, &r);
-	assert_short_pack_reported(&r);
+	assert_short_pack_reported(&r, "0/1/1.anim");
 	rules_report_free(&r);
 
 	free(wrapped);
@@ -1058,6 +1273,7 @@ static void test_item_template_at_the_same_position(void **state)
 	check_item(now, now_len, was, was_len, NULL, &r);
 	v = only(&r, RULE_TEMPLATE);
 	assert_bone_at(v, 20);
+	assert_string_equal(v->member, "0.skeleton");
 	rules_report_free(&r);
 	/* Before, index 0 held the pack: no skeleton to hold it to. */
 	check_item(now, now_len, swapped, swapped_len, NULL, &r);
@@ -1068,6 +1284,52 @@ static void test_item_template_at_the_same_position(void **state)
 	free(now);
 	free(was);
 	free(swapped);
+	item_bytes_free(&b);
+}
+
+/* A whole model PAC carrying its own skeleton and a pack that agree is a
+ * port: its skeleton's TEMPLATE is a warning.  The same skeleton edited
+ * in place, a PAC without a pack, or one whose pack disagrees, is not. */
+static void test_item_whole_model_port(void **state)
+{
+	(void)state;
+	struct item_bytes b;
+	struct rule_report r;
+	item_bytes_build(&b);
+	size_t was_len, port_len, skeleton_only_len, disagreeing_len;
+	uint8_t *was = pac_of(&was_len, 2, b.skel, b.skel_len, b.pack, b.pack_len);
+	uint8_t *port = pac_of(&port_len, 2, b.moved_skel, b.moved_skel_len, b.pack,
+			       b.pack_len);
+	uint8_t *skeleton_only = pac_of(&skeleton_only_len, 2, b.moved_skel,
+					b.moved_skel_len, (const uint8_t *)"data", (size_t)4);
+	uint8_t *disagreeing = pac_of(&disagreeing_len, 2, b.moved_skel, b.moved_skel_len,
+				      b.short_pack, b.short_pack_len);
+
+	check_whole_model(port, port_len, was, was_len, &r);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.v[0].code, RULE_TEMPLATE);
+	assert_int_equal(r.v[0].level, RULE_WARNING);
+	assert_false(rules_has_errors(&r));
+	assert_string_equal(r.v[0].msg, "bone 20: parent 4, it was 19 (a port: the PAC "
+			    "carries its own skeleton and pack, and they agree)");
+	rules_report_free(&r);
+
+	check_item(port, port_len, was, was_len, NULL, &r);
+	assert_int_equal(only(&r, RULE_TEMPLATE)->level, RULE_ERROR);
+	rules_report_free(&r);
+	check_whole_model(skeleton_only, skeleton_only_len, was, was_len, &r);
+	assert_int_equal(only(&r, RULE_TEMPLATE)->level, RULE_ERROR);
+	rules_report_free(&r);
+	check_whole_model(disagreeing, disagreeing_len, was, was_len, &r);
+	assert_int_equal(r.n, 2);
+	assert_int_equal(r.v[0].code, RULE_TEMPLATE);
+	assert_int_equal(r.v[0].level, RULE_ERROR);
+	assert_int_equal(r.v[1].code, RULE_PARTITION);
+	rules_report_free(&r);
+	free(was);
+	free(port);
+	free(skeleton_only);
+	free(disagreeing);
 	item_bytes_free(&b);
 }
 
@@ -1113,13 +1375,13 @@ static void test_item_out_of_memory(void **state)
 	for (long k = 0;; k++) {
 		struct rule_report r = {0};
 		faults_arm(k);
-		enum mh_err err = rules_check_item(now, now_len, was, was_len, NULL, &r);
+		enum mh_err err = rules_check_item(now, now_len, was, was_len, NULL, true, &r);
 		bool fired = faults_disarm();
 		if (!fired) {
 			assert_int_equal(err, MH_OK);
 			assert_int_equal(r.n, 2);
 			assert_int_equal(r.v[0].code, RULE_TEMPLATE);
-			assert_int_equal(r.v[1].code, RULE_PART_TRACKS);
+			assert_int_equal(r.v[1].code, RULE_PARTITION);
 			assert_true(k > 0);
 			rules_report_free(&r);
 			assert_int_equal(faults_live, live);
@@ -1145,8 +1407,11 @@ int main(void)
 		cmocka_unit_test(test_rule_rows),
 		cmocka_unit_test(test_every_rule_has_rows),
 		cmocka_unit_test(test_parent_inside_its_part),
+		cmocka_unit_test(test_later_part_parenting_an_earlier_joint),
+		cmocka_unit_test(test_broken_count_skips_the_parts),
 		cmocka_unit_test(test_track_counts_and_empty_tracks),
 		cmocka_unit_test(test_channel_twice_past_bit_16),
+		cmocka_unit_test(test_channel_of_two_bits),
 		cmocka_unit_test(test_shared_clip_checked_against_each_part),
 		cmocka_unit_test(test_stream_of_an_unanimated_part),
 		cmocka_unit_test(test_pack_coordinates),
@@ -1159,6 +1424,7 @@ int main(void)
 		cmocka_unit_test(test_out_of_memory),
 		cmocka_unit_test(test_item_packs_meet_their_pacs_skeleton),
 		cmocka_unit_test(test_item_template_at_the_same_position),
+		cmocka_unit_test(test_item_whole_model_port),
 		cmocka_unit_test(test_item_bytes_that_do_not_decode),
 		cmocka_unit_test(test_item_out_of_memory),
 	};

@@ -1,10 +1,12 @@
-/* Tests of codecs/views' names (mount.mhfu(8) "THE TREE") and kind_of.
+/* Tests of codecs/views' names (mount.mhfu(8) "THE TREE"), kind_of, a
+ * clip's header and check.txt.
  *
  * The names are checked by hand on the edge cases (entry 0, ids past
  * five digits, buffers too short), then against the sample archive's
  * extraction ($MHFU_SAMPLE, see tests/test_sample.c): tests/mkarchive
  * names every entry and every PAC member on its own, so each name given
- * here must be a file it wrote, holding those bytes. */
+ * here must be a file it wrote, holding those bytes.  The clip header and
+ * check.txt are checked on the Tigrex-shaped models (tests/tigrex.h). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +21,7 @@
 
 #include "kind.h"
 #include "pac.h"
+#include "tigrex.h"
 #include "views.h"
 
 static void test_entry_names(void **state)
@@ -205,6 +208,92 @@ static void test_names_are_the_sample_extractions(void **state)
 	assert_true(members > 0);
 }
 
+/* The first line of text, as a string to compare. */
+static void assert_first_line(const char *text, const char *want)
+{
+	const char *nl = strchr(text, '\n');
+	size_t n = nl ? (size_t)(nl - text) : strlen(text);
+	if (n != strlen(want) || strncmp(text, want, n))
+		fail_msg("first line \"%.*s\", want \"%s\"", (int)n, text, want);
+}
+
+/* The header names the part's joints from the skeleton, however many
+ * tracks the clip has, and how the clip plays. */
+static void test_clip_header(void **state)
+{
+	(void)state;
+	struct skeleton s;
+	struct anim a;
+	tigrex_skeleton(&s, TIGREX_BONES);
+	tigrex_pack(&a);
+	uint32_t tail = (uint32_t)a.streams[4].slots[1];
+	a.clips[tail].loop = 1;
+	a.clips[tail].loop_start = 12.5f;
+	char *text = views_clip_text(&a, tail, "m/3.anim", &s, NULL);
+	assert_first_line(text, "# m/3.anim stream 4 slot 1 - part 2, joints 40..44, runs "
+			  "to frame 30, loops from frame 12.5");
+	free(text);
+	/* 44 animated joints: the tail's part has 4, its clips still 5 tracks. */
+	s.params[1] = 44;
+	text = views_clip_text(&a, tail, "m/3.anim", &s, NULL);
+	assert_first_line(text, "# m/3.anim stream 4 slot 1 - part 2, joints 40..43 (the "
+			  "clip has 5 tracks), runs to frame 30, loops from frame 12.5");
+	free(text);
+	text = views_clip_text(&a, tail, "m/3.anim", NULL, NULL);
+	assert_first_line(text, "# m/3.anim stream 4 slot 1, runs to frame 30, loops from "
+			  "frame 12.5");
+	free(text);
+	anim_free(&a);
+	skeleton_free(&s);
+}
+
+/* check.txt: a line per violation, the member named, or a line saying
+ * there is none. */
+static void test_check_text(void **state)
+{
+	(void)state;
+	struct skeleton s;
+	struct anim a;
+	struct pac_blob m[2];
+	uint8_t *skel, *pack, *model;
+	size_t skel_len, pack_len, model_len, len;
+	tigrex_skeleton(&s, TIGREX_BONES);
+	tigrex_pack(&a);
+	assert_int_equal(skeleton_encode(&s, &skel, &skel_len, NULL), MH_OK);
+	assert_int_equal(anim_encode(&a, &pack, &pack_len, NULL), MH_OK);
+	m[0] = (struct pac_blob){skel, (uint32_t)skel_len};
+	m[1] = (struct pac_blob){pack, (uint32_t)pack_len};
+	assert_int_equal(pac_encode(m, 2, 16, NULL, 0, &model, &model_len, NULL), MH_OK);
+	char *text = views_check_text(model, model_len, NULL, &len);
+	assert_int_equal(strlen(text), len);
+	assert_non_null(strstr(text, "\nnone: no rule is broken\n"));
+	free(text);
+	free(model);
+	free(pack);
+
+	/* A channel without keys (a warning) in the head's slot 3. */
+	assert_non_null(clip_add_channel(&slot_clip(&a, 2, 3)->tracks[1], CLIP_LOC_X));
+	assert_int_equal(anim_encode(&a, &pack, &pack_len, NULL), MH_OK);
+	m[1] = (struct pac_blob){pack, (uint32_t)pack_len};
+	assert_int_equal(pac_encode(m, 2, 16, NULL, 0, &model, &model_len, NULL), MH_OK);
+	static const char LINE[] = "EMPTY_CHANNEL warning 1.anim stream 2 slot 3 track 1 "
+				   "(joint 32) channel loc_x: no keyframes (fix: key the "
+				   "channel (one key at frame 0 holds a value) or delete it)\n";
+	text = views_check_text(model, model_len, NULL, &len);
+	assert_non_null(strstr(text, LINE));
+	assert_null(strstr(text, "none"));
+	free(text);
+	/* The pack alone names no member. */
+	text = views_check_text(pack, pack_len, &s, &len);
+	assert_non_null(strstr(text, "\nEMPTY_CHANNEL warning stream 2 slot 3 track 1"));
+	free(text);
+	free(model);
+	free(pack);
+	free(skel);
+	anim_free(&a);
+	skeleton_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -213,6 +302,8 @@ int main(void)
 		cmocka_unit_test(test_names_cut_short),
 		cmocka_unit_test(test_kind_of_reads_only_the_head),
 		cmocka_unit_test(test_names_are_the_sample_extractions),
+		cmocka_unit_test(test_clip_header),
+		cmocka_unit_test(test_check_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -277,9 +277,9 @@ check "a PAC copied out, changed and copied back in lands byte for byte" bash -c
 	printf 'PORT' | dd of='$work/port.pac' bs=1 seek=\$((m1 + 16)) conv=notrunc status=none &&
 	cp '$work/port.pac' '$mnt/file_06185.pac' &&
 	cmp <('$dump' '$archive' file_06185.pac) '$work/port.pac' && cmp '$mnt/file_06185.pac' '$work/port.pac'"
-check "a PAC with another species' skeleton is refused (TEMPLATE), archive unchanged" bash -c "
-	before=\$(md5sum <'$archive'); ! cp '$mnt/file_06130.pac' '$mnt/file_06121.pac' 2>/dev/null &&
-	test \"\$(md5sum <'$archive')\" = \"\$before\" && grep -q 'file_06121.pac: TEMPLATE' '$mnt/.mhfu/log'"
+check "another species' skeleton over a model's is refused (TEMPLATE), archive unchanged" bash -c "
+	before=\$(md5sum <'$archive'); ! cp '$mnt/file_06130/0.skeleton' '$mnt/file_06121/0.skeleton' 2>/dev/null &&
+	test \"\$(md5sum <'$archive')\" = \"\$before\" && grep -q 'file_06121/0.skeleton: TEMPLATE' '$mnt/.mhfu/log'"
 check "truncate a raw entry" bash -c "
 	truncate -s 2048 '$mnt/file_00010.bin' && test \$(stat -c %s '$mnt/file_00010.bin') = 2048 &&
 	test \$('$dump' '$archive' file_00010.bin | wc -c) = 2048 && '$dump' --check '$archive'"
@@ -303,15 +303,16 @@ breaks() { # breaks CODE FILE AWK-PROGRAM: edit with awk+cp; refused with CODE
 check "cp reports a refused write as an error" bash -c "echo 'track x' >'$work/bad.txt'; ! cp '$work/bad.txt' '$cdir/slot024.txt' 2>/dev/null && cmp '$sample/DATA.BIN' '$archive'"
 check "PARENT_ORDER refused" breaks PARENT_ORDER "$skel" '$1 == "5" && NF > 10 { $3 = 7 } 1'
 check "ANIMATED_COUNT refused" breaks ANIMATED_COUNT "$skel" '$1 == "params" { $3 = 99 } 1'
-check "PART_RUNS refused" breaks PART_RUNS "$skel" '$1 == "3" && NF > 10 { $16 = 2 } 1'
+check "STREAM_RUNS refused" breaks STREAM_RUNS "$skel" '$1 == "3" && NF > 10 { $16 = 2 } 1'
 check "TEMPLATE refused (bone count)" breaks TEMPLATE "$skel" '$1 == "47" && NF > 10 { next } 1'
-check "PART_TRACKS refused" breaks PART_TRACKS "$cdir/slot024.txt" '/^track 8/ { exit } 1'
-check "CLIP_NO_TRACKS refused" breaks CLIP_NO_TRACKS "$cdir/slot024.txt" '/^track/ { exit } 1'
+check "PARTITION refused" breaks PARTITION "$cdir/slot024.txt" '/^track 8/ { exit } 1'
+check "NO_TRACKS refused" breaks NO_TRACKS "$cdir/slot024.txt" '/^track/ { exit } 1'
 check "TRACK_EMPTY refused" breaks TRACK_EMPTY "$cdir/slot024.txt" '/^track 1/ { print; skip = 1; next } /^track 2/ { skip = 0 } !skip'
 check "SCALE_CHANNEL refused" breaks SCALE_CHANNEL "$cdir/slot024.txt" '/^track 1/ { print; print "channel scl_x"; print "0 256 0 0"; next } 1'
-check "CHANNEL_TWICE refused" breaks CHANNEL_TWICE "$cdir/slot024.txt" '/^track 1/ { print; print "channel rot_x"; print "0 0 0 0"; print "channel rot_x"; print "0 0 0 0"; next } 1'
+check "DUPLICATE_CHANNEL refused" breaks DUPLICATE_CHANNEL "$cdir/slot024.txt" '/^track 1/ { print; print "channel rot_x"; print "0 0 0 0"; print "channel rot_x"; print "0 0 0 0"; next } 1'
 check "TRACK_MASK refused" breaks TRACK_MASK "$cdir/slot024.txt" '/^track 1/ { print "track 1 mask 0x1000"; next } 1'
-check "KEY_FRAME refused" breaks KEY_FRAME "$cdir/slot024.txt" '/^channel rot_x/ && !d { print; print "5 0 0 0"; print "-1 0 0 0"; d = 1; next } 1'
+check "NEGATIVE_FRAME refused" breaks NEGATIVE_FRAME "$cdir/slot024.txt" '/^channel rot_x/ && !d { print; print "5 0 0 0"; print "-1 0 0 0"; d = 1; next } 1'
+check "FRAME_ORDER refused" breaks FRAME_ORDER "$cdir/slot024.txt" '/^channel rot_x/ && !d { print; print "5 0 0 0"; d = 1; next } 1'
 check "VALUE_RANGE refused" breaks VALUE_RANGE "$cdir/slot024.txt" "NR == $L { \$2 = 40000 } 1"
 check "a syntax error is refused with line:col" bash -c "
 	printf 'track 0\nchannel rot_q\n' >'$work/bad.txt'; cp '$work/bad.txt' '$cdir/slot024.txt' 2>/dev/null
