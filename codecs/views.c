@@ -36,32 +36,39 @@ int views_first_joint(const struct anim *a, const struct skeleton *rig,
 	return joint;
 }
 
-char *views_clip_text(const struct anim *a, uint32_t clip, const char *label,
-		      const struct skeleton *rig, size_t *len)
+int views_clip_heading(const struct anim *a, uint32_t clip, const char *label,
+		       const struct skeleton *rig, char *buf, size_t len)
 {
 	uint32_t stream = 0, slot = 0;
 	anim_first_use(a, clip, &stream, &slot);
 	int first = views_first_joint(a, rig, stream);
 	uint32_t ntracks = a->clips[clip].ntracks;
-	char header[256];
 	if (first >= 0 && ntracks)
-		snprintf(header, sizeof header,
-			 "%s stream %u slot %u - part %u, joints %d..%u", label,
+		snprintf(buf, len, "%s stream %u slot %u - part %u, joints %d..%u", label,
 			 stream, slot, anim_mhfu_part(stream), first,
 			 (uint32_t)first + ntracks - 1);
 	else
-		snprintf(header, sizeof header, "%s stream %u slot %u", label,
-			 stream, slot);
+		snprintf(buf, len, "%s stream %u slot %u", label, stream, slot);
+	return first;
+}
+
+char *views_clip_text(const struct anim *a, uint32_t clip, const char *label,
+		      const struct skeleton *rig, size_t *len)
+{
+	char header[256];
+	int first = views_clip_heading(a, clip, label, rig, header, sizeof header);
 	return clip_print(&a->clips[clip], header, first, len);
 }
 
-void views_slot_name(uint32_t slot, int bin, char *buf, size_t len)
+void views_slot_name(uint32_t slot, enum views_slot_file file, char *buf, size_t len)
 {
-	snprintf(buf, len, "slot%03u.%s", slot, bin ? "bin" : "txt");
+	static const char *const ext[] = {[VIEWS_SLOT_TXT] = "txt", [VIEWS_SLOT_BIN] = "bin",
+					  [VIEWS_SLOT_SVG] = "svg"};
+	snprintf(buf, len, "slot%03u.%s", slot, ext[file]);
 }
 
 void views_slot_link(const struct anim *a, uint32_t stream, uint32_t slot,
-		     int bin, char *buf, size_t len)
+		     enum views_slot_file file, char *buf, size_t len)
 {
 	uint32_t fs, fslot;
 	char name[32];
@@ -70,7 +77,7 @@ void views_slot_link(const struct anim *a, uint32_t stream, uint32_t slot,
 	if (clip < 0 || !anim_first_use(a, (uint32_t)clip, &fs, &fslot) ||
 	    (fs == stream && fslot == slot))
 		return;
-	views_slot_name(fslot, bin, name, sizeof name);
+	views_slot_name(fslot, file, name, sizeof name);
 	if (fs == stream)
 		snprintf(buf, len, "%s", name);
 	else
