@@ -124,24 +124,18 @@ struct point {
 	double frame, raw;
 };
 
-static int compare_frames(const void *a, const void *b)
-{
-	int16_t x = *(const int16_t *)a, y = *(const int16_t *)b;
-	return (x > y) - (x < y);
-}
+/* A key's place in frame order: its frame, then its stored position. */
+struct key_ref {
+	int16_t frame;
+	uint32_t index;
+};
 
-/* The channel's distinct key frames, ascending, into frames[]; their
- * count. */
-static size_t key_frames(const struct clip_channel *ch, int16_t *frames)
+static int compare_key_refs(const void *a, const void *b)
 {
-	size_t n = 0;
-	for (uint32_t i = 0; i < ch->nkeys; i++)
-		frames[i] = ch->keys[i].frame;
-	qsort(frames, ch->nkeys, sizeof *frames, compare_frames);
-	for (uint32_t i = 0; i < ch->nkeys; i++)
-		if (!n || frames[n - 1] != frames[i])
-			frames[n++] = frames[i];
-	return n;
+	const struct key_ref *x = a, *y = b;
+	if (x->frame != y->frame)
+		return (x->frame > y->frame) - (x->frame < y->frame);
+	return (x->index > y->index) - (x->index < y->index);
 }
 
 /* Steps a span between two keys is drawn in: one per STEP_PX pixels,
@@ -153,6 +147,24 @@ static size_t span_steps(double frames, const struct axis *x)
 	return n < SPAN_STEPS ? n : SPAN_STEPS;
 }
 
+/* The keys that decide the curve from a key frame up to the next (curve.h
+ * 1.-3.): the last key of the frame before, the first and last of this
+ * one, the first of the next, in that order.  Sampled anywhere from this
+ * frame to the next, they give what the whole channel gives, so drawing
+ * costs one sort, not a pass over every key per point. */
+static struct clip_channel window_at(const struct clip_channel *ch, const struct key_ref *refs,
+				     size_t n, size_t first, size_t last, struct clip_key *buf)
+{
+	struct clip_channel w = {.bit = ch->bit, .keys = buf};
+	if (first > 0)
+		buf[w.nkeys++] = ch->keys[refs[first - 1].index];
+	buf[w.nkeys++] = ch->keys[refs[first].index];
+	buf[w.nkeys++] = ch->keys[refs[last].index];
+	if (last + 1 < n)
+		buf[w.nkeys++] = ch->keys[refs[last + 1].index];
+	return w;
+}
+
 /* The curve's points over [x->lo, x->hi] (a channel with keys): every
  * key's frame exactly, twice where the curve leaves it from another value
  * than it arrives with (keys sharing a frame), steps between keys, and
@@ -160,34 +172,41 @@ static size_t span_steps(double frames, const struct axis *x)
  * out of memory. */
 static struct point *curve_points(const struct clip_channel *ch, const struct axis *x, size_t *n)
 {
-	int16_t *frames = malloc(ch->nkeys * sizeof *frames);
+	struct key_ref *refs = malloc(ch->nkeys * sizeof *refs);
 	struct point *p = malloc((2 + (SPAN_STEPS + 1) * (size_t)ch->nkeys) * sizeof *p);
-	if (!frames || !p) {
-		free(frames);
+	if (!refs || !p) {
+		free(refs);
 		free(p);
 		return NULL;
 	}
-	size_t m = key_frames(ch, frames);
+	for (uint32_t i = 0; i < ch->nkeys; i++)
+		refs[i] = (struct key_ref){ch->keys[i].frame, i};
+	qsort(refs, ch->nkeys, sizeof *refs, compare_key_refs);
 	*n = 0;
-	if (x->lo < frames[0])
-		p[(*n)++] = (struct point){x->lo, curve_sample(ch, x->lo)};
-	for (size_t j = 0; j < m; j++) {
-		double f = frames[j], v = curve_sample(ch, f), after = curve_sample_after(ch, f);
+	for (size_t first = 0, last; first < ch->nkeys; first = last + 1) {
+		for (last = first; last + 1 < ch->nkeys && refs[last + 1].frame == refs[first].frame;)
+			last++;
+		struct clip_key buf[4];
+		struct clip_channel w = window_at(ch, refs, ch->nkeys, first, last, buf);
+		double f = refs[first].frame, v = curve_sample(&w, f), after = curve_sample_after(&w, f);
+		if (first == 0 && x->lo < f)
+			p[(*n)++] = (struct point){x->lo, curve_sample(&w, x->lo)};
 		p[(*n)++] = (struct point){f, v};
 		if (after != v)
 			p[(*n)++] = (struct point){f, after};
-		if (j + 1 == m)
+		if (last + 1 == ch->nkeys) {
+			if (x->hi > f)
+				p[(*n)++] = (struct point){x->hi, curve_sample(&w, x->hi)};
 			break;
-		double span = frames[j + 1] - f;
+		}
+		double span = refs[last + 1].frame - f;
 		size_t steps = span_steps(span, x);
 		for (size_t i = 1; i < steps; i++) {
 			double t = f + span * (double)i / (double)steps;
-			p[(*n)++] = (struct point){t, curve_sample(ch, t)};
+			p[(*n)++] = (struct point){t, curve_sample(&w, t)};
 		}
 	}
-	if (x->hi > frames[m - 1])
-		p[(*n)++] = (struct point){x->hi, curve_sample(ch, x->hi)};
-	free(frames);
+	free(refs);
 	return p;
 }
 

@@ -12,8 +12,10 @@
 
 #include <cmocka.h>
 
+#include "curve.h"
 #include "curve_svg.h"
 #include "entries.h"
+#include "rng.h"
 
 static size_t count(const char *s, const char *what)
 {
@@ -168,12 +170,80 @@ static void the_views(void **state)
 	anim_free(&a);
 }
 
+/* y is what the channel gives at x, printed with two decimals: between
+ * its samples a hundredth of a frame either side, give or take a
+ * hundredth. */
+static bool near_curve(const struct clip_channel *ch, double x, double y)
+{
+	double lo = curve_sample(ch, x), hi = lo;
+	for (int i = -1; i <= 1; i += 2) {
+		double v = curve_sample(ch, x + 0.005 * i);
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+	}
+	return y >= lo - 0.006 && y <= hi + 0.006;
+}
+
+/* Random channels (keys out of order, sharing frames, steep slopes): every
+ * point of the drawn curve is the engine's curve at its frame; at a key's
+ * frame the first point is exactly the value arriving there, the last the
+ * value leaving it. */
+static void the_drawn_curve_is_the_engines(void **state)
+{
+	(void)state;
+	struct rng r = {13};
+	for (int round = 0; round < 300; round++) {
+		struct clip c = {0};
+		struct clip_track *t = clip_add_track(&c, 0);
+		struct clip_channel *ch = t ? clip_add_channel(t, CLIP_ROT_Y) : NULL;
+		assert_non_null(ch);
+		uint32_t nkeys = rng_range(&r, 1, 12);
+		for (uint32_t k = 0; k < nkeys; k++) {
+			struct clip_key key = {(int16_t)((int)rng_range(&r, 0, 4000) - 2000),
+					       (int16_t)rng_range(&r, 0, 40),
+					       (int16_t)((int)rng_range(&r, 0, 60) - 30),
+					       (int16_t)((int)rng_range(&r, 0, 60) - 30)};
+			assert_non_null(clip_add_key(ch, key));
+		}
+		struct curve_svg_section s = {.clip = &c, .part = -1, .first_joint = -1};
+		char *svg = curve_svg("random", &s, 1, 40, NULL);
+		assert_non_null(svg);
+		char *pts = polyline_points(svg, 0), *p = pts;
+		double prev_x = -1e9;
+		for (;;) {
+			char *end;
+			double x = strtod(p, &end);
+			if (end == p)
+				break;
+			assert_true(*end == ',');
+			double y = strtod(end + 1, &p);
+			bool key = false;
+			for (uint32_t k = 0; k < nkeys; k++)
+				key |= ch->keys[k].frame == x;
+			if (!key && !near_curve(ch, x, y))
+				fail_msg("round %d: point %g,%g, the curve gives %g", round, x, y,
+					 curve_sample(ch, x));
+			if (key && x != prev_x && y != curve_sample(ch, x))
+				fail_msg("round %d: arriving at key frame %g: %g, want %g", round, x,
+					 y, curve_sample(ch, x));
+			if (key && strtod(p, NULL) != x && y != curve_sample_after(ch, x))
+				fail_msg("round %d: leaving key frame %g: %g, want %g", round, x, y,
+					 curve_sample_after(ch, x));
+			prev_x = x;
+		}
+		free(pts);
+		free(svg);
+		clip_free(&c);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_document_with_a_plot_per_channel),
 		cmocka_unit_test(joints_unknown_and_parts),
 		cmocka_unit_test(the_views),
+		cmocka_unit_test(the_drawn_curve_is_the_engines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
