@@ -45,26 +45,32 @@ int views_first_joint(const struct anim *a, const struct skeleton *rig,
 	return stream_joints(a, rig, stream, &first, &count) ? (int)first : -1;
 }
 
-char *views_clip_text(const struct anim *a, uint32_t clip, const char *label,
-		      const struct skeleton *rig, size_t *len)
+int views_clip_heading(const struct anim *a, uint32_t clip, const char *label,
+		       const struct skeleton *rig, char *buf, size_t len)
 {
 	uint32_t stream = 0, slot = 0, first, count;
 	anim_first_use(a, clip, &stream, &slot);
 	const struct clip *c = &a->clips[clip];
 	bool known = stream_joints(a, rig, stream, &first, &count);
-	char header[320], timing[96];
-	int n = snprintf(header, sizeof header, "%s stream %u slot %u", label, stream, slot);
-	if (known && n >= 0 && (size_t)n < sizeof header)
-		n += snprintf(header + n, sizeof header - (size_t)n,
-			      " - part %u, joints %u..%u", anim_mhfu_part(stream), first,
-			      first + count - 1);
-	if (known && c->ntracks != count && n >= 0 && (size_t)n < sizeof header)
-		n += snprintf(header + n, sizeof header - (size_t)n, " (the clip has %u "
-			      "tracks)", c->ntracks);
+	char timing[96];
+	int n = snprintf(buf, len, "%s stream %u slot %u", label, stream, slot);
+	if (known && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " - part %u, joints %u..%u",
+			      anim_mhfu_part(stream), first, first + count - 1);
+	if (known && c->ntracks != count && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " (the clip has %u tracks)", c->ntracks);
 	anim_clip_timing(c, timing, sizeof timing);
-	if (n >= 0 && (size_t)n < sizeof header)
-		snprintf(header + n, sizeof header - (size_t)n, ", %s", timing);
-	return clip_print(c, header, known ? (int)first : -1, len);
+	if (n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, ", %s", timing);
+	return known ? (int)first : -1;
+}
+
+char *views_clip_text(const struct anim *a, uint32_t clip, const char *label,
+		      const struct skeleton *rig, size_t *len)
+{
+	char header[320];
+	int first = views_clip_heading(a, clip, label, rig, header, sizeof header);
+	return clip_print(&a->clips[clip], header, first, len);
 }
 
 char *views_check_text(const uint8_t *item, size_t item_len,
@@ -92,13 +98,15 @@ char *views_check_text(const uint8_t *item, size_t item_len,
 	return strbuf_take(&sb, len);
 }
 
-void views_slot_name(uint32_t slot, int bin, char *buf, size_t len)
+void views_slot_name(uint32_t slot, enum views_slot_file file, char *buf, size_t len)
 {
-	snprintf(buf, len, "slot%03u.%s", slot, bin ? "bin" : "txt");
+	static const char *const ext[] = {[VIEWS_SLOT_TXT] = "txt", [VIEWS_SLOT_BIN] = "bin",
+					  [VIEWS_SLOT_SVG] = "svg"};
+	snprintf(buf, len, "slot%03u.%s", slot, ext[file]);
 }
 
 void views_slot_link(const struct anim *a, uint32_t stream, uint32_t slot,
-		     int bin, char *buf, size_t len)
+		     enum views_slot_file file, char *buf, size_t len)
 {
 	uint32_t fs, fslot;
 	char name[32];
@@ -107,7 +115,7 @@ void views_slot_link(const struct anim *a, uint32_t stream, uint32_t slot,
 	if (clip < 0 || !anim_first_use(a, (uint32_t)clip, &fs, &fslot) ||
 	    (fs == stream && fslot == slot))
 		return;
-	views_slot_name(fslot, bin, name, sizeof name);
+	views_slot_name(fslot, file, name, sizeof name);
 	if (fs == stream)
 		snprintf(buf, len, "%s", name);
 	else

@@ -24,11 +24,18 @@ char *views_pack_text(const struct anim *a, size_t *len);
 int views_first_joint(const struct anim *a, const struct skeleton *rig,
 		      uint32_t stream);
 
-/* The text of clip `clip` of the pack named `label`, headed by the slot
- * that first uses it (the file the other slots link to), given the rig
- * its part and the part's joints (and the clip's track count when it
- * differs), and how long it runs and whether it loops
- * (anim_clip_timing).  rig may be NULL. */
+/* The heading of clip `clip` of the pack named `label`: the slot that
+ * first uses it (the file the other slots link to) and, given the rig,
+ * its part and the part's joints from the rig (and the clip's track
+ * count when it differs), how long it runs and whether it loops
+ * (anim_clip_timing): "file_06185/3.anim stream 2 slot 24 - part 1,
+ * joints 31..39, runs to frame 495, loops from frame 9".  Returns the first joint its tracks drive
+ * (views_first_joint): -1 when unknown.  rig may be NULL. */
+int views_clip_heading(const struct anim *a, uint32_t clip, const char *label,
+		       const struct skeleton *rig, char *buf, size_t len);
+
+/* The text of clip `clip` of the pack named `label`, headed by
+ * views_clip_heading.  rig may be NULL. */
 char *views_clip_text(const struct anim *a, uint32_t clip, const char *label,
 		      const struct skeleton *rig, size_t *len);
 
@@ -41,12 +48,16 @@ char *views_clip_text(const struct anim *a, uint32_t clip, const char *label,
 char *views_check_text(const uint8_t *item, size_t item_len,
 		       const struct skeleton *rig, size_t *len);
 
-/* The file name of a slot's view, "slot024.txt" or "slot024.bin", and
- * the target of a slot's symlink when it shares an earlier slot's clip
- * ("slot000.txt" or "../stream0/slot000.txt"); "" when it does not. */
-void views_slot_name(uint32_t slot, int bin, char *buf, size_t len);
+/* A slot's files: its clip as text, its bytes, its curves' plots. */
+enum views_slot_file { VIEWS_SLOT_TXT, VIEWS_SLOT_BIN, VIEWS_SLOT_SVG };
+
+/* The file name of a slot's view, "slot024.txt", "slot024.bin" or
+ * "slot024.svg", and the target of a slot's symlink when it shares an
+ * earlier slot's clip ("slot000.txt" or "../stream0/slot000.txt"); ""
+ * when it does not. */
+void views_slot_name(uint32_t slot, enum views_slot_file file, char *buf, size_t len);
 void views_slot_link(const struct anim *a, uint32_t stream, uint32_t slot,
-		     int bin, char *buf, size_t len);
+		     enum views_slot_file file, char *buf, size_t len);
 
 /* ---- names (mount.mhfu(8) "THE TREE") ---------------------------------
  * Entries go by the community's numbering: engine id minus one, five

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "curve_svg.h"
+#include "entries.h"
 #include "views.h"
 
 /* Adds n bytes to what m holds. */
@@ -33,7 +35,10 @@ struct model *model_build(enum kind kind, const uint8_t *buf, size_t len,
 		m->clip_offset = calloc(n, sizeof *m->clip_offset);
 		m->clip_size = calloc(n, sizeof *m->clip_size);
 		m->clip_text = calloc(n, sizeof *m->clip_text);
-		if (!m->clip_offset || !m->clip_size || !m->clip_text)
+		m->clip_svg = calloc(n, sizeof *m->clip_svg);
+		m->entry_svg = calloc(ENTRIES_MAX, sizeof *m->entry_svg);
+		if (!m->clip_offset || !m->clip_size || !m->clip_text || !m->clip_svg ||
+		    !m->entry_svg)
 			goto nomem;
 		anim_clip_offsets(&m->pack, m->clip_offset, m->clip_size);
 		m->rig = rig;
@@ -56,21 +61,27 @@ nomem:
 	return NULL;
 }
 
-const struct model_text *model_clip_text(struct model *m, uint32_t clip)
+/* What prints the text of a pack's clip or entry i. */
+typedef char *pack_printer(const struct anim *a, uint32_t i, const char *label,
+			   const struct skeleton *rig, size_t *len);
+
+/* Text i of `cache`, printed by `print` on first use. */
+static const struct model_text *cached_text(struct model *m, _Atomic(struct model_text *) *cache,
+					    uint32_t i, pack_printer *print)
 {
-	struct model_text *t = atomic_load_explicit(&m->clip_text[clip], memory_order_acquire);
+	struct model_text *t = atomic_load_explicit(&cache[i], memory_order_acquire);
 	if (t)
 		return t;
 	t = malloc(sizeof *t);
 	if (!t)
 		return NULL;
-	t->text = views_clip_text(&m->pack, clip, m->label, m->rig, &t->len);
+	t->text = print(&m->pack, i, m->label, m->rig, &t->len);
 	if (!t->text) {
 		free(t);
 		return NULL;
 	}
 	struct model_text *expected = NULL;
-	if (!atomic_compare_exchange_strong(&m->clip_text[clip], &expected, t)) {
+	if (!atomic_compare_exchange_strong(&cache[i], &expected, t)) {
 		free(t->text); /* another reader printed it first */
 		free(t);
 		t = expected;
@@ -80,19 +91,42 @@ const struct model_text *model_clip_text(struct model *m, uint32_t clip)
 	return t;
 }
 
+const struct model_text *model_clip_text(struct model *m, uint32_t clip)
+{
+	return cached_text(m, m->clip_text, clip, views_clip_text);
+}
+
+const struct model_text *model_clip_svg(struct model *m, uint32_t clip)
+{
+	return cached_text(m, m->clip_svg, clip, curve_svg_clip_view);
+}
+
+const struct model_text *model_entry_svg(struct model *m, uint32_t entry)
+{
+	return cached_text(m, m->entry_svg, entry, curve_svg_entry_view);
+}
+
+/* Frees a cache of n texts. */
+static void free_texts(_Atomic(struct model_text *) *cache, uint32_t n)
+{
+	for (uint32_t c = 0; cache && c < n; c++) {
+		struct model_text *t = atomic_load(&cache[c]);
+		if (t)
+			free(t->text);
+		free(t);
+	}
+	free(cache);
+}
+
 void model_free(struct model *m)
 {
 	if (!m)
 		return;
 	if (m->account)
 		atomic_fetch_sub(m->account, atomic_load(&m->bytes));
-	for (uint32_t c = 0; m->clip_text && c < m->pack.nclips; c++) {
-		struct model_text *t = atomic_load(&m->clip_text[c]);
-		if (t)
-			free(t->text);
-		free(t);
-	}
-	free(m->clip_text);
+	free_texts(m->clip_text, m->pack.nclips);
+	free_texts(m->clip_svg, m->pack.nclips);
+	free_texts(m->entry_svg, ENTRIES_MAX);
 	free(m->clip_offset);
 	free(m->clip_size);
 	free(m->text.text);

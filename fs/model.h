@@ -31,6 +31,9 @@ struct model {
 	uint64_t *clip_offset;       /* KIND_ANIM: each clip's offset in the pack */
 	uint64_t *clip_size;         /* and its size */
 	_Atomic(struct model_text *) *clip_text; /* per clip, printed on first use */
+	_Atomic(struct model_text *) *clip_svg;  /* per clip, its plots, drawn on first use */
+	_Atomic(struct model_text *) *entry_svg; /* per MHFU entry (ENTRIES_MAX), the
+						    plots of every part's clip, likewise */
 	char *label;                 /* names the node in comments: file_06185/3.anim */
 	const struct skeleton *rig;  /* KIND_ANIM: the skeleton beside it, or NULL
 					(owned by its own model, in the same entry:
@@ -55,6 +58,11 @@ void model_free(struct model *m);
 
 /* The text of clip i, printed on first use; NULL when out of memory. */
 const struct model_text *model_clip_text(struct model *m, uint32_t clip);
+
+/* The plots of clip i, and of entry e (< ENTRIES_MAX) of an MHFU pack
+ * (SVG), drawn on first use; NULL when out of memory. */
+const struct model_text *model_clip_svg(struct model *m, uint32_t clip);
+const struct model_text *model_entry_svg(struct model *m, uint32_t entry);
 
 /* Whether kind has a model (and so a folder of text views). */
 static inline bool model_kind(enum kind k)

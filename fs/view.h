@@ -62,8 +62,10 @@ struct edit;
 	X(NODE_SLOT_BIN, view_slot_bin) /* DIR/streamK/slotNNN.bin */          \
 	X(NODE_ENTRIES_DIR, view_entries_dir) /* DIR/entries/ (MHFU) */          \
 	X(NODE_ENTRY_TXT, view_entry_txt) /* DIR/entries/entryNNN.txt */        \
-	X(NODE_ENTRIES_INDEX, view_entries_index) /* DIR/entries/index.tsv */ \
-	X(NODE_CHECK, view_check)       /* a model folder's check.txt */
+	X(NODE_ENTRIES_INDEX, view_entries_index) /* DIR/entries/index.tsv */  \
+	X(NODE_CHECK, view_check)       /* a model folder's check.txt */        \
+	X(NODE_SLOT_SVG, view_slot_svg) /* DIR/streamK/slotNNN.svg */           \
+	X(NODE_ENTRY_SVG, view_entry_svg) /* DIR/entries/entryNNN.svg */
 
 #define VIEW_ENUM(type, cls) type,
 enum node_type { NODE_NONE, VIEW_TABLE(VIEW_ENUM) NODE_TYPES };

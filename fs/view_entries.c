@@ -18,10 +18,14 @@ static int entries_resolve(struct mhfs *fs, const struct node *n, struct node_ta
 	return err ? err : entries_parts(&t->model->pack) ? 0 : ENOENT;
 }
 
-static struct node entry_node(const struct node *dir, uint32_t entry)
+/* An entry's files, in listing order. */
+static const enum node_type entry_files[] = {NODE_ENTRY_TXT, NODE_ENTRY_SVG};
+#define ENTRY_FILES (sizeof entry_files / sizeof entry_files[0])
+
+static struct node entry_node(const struct node *dir, enum node_type type, uint32_t entry)
 {
 	struct node c = *dir;
-	c.type = NODE_ENTRY_TXT;
+	c.type = type;
 	c.slot = (uint16_t)entry;
 	return c;
 }
@@ -36,22 +40,24 @@ static bool entries_child_named(struct mhfs *fs, const struct node *dir,
 	const char *end;
 	if (strncmp(name, "entry", 5) || !view_number(name + 5, &v, &end) || v >= ENTRIES_MAX)
 		return false;
-	*child = entry_node(dir, (uint32_t)v);
+	*child = entry_node(dir, strcmp(end, ".svg") ? NODE_ENTRY_TXT : NODE_ENTRY_SVG,
+			    (uint32_t)v);
 	return true;
 }
 
-/* One position per entry; those no part plays are not listed. */
+/* Two positions per entry, its text and its plots; entries no part plays
+ * are not listed. */
 static enum view_child entries_child_at(struct mhfs *fs, const struct node *dir,
 					const struct node_target *t, uint64_t pos,
 					struct node *child)
 {
 	(void)fs;
-	uint64_t e = pos - NODE_POS_FIRST;
+	uint64_t e = (pos - NODE_POS_FIRST) / ENTRY_FILES;
 	if (e >= ENTRIES_MAX)
 		return CHILD_END;
 	if (!entries_listed(&t->model->pack, (uint32_t)e))
 		return CHILD_SKIP;
-	*child = entry_node(dir, (uint32_t)e);
+	*child = entry_node(dir, entry_files[(pos - NODE_POS_FIRST) % ENTRY_FILES], (uint32_t)e);
 	return CHILD_FOUND;
 }
 
@@ -64,8 +70,9 @@ static bool entries_reserved(struct mhfs *fs, const struct node *dir,
 	const char *end;
 	if (!view_prefixed(name, "entry", &end) || !view_like_end(end))
 		return false;
-	fs_diag_printf(why, "entries are entryNNN.txt, three digits, listed when a part "
-		 "plays them: fill a part's slot (stream folders) to add one");
+	fs_diag_printf(why, "entries are entryNNN.txt (and entryNNN.svg, the plots, "
+		 "read-only), three digits, listed when a part plays them: fill a part's "
+		 "slot (stream folders) to add one");
 	return true;
 }
 

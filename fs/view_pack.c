@@ -157,16 +157,20 @@ int32_t pack_slot_clip(const struct model *m, unsigned stream, unsigned slot)
 	return m->pack.streams[stream].slots[slot];
 }
 
-static struct node slot_node(const struct node *dir, bool bin, unsigned slot)
+/* A slot's files, in listing order. */
+static const enum node_type slot_files[] = {NODE_SLOT_TXT, NODE_SLOT_BIN, NODE_SLOT_SVG};
+#define SLOT_FILES (sizeof slot_files / sizeof slot_files[0])
+
+static struct node slot_node(const struct node *dir, enum node_type type, unsigned slot)
 {
 	struct node c = *dir;
-	c.type = bin ? NODE_SLOT_BIN : NODE_SLOT_TXT;
+	c.type = type;
 	c.slot = (uint16_t)slot;
 	return c;
 }
 
-/* "slot007.txt" or "slot007.bin": the candidate slot; *slot is its
- * number, whether it holds a clip or not. */
+/* "slot007.txt", "slot007.bin" or "slot007.svg": the candidate slot;
+ * *slot is its number, whether it holds a clip or not. */
 static bool slot_candidate(const struct node *dir, const char *name, struct node *child)
 {
 	long long v;
@@ -174,7 +178,10 @@ static bool slot_candidate(const struct node *dir, const char *name, struct node
 	if (strncmp(name, "slot", 4) || !view_number(name + 4, &v, &end) ||
 	    v >= NODE_MAX_SLOTS)
 		return false;
-	*child = slot_node(dir, !strcmp(end, ".bin"), (unsigned)v);
+	*child = slot_node(dir, !strcmp(end, ".bin")   ? NODE_SLOT_BIN
+				: !strcmp(end, ".svg") ? NODE_SLOT_SVG
+						       : NODE_SLOT_TXT,
+			   (unsigned)v);
 	return true;
 }
 
@@ -191,23 +198,24 @@ static bool stream_fillable(struct mhfs *fs, const struct node *dir,
 			    const struct node_target *t, const char *name, struct node *view)
 {
 	(void)fs;
-	return slot_candidate(dir, name, view) &&
+	return slot_candidate(dir, name, view) && view->type != NODE_SLOT_SVG &&
 	       view->slot < t->model->pack.streams[dir->stream].nslots;
 }
 
-/* Two positions per slot: its text, its bytes; empty slots have none. */
+/* Three positions per slot: its text, its bytes, its plots; empty slots
+ * have none. */
 static enum view_child stream_child_at(struct mhfs *fs, const struct node *dir,
 				       const struct node_target *t, uint64_t pos,
 				       struct node *child)
 {
 	(void)fs;
-	uint64_t slot = (pos - NODE_POS_FIRST) / 2;
-	bool bin = (pos - NODE_POS_FIRST) % 2;
+	uint64_t slot = (pos - NODE_POS_FIRST) / SLOT_FILES;
+	enum node_type type = slot_files[(pos - NODE_POS_FIRST) % SLOT_FILES];
 	if (slot >= t->model->pack.streams[dir->stream].nslots || slot >= NODE_MAX_SLOTS)
 		return CHILD_END;
 	if (pack_slot_clip(t->model, dir->stream, (unsigned)slot) < 0)
 		return CHILD_SKIP;
-	*child = slot_node(dir, bin, (unsigned)slot);
+	*child = slot_node(dir, type, (unsigned)slot);
 	return CHILD_FOUND;
 }
 
@@ -219,7 +227,8 @@ static bool stream_reserved(struct mhfs *fs, const struct node *dir,
 	if (!view_prefixed(name, "slot", &end) || !view_like_end(end))
 		return false;
 	fs_diag_printf(why, "slot files are slotNNN.txt or slotNNN.bin, three "
-		 "digits, 000 to %03u in stream %u (more slots: pack.txt)",
+		 "digits, 000 to %03u in stream %u (more slots: pack.txt); "
+		 "slotNNN.svg, the plots, is read-only",
 		 t->model->pack.streams[dir->stream].nslots - 1, dir->stream);
 	return true;
 }

@@ -33,6 +33,7 @@
 #include "skeleton.h"
 #include "mkmodels.h"
 #include "rng.h"
+#include "curve_svg.h"
 #include "entries.h"
 #include "rig.h"
 #include "views.h"
@@ -528,13 +529,18 @@ static void extract_streams(const char *dir, const char *label,
 			int32_t clip = a->streams[s].slots[slot];
 			if (clip < 0)
 				continue;
-			for (int bin = 0; bin < 2; bin++) {
-				views_slot_name(slot, bin, name, sizeof name);
-				views_slot_link(a, s, slot, bin, link, sizeof link);
+			for (int file = VIEWS_SLOT_TXT; file <= VIEWS_SLOT_SVG; file++) {
+				views_slot_name(slot, file, name, sizeof name);
+				views_slot_link(a, s, slot, file, link, sizeof link);
 				path_of(path, "%s/stream%u/%s", dir, s, name);
+				size_t len = 0;
 				if (link[0]) {
 					make_link(link, path);
-				} else if (bin) {
+				} else if (file == VIEWS_SLOT_SVG) {
+					char *svg = curve_svg_clip_view(a, (uint32_t)clip, label,
+									rig, &len);
+					write_text(path, svg, &len);
+				} else if (file == VIEWS_SLOT_BIN) {
 					uint8_t *bytes;
 					size_t len;
 					struct mh_diag d;
@@ -543,7 +549,6 @@ static void extract_streams(const char *dir, const char *label,
 					write_file(path, bytes, len);
 					free(bytes);
 				} else {
-					size_t len = 0;
 					char *text = views_clip_text(a, (uint32_t)clip, label,
 								     rig, &len);
 					write_text(path, text, &len);
@@ -570,6 +575,8 @@ static void extract_entries(const char *dir, const char *label,
 			continue;
 		path_of(path, "%s/entries/entry%03u.txt", dir, e);
 		write_text(path, entries_print(a, e, label, rig, &len), &len);
+		path_of(path, "%s/entries/entry%03u.svg", dir, e);
+		write_text(path, curve_svg_entry_view(a, e, label, rig, &len), &len);
 	}
 }
 

@@ -244,6 +244,7 @@ check "mount a single PAC ($pac)" mount_archive "$src/$pac" "$single"
 expected=$work/single.expected
 cp -r "$src/${pac%.pac}" "$expected"
 find "$expected" \( -name '*.txt' -o -name '*.tsv' \) -exec sed -i "1s|^# ${pac%.pac}/|# $pac/|" {} +
+find "$expected" -name '*.svg' -exec sed -i "s|>${pac%.pac}/|>$pac/|g" {} +
 check "the PAC's mount equals its folder in the archive, its texts naming $pac" \
 	diff -r "$expected" "$single" -x .mhfu
 check "a clip's header names the PAC by its file name" \
