@@ -47,6 +47,8 @@ MH_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
 FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null)
 FUSE_LIBS   := $(shell pkg-config --libs fuse3 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+# What the codecs link against: zlib (PNG).
+CODEC_LIBS  := -lz
 
 CODEC_SRC := $(wildcard codecs/*.c)
 FS_SRC    := $(wildcard fs/*.c)
@@ -99,16 +101,16 @@ $(LIBCODECS): $(CODEC_OBJ)
 	ar rcs $@ $^
 
 $(MOUNT): $(FS_OBJ) $(LIBCODECS)
-	$(CC) $(MH_LDFLAGS) -o $@ $(FS_OBJ) $(LIBCODECS) $(FUSE_LIBS) -lz -lpthread
+	$(CC) $(MH_LDFLAGS) -o $@ $(FS_OBJ) $(LIBCODECS) $(FUSE_LIBS) $(CODEC_LIBS) -lpthread
 
 $(MKARCHIVE): $(BUILD)/tests/mkarchive.o $(BUILD)/tests/mkmodels.o $(LIBCODECS)
-	$(CC) $(MH_LDFLAGS) -o $@ $^
+	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CODEC_LIBS)
 
 $(VIEWCHECK): $(BUILD)/tests/viewcheck.o $(LIBCODECS)
-	$(CC) $(MH_LDFLAGS) -o $@ $^
+	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CODEC_LIBS)
 
 $(MHFUDUMP): $(BUILD)/tests/mhfudump.o $(LIBCODECS)
-	$(CC) $(MH_LDFLAGS) -o $@ $^
+	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CODEC_LIBS)
 
 # The exercisers: system calls against a mount (or a local directory),
 # libc only.
@@ -124,15 +126,15 @@ $(FAULTIO): tests/faultio.c
 	$(CC) -shared -fPIC $(WARN_CFLAGS) $(CFLAGS) -o $@ $< -ldl
 
 $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(LIBCODECS)
-	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS)
+	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS)
 
 $(BUILD)/tests/test_cipher_portable: tests/test_cipher.c codecs/cipher.c $(LIBCODECS)
-	$(CC) $(MH_CFLAGS) -DMH_CIPHER_PORTABLE -Icodecs $(MH_LDFLAGS) -o $@ tests/test_cipher.c codecs/cipher.c $(LIBCODECS) $(CMOCKA_LIBS)
+	$(CC) $(MH_CFLAGS) -DMH_CIPHER_PORTABLE -Icodecs $(MH_LDFLAGS) -o $@ tests/test_cipher.c codecs/cipher.c $(LIBCODECS) $(CMOCKA_LIBS) $(CODEC_LIBS)
 
 # Fuzz targets: libFuzzer entry points; under gcc they link a replay/random
 # driver (tests/fuzz_driver.c) that `make check` runs for a fixed count.
 $(BUILD)/tests/fuzz_%: $(BUILD)/tests/fuzz_%.o $(BUILD)/tests/fuzz_driver.o $(LIBCODECS)
-	$(CC) $(MH_LDFLAGS) -o $@ $^
+	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CODEC_LIBS)
 
 # The sample archive every test and the demo use: deterministic from the seed.
 $(SAMPLE)/.done: $(SAMPLE_GEN)
@@ -199,7 +201,7 @@ demo: deps
 	bash tests/demo.sh $(MOUNT) $(SAMPLE) $(BUILD)/demo
 
 $(BUILD)/cipher_bench: $(BUILD)/tests/cipher_bench.o $(LIBCODECS)
-	$(CC) $(MH_LDFLAGS) -o $@ $^
+	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CODEC_LIBS)
 
 $(BUILD)/cipher_bench_portable: tests/cipher_bench.c codecs/cipher.c
 	$(CC) $(MH_CFLAGS) -DMH_CIPHER_PORTABLE -Icodecs $(MH_LDFLAGS) -o $@ $^
