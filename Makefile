@@ -16,10 +16,12 @@ FSX_OPS ?= 600
 STRESS_FSX_OPS ?= 5000
 STRESS_FSX_SEEDS ?= 1 2 3 4
 # Real structures the fuzz replays start from: the sample's model PAC,
-# its members, a pack's clips.
+# its members, a pack's clips, a texture bank and its PNGs.
 FUZZ_SEEDS = $(SAMPLE)/src/file_06185.pac $(SAMPLE)/src/file_06185/0.skeleton \
 	$(SAMPLE)/src/file_06185/3.anim $(SAMPLE)/src/file_06185/3/pack.txt \
-	$(SAMPLE)/src/file_06185/0/skeleton.txt $(SAMPLE)/src/file_06185/3/stream2
+	$(SAMPLE)/src/file_06185/0/skeleton.txt $(SAMPLE)/src/file_06185/3/stream2 \
+	$(SAMPLE)/src/file_06185/2.tmh $(SAMPLE)/src/file_06185/2/image00.png \
+	$(SAMPLE)/src/file_06185/2/image02.png
 
 # Where `make install` puts things (each under DESTDIR, for packaging).
 # mount(8) finds helpers in /sbin only: the links there let `mount -t mhfu`
