@@ -162,6 +162,7 @@ mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(SAMPLE)/.
 	bash tests/install_test.sh $(MOUNT) $(SAMPLE)
 	bash tests/write_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/entries_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
+	bash tests/texture_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/inverse_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(INVERSE_ROUNDS)
 	bash tests/editor_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/demo_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
