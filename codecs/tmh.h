@@ -138,9 +138,10 @@ enum mh_err tmh_image_picture(const struct tmh_image *im, struct png_image *pic,
  *     its index;
  *   - a direct image takes each pixel's colour, rounded to its format;
  *     a pixel showing the colour it had keeps its word.
- * So the picture tmh_image_picture gives replaces nothing.  MH_ERANGE for
- * other dimensions, a read-only format, or a change to a pixel stored
- * past the pixel bytes; on failure the image is unchanged. */
+ * So the picture tmh_image_picture gives replaces nothing; a read-only
+ * format's image takes that picture only.  MH_ERANGE for other
+ * dimensions, a change to a read-only image, or a change to a pixel
+ * stored past the pixel bytes; on failure the image is unchanged. */
 enum mh_err tmh_image_replace(struct tmh_image *im, const struct png_image *pic,
 			      struct mh_diag *d);
 
