@@ -63,12 +63,6 @@ static void unfilter_row(unsigned type, uint8_t *row, const uint8_t *prev, size_
 
 /* ---- images -------------------------------------------------------------- */
 
-static bool size_ok(uint32_t width, uint32_t height)
-{
-	return width && height && width <= PNG_MAX_SIDE && height <= PNG_MAX_SIDE &&
-	       (uint64_t)width * height <= PNG_MAX_PIXELS;
-}
-
 static enum mh_err size_refused(struct mh_diag *d, uint64_t offset, uint32_t width,
 				uint32_t height)
 {
@@ -81,7 +75,7 @@ enum mh_err png_image_init(struct png_image *img, uint32_t width, uint32_t heigh
 			   uint32_t ncolors, struct mh_diag *d)
 {
 	memset(img, 0, sizeof *img);
-	if (!size_ok(width, height))
+	if (!png_size_ok(width, height))
 		return size_refused(d, 0, width, height);
 	if (ncolors > PNG_MAX_COLORS)
 		return mh_fail(d, MH_ERANGE, 0, "%u colours: a palette holds at most %u",
@@ -173,7 +167,7 @@ enum mh_err png_encode(const struct png_image *img, uint8_t **out, size_t *len,
 {
 	*out = NULL;
 	*len = 0;
-	if (!size_ok(img->width, img->height))
+	if (!png_size_ok(img->width, img->height))
 		return size_refused(d, 0, img->width, img->height);
 	if (img->ncolors > PNG_MAX_COLORS)
 		return mh_fail(d, MH_ERANGE, 0, "%u colours: a palette holds at most %u",
@@ -344,7 +338,7 @@ static enum mh_err read_ihdr(struct reader *r, uint64_t off, const uint8_t *p, u
 	if (p[12] != 0)
 		return mh_fail(r->d, MH_ECORRUPT, at + 12, "interlace method %u is not 0 or 1",
 			       p[12]);
-	if (!size_ok(r->width, r->height))
+	if (!png_size_ok(r->width, r->height))
 		return size_refused(r->d, at, r->width, r->height);
 	r->channels = channels_of(r->type);
 	size_t bits = (size_t)r->channels * r->depth;

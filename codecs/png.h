@@ -15,6 +15,7 @@
 #ifndef MH_PNG_H
 #define MH_PNG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,6 +34,13 @@ struct png_image {
 	uint8_t palette[PNG_MAX_COLORS][4]; /* RGBA; alpha 255 where tRNS gives none */
 	uint8_t *pixels;
 };
+
+/* Whether a width x height image is within the limits above. */
+static inline bool png_size_ok(uint32_t width, uint32_t height)
+{
+	return width && height && width <= PNG_MAX_SIDE && height <= PNG_MAX_SIDE &&
+	       (uint64_t)width * height <= PNG_MAX_PIXELS;
+}
 
 /* Bytes per pixel of img's pixels: 1 with a palette, else 4. */
 static inline size_t png_pixel_size(const struct png_image *img)

@@ -28,8 +28,16 @@ static int tmh_build(struct model *m, const uint8_t *buf, size_t len, struct mh_
 	}
 	bool same = again_len == len && !memcmp(again, buf, len);
 	free(again);
+	uint32_t big = 0;
+	while (big < m->tex.count && png_size_ok(m->tex.images[big].width,
+						 m->tex.images[big].height))
+		big++;
 	if (!same)
 		snprintf(why, why_len, "its TMH does not encode back to the same bytes");
+	else if (big < m->tex.count)
+		snprintf(why, why_len, "image %u is %ux%u, larger than the PNGs shown (sides up "
+			 "to %u, %u pixels)", big, m->tex.images[big].width,
+			 m->tex.images[big].height, PNG_MAX_SIDE, PNG_MAX_PIXELS);
 	else if (m->tex.count > MODEL_MAX_IMAGES)
 		snprintf(why, why_len, "%u images: the mount shows banks of up to %u",
 			 m->tex.count, MODEL_MAX_IMAGES);

@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uint8_t *png;
 		size_t len;
 		/* pictures are capped: a bank's image may be larger than a PNG holds */
-		if ((uint64_t)im->width * im->height > PNG_MAX_PIXELS)
+		if (!png_size_ok(im->width, im->height))
 			continue;
 		if (tmh_image_png(im, &png, &len, NULL) != MH_OK ||
 		    tmh_image_replace_png(im, png, len, NULL) != MH_OK)

@@ -228,6 +228,12 @@ def main():
     elif cmd == 'color_of':  # BANK I K: palette entry K
         _, ims = images(a[0])
         print(*palette(ims[int(a[1])])[int(a[2])])
+    elif cmd == 'wide_bank':  # OUT: one 4-bit image of 20000x1, wider than PNGs are shown
+        pixels, clut = bytes(10000), bytes(range(64))
+        image = struct.pack('<4I3I2H', 32 + len(pixels) + 16 + len(clut), 0, 1, 1,
+                            16 + len(pixels), 1, 4, 20000, 1) + pixels
+        image += struct.pack('<4I', 16 + len(clut), 2, 3, 16) + clut
+        open(a[0], 'wb').write(b'.TMH0.14' + struct.pack('<2I', 1, 0) + image)
     elif cmd == 'pixel':  # BANK I X Y: its colour
         _, ims = images(a[0])
         im = ims[int(a[1])]
@@ -369,5 +375,16 @@ check "mount again" "$mount_bin" "$archive" "$mnt"
 check "the edited images read back as they were committed" bash -c "
 	cmp '$work/image00.png' '$tex/image00.png' && cmp '$work/image01.png' '$tex/image01.png'"
 check "the archive decodes whole" "$dump" --check "$archive"
+
+# --- banks not shown -----------------------------------------------------------------
+tmh wide_bank "$work/wide.tmh"
+check "a bank with an image too wide for a PNG is an empty folder, the log says why" bash -c "
+	cp '$work/wide.tmh' '$tex.tmh' && test -z \"\$(ls '$tex')\" &&
+	grep -q '$bank.tmh: shown raw only: image 0 is 20000x1, larger than the PNGs shown' \
+		'$mnt/.mhfu/log'"
+check "a bank that does not decode is an empty folder, the log says why" bash -c "
+	head -c 100 '$work/wide.tmh' >'$work/cut.tmh' && cp '$work/cut.tmh' '$tex.tmh' &&
+	test -z \"\$(ls '$tex')\" && grep -q '$bank.tmh: shown raw only: image 0: its 10112 bytes run past' \
+		'$mnt/.mhfu/log'"
 check "unmount" unmount "$mnt"
 finish
