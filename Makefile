@@ -16,10 +16,12 @@ FSX_OPS ?= 600
 STRESS_FSX_OPS ?= 5000
 STRESS_FSX_SEEDS ?= 1 2 3 4
 # Real structures the fuzz replays start from: the sample's model PAC,
-# its members, a pack's clips.
+# its members, a pack's clips, a texture bank and its PNGs.
 FUZZ_SEEDS = $(SAMPLE)/src/file_06185.pac $(SAMPLE)/src/file_06185/0.skeleton \
 	$(SAMPLE)/src/file_06185/3.anim $(SAMPLE)/src/file_06185/3/pack.txt \
-	$(SAMPLE)/src/file_06185/0/skeleton.txt $(SAMPLE)/src/file_06185/3/stream2
+	$(SAMPLE)/src/file_06185/0/skeleton.txt $(SAMPLE)/src/file_06185/3/stream2 \
+	$(SAMPLE)/src/file_06185/2.tmh $(SAMPLE)/src/file_06185/2/image00.png \
+	$(SAMPLE)/src/file_06185/2/image02.png
 
 # Where `make install` puts things (each under DESTDIR, for packaging).
 # mount(8) finds helpers in /sbin only: the links there let `mount -t mhfu`
@@ -47,6 +49,8 @@ MH_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
 FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null)
 FUSE_LIBS   := $(shell pkg-config --libs fuse3 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+# What the codecs link against: zlib (PNG).
+CODEC_LIBS  := -lz
 
 CODEC_SRC := $(wildcard codecs/*.c)
 FS_SRC    := $(wildcard fs/*.c)
@@ -99,16 +103,16 @@ $(LIBCODECS): $(CODEC_OBJ)
 	ar rcs $@ $^
 
 $(MOUNT): $(FS_OBJ) $(LIBCODECS)
-	$(CC) $(MH_LDFLAGS) -o $@ $(FS_OBJ) $(LIBCODECS) $(FUSE_LIBS) -lz -lpthread
+	$(CC) $(MH_LDFLAGS) -o $@ $(FS_OBJ) $(LIBCODECS) $(FUSE_LIBS) $(CODEC_LIBS) -lpthread
 
 $(MKARCHIVE): $(BUILD)/tests/mkarchive.o $(BUILD)/tests/mkmodels.o $(LIBCODECS)
-	$(CC) $(MH_LDFLAGS) -o $@ $^
+	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CODEC_LIBS)
 
 $(VIEWCHECK): $(BUILD)/tests/viewcheck.o $(LIBCODECS)
-	$(CC) $(MH_LDFLAGS) -o $@ $^
+	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CODEC_LIBS)
 
 $(MHFUDUMP): $(BUILD)/tests/mhfudump.o $(LIBCODECS)
-	$(CC) $(MH_LDFLAGS) -o $@ $^
+	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CODEC_LIBS)
 
 # The exercisers: system calls against a mount (or a local directory),
 # libc only.
@@ -124,7 +128,7 @@ $(FAULTIO): tests/faultio.c
 	$(CC) -shared -fPIC $(WARN_CFLAGS) $(CFLAGS) -o $@ $< -ldl
 
 $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(LIBCODECS)
-	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS)
+	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS)
 
 # The store's test links the store and its journal, without libfuse.
 $(BUILD)/tests/test_store.o: CFLAGS += -Ifs
@@ -132,12 +136,12 @@ $(BUILD)/tests/test_store: $(BUILD)/tests/test_store.o $(BUILD)/fs/store.o $(BUI
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) -lz
 
 $(BUILD)/tests/test_cipher_portable: tests/test_cipher.c codecs/cipher.c $(LIBCODECS)
-	$(CC) $(MH_CFLAGS) -DMH_CIPHER_PORTABLE -Icodecs $(MH_LDFLAGS) -o $@ tests/test_cipher.c codecs/cipher.c $(LIBCODECS) $(CMOCKA_LIBS)
+	$(CC) $(MH_CFLAGS) -DMH_CIPHER_PORTABLE -Icodecs $(MH_LDFLAGS) -o $@ tests/test_cipher.c codecs/cipher.c $(LIBCODECS) $(CMOCKA_LIBS) $(CODEC_LIBS)
 
 # Fuzz targets: libFuzzer entry points; under gcc they link a replay/random
 # driver (tests/fuzz_driver.c) that `make check` runs for a fixed count.
 $(BUILD)/tests/fuzz_%: $(BUILD)/tests/fuzz_%.o $(BUILD)/tests/fuzz_driver.o $(LIBCODECS)
-	$(CC) $(MH_LDFLAGS) -o $@ $^
+	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CODEC_LIBS)
 
 # The sample archive every test and the demo use: deterministic from the seed.
 $(SAMPLE)/.done: $(SAMPLE_GEN)
@@ -165,6 +169,7 @@ mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(SAMPLE)/.
 	bash tests/rules_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/entries_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/svg_test.sh $(MOUNT) $(SAMPLE)
+	bash tests/texture_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/inverse_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(INVERSE_ROUNDS)
 	bash tests/editor_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/demo_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
@@ -206,7 +211,7 @@ demo: deps
 	bash tests/demo.sh $(MOUNT) $(SAMPLE) $(BUILD)/demo
 
 $(BUILD)/cipher_bench: $(BUILD)/tests/cipher_bench.o $(LIBCODECS)
-	$(CC) $(MH_LDFLAGS) -o $@ $^
+	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CODEC_LIBS)
 
 $(BUILD)/cipher_bench_portable: tests/cipher_bench.c codecs/cipher.c
 	$(CC) $(MH_CFLAGS) -DMH_CIPHER_PORTABLE -Icodecs $(MH_LDFLAGS) -o $@ $^

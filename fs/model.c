@@ -15,6 +15,41 @@ static void model_count(struct model *m, size_t n)
 	atomic_fetch_add(m->account, n);
 }
 
+/* A texture bank's model: decoded, shown only if it encodes back to the
+ * same bytes and its images fit the mount's numbering; its images' PNGs
+ * are made on first use.  Non-zero, saying why, when it is not shown. */
+static int tmh_build(struct model *m, const uint8_t *buf, size_t len, struct mh_diag *d,
+		     struct fs_diag *why)
+{
+	uint8_t *again = NULL;
+	size_t again_len = 0;
+	if (tmh_decode(buf, len, &m->tex, d) || tmh_encode(&m->tex, &again, &again_len, d)) {
+		fs_diag_printf(why, "%s at byte %llu", d->msg, (unsigned long long)d->offset);
+		free(again);
+		return -1;
+	}
+	bool same = again_len == len && !memcmp(again, buf, len);
+	free(again);
+	uint32_t big = 0;
+	while (big < m->tex.count && png_size_ok(m->tex.images[big].width,
+						 m->tex.images[big].height))
+		big++;
+	if (!same)
+		fs_diag_printf(why, "its TMH does not encode back to the same bytes");
+	else if (big < m->tex.count)
+		fs_diag_printf(why, "image %u is %ux%u, larger than the PNGs shown (sides up "
+			 "to %u, %u pixels)", big, m->tex.images[big].width,
+			 m->tex.images[big].height, PNG_MAX_SIDE, PNG_MAX_PIXELS);
+	else if (m->tex.count > MODEL_MAX_IMAGES)
+		fs_diag_printf(why, "%u images: the mount shows banks of up to %u",
+			 m->tex.count, MODEL_MAX_IMAGES);
+	else if (!(m->image_png = calloc(m->tex.count ? m->tex.count : 1, sizeof *m->image_png)))
+		fs_diag_printf(why, "out of memory");
+	else
+		return 0;
+	return -1;
+}
+
 struct model *model_build(enum kind kind, const uint8_t *buf, size_t len,
 			  const char *label, const struct skeleton *rig,
 			  _Atomic size_t *account, struct fs_diag *why)
@@ -24,7 +59,10 @@ struct model *model_build(enum kind kind, const uint8_t *buf, size_t len,
 	if (!m || !(m->label = strdup(label)))
 		goto nomem;
 	m->kind = kind;
-	if (kind == KIND_SKELETON) {
+	if (kind == KIND_TMH) {
+		if (tmh_build(m, buf, len, &d, why))
+			goto bad_said;
+	} else if (kind == KIND_SKELETON) {
 		if (skeleton_decode(buf, len, &m->skel, &d))
 			goto bad;
 		m->text.text = views_skeleton_text(&m->skel, label, &m->text.len);
@@ -44,7 +82,7 @@ struct model *model_build(enum kind kind, const uint8_t *buf, size_t len,
 		m->rig = rig;
 		m->text.text = views_pack_text(&m->pack, &m->text.len);
 	}
-	if (!m->text.text)
+	if (kind != KIND_TMH && !m->text.text)
 		goto nomem;
 	/* The decoded structures: about the size of the bytes they came
 	 * from, counted once; the texts exactly. */
@@ -53,12 +91,28 @@ struct model *model_build(enum kind kind, const uint8_t *buf, size_t len,
 	return m;
 bad:
 	fs_diag_printf(why, "%s at byte %llu", d.msg, (unsigned long long)d.offset);
+bad_said:
 	model_free(m);
 	return NULL;
 nomem:
 	fs_diag_printf(why, "out of memory");
 	model_free(m);
 	return NULL;
+}
+
+/* Publishes t (text made by this reader) in *slot, unless another reader
+ * published one first: the one published is returned. */
+static struct model_text *model_publish(struct model *m, _Atomic(struct model_text *) *slot,
+					struct model_text *t)
+{
+	struct model_text *expected = NULL;
+	if (!atomic_compare_exchange_strong(slot, &expected, t)) {
+		free(t->text); /* another reader made it first */
+		free(t);
+		return expected;
+	}
+	model_count(m, sizeof *t + t->len);
+	return t;
 }
 
 /* What prints the text of a pack's clip or entry i. */
@@ -80,15 +134,22 @@ static const struct model_text *cached_text(struct model *m, _Atomic(struct mode
 		free(t);
 		return NULL;
 	}
-	struct model_text *expected = NULL;
-	if (!atomic_compare_exchange_strong(&cache[i], &expected, t)) {
-		free(t->text); /* another reader printed it first */
+	return model_publish(m, &cache[i], t);
+}
+
+const struct model_text *model_image_png(struct model *m, uint32_t image)
+{
+	struct model_text *t = atomic_load_explicit(&m->image_png[image], memory_order_acquire);
+	if (t)
+		return t;
+	uint8_t *png;
+	t = malloc(sizeof *t);
+	if (!t || tmh_image_png(&m->tex.images[image], &png, &t->len, NULL)) {
 		free(t);
-		t = expected;
-	} else {
-		model_count(m, sizeof *t + t->len);
+		return NULL;
 	}
-	return t;
+	t->text = (char *)png;
+	return model_publish(m, &m->image_png[image], t);
 }
 
 const struct model_text *model_clip_text(struct model *m, uint32_t clip)
@@ -127,6 +188,8 @@ void model_free(struct model *m)
 	free_texts(m->clip_text, m->pack.nclips);
 	free_texts(m->clip_svg, m->pack.nclips);
 	free_texts(m->entry_svg, ENTRIES_MAX);
+	free_texts(m->image_png, m->tex.count);
+	tmh_free(&m->tex);
 	free(m->clip_offset);
 	free(m->clip_size);
 	free(m->text.text);

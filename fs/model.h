@@ -1,5 +1,6 @@
 /* Decoded models behind the text views: a skeleton or an animation pack,
- * with the texts printed from it.  A model is built from a node's bytes
+ * with the texts printed from it; and a texture bank, with its images'
+ * PNGs.  A model is built from a node's bytes
  * on first use, published once (release store) and then read without
  * locks; it lives until its entry is committed to or evicted (both with
  * the archive's io lock held exclusively), or the archive is closed.
@@ -16,6 +17,10 @@
 #include "anim.h"
 #include "kind.h"
 #include "skeleton.h"
+#include "tmh.h"
+
+/* The images of a texture bank the mount shows (a node's slot field). */
+#define MODEL_MAX_IMAGES 512u
 
 /* Text printed once, on first use, then immutable. */
 struct model_text {
@@ -24,16 +29,19 @@ struct model_text {
 };
 
 struct model {
-	enum kind kind;              /* KIND_SKELETON or KIND_ANIM */
+	enum kind kind;              /* KIND_SKELETON, KIND_ANIM or KIND_TMH */
 	struct skeleton skel;        /* KIND_SKELETON */
 	struct anim pack;            /* KIND_ANIM */
-	struct model_text text;      /* skeleton.txt or pack.txt */
+	struct tmh tex;              /* KIND_TMH */
+	struct model_text text;      /* skeleton.txt or pack.txt (none for a TMH) */
 	uint64_t *clip_offset;       /* KIND_ANIM: each clip's offset in the pack */
 	uint64_t *clip_size;         /* and its size */
 	_Atomic(struct model_text *) *clip_text; /* per clip, printed on first use */
 	_Atomic(struct model_text *) *clip_svg;  /* per clip, its plots, drawn on first use */
 	_Atomic(struct model_text *) *entry_svg; /* per MHFU entry (ENTRIES_MAX), the
 						    plots of every part's clip, likewise */
+	_Atomic(struct model_text *) *image_png; /* KIND_TMH: per image, its PNG's
+						    bytes, encoded on first use */
 	char *label;                 /* names the node in comments: file_06185/3.anim */
 	const struct skeleton *rig;  /* KIND_ANIM: the skeleton beside it, or NULL
 					(owned by its own model, in the same entry:
@@ -64,10 +72,14 @@ const struct model_text *model_clip_text(struct model *m, uint32_t clip);
 const struct model_text *model_clip_svg(struct model *m, uint32_t clip);
 const struct model_text *model_entry_svg(struct model *m, uint32_t entry);
 
-/* Whether kind has a model (and so a folder of text views). */
+/* The PNG of image i of a TMH, encoded on first use; NULL when out of
+ * memory. */
+const struct model_text *model_image_png(struct model *m, uint32_t image);
+
+/* Whether kind has a model (and so a folder of views: texts, images). */
 static inline bool model_kind(enum kind k)
 {
-	return k == KIND_SKELETON || k == KIND_ANIM;
+	return k == KIND_SKELETON || k == KIND_ANIM || k == KIND_TMH;
 }
 
 #endif

@@ -65,7 +65,9 @@ struct edit;
 	X(NODE_ENTRIES_INDEX, view_entries_index) /* DIR/entries/index.tsv */  \
 	X(NODE_CHECK, view_check)       /* a model folder's check.txt */        \
 	X(NODE_SLOT_SVG, view_slot_svg) /* DIR/streamK/slotNNN.svg */           \
-	X(NODE_ENTRY_SVG, view_entry_svg) /* DIR/entries/entryNNN.svg */
+	X(NODE_ENTRY_SVG, view_entry_svg) /* DIR/entries/entryNNN.svg */        \
+	X(NODE_TMH_DIR, view_tmh_dir)   /* a texture bank's folder */            \
+	X(NODE_TMH_PNG, view_tmh_png)   /* DIR/imageNN.png */
 
 #define VIEW_ENUM(type, cls) type,
 enum node_type { NODE_NONE, VIEW_TABLE(VIEW_ENUM) NODE_TYPES };

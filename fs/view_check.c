@@ -24,10 +24,16 @@ static int check_folder(struct mhfs *fs, const struct node *n, struct node *dir)
 	return dir->type == NODE_NONE ? ENOENT : 0;
 }
 
+/* Whether the rules have anything to say about items of kind k. */
+static bool ruled(enum kind k)
+{
+	return k == KIND_SKELETON || k == KIND_ANIM;
+}
+
 static bool holds_model(const struct pactree *tree)
 {
 	for (uint32_t i = 0; tree && i < tree->count; i++)
-		if (tree->subs[i].size && model_kind(tree->subs[i].kind))
+		if (tree->subs[i].size && ruled(tree->subs[i].kind))
 			return true;
 	return false;
 }
@@ -40,7 +46,8 @@ static int check_resolve(struct mhfs *fs, const struct node *n, struct node_targ
 		err = item_folder_resolve(fs, &dir, t);
 	if (err)
 		return err;
-	bool model_folder = t->kind == KIND_PAC ? holds_model(t->tree) : n->depth == 0;
+	bool model_folder = t->kind == KIND_PAC ? holds_model(t->tree)
+						: n->depth == 0 && ruled(t->kind);
 	return model_folder ? 0 : ENOENT;
 }
 

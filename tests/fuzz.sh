@@ -109,7 +109,7 @@ for src in "$root"/tests/fuzz_*.c; do
 	name=$(basename "$src" .c)
 	[[ $name == fuzz_driver ]] && continue
 	echo "fuzz.sh: building $name"
-	"$clang" "${cflags[@]}" -o "$out/$name" "$src" "$root"/codecs/*.c
+	"$clang" "${cflags[@]}" -o "$out/$name" "$src" "$root"/codecs/*.c -lz
 	targets+=("$name")
 done
 if ((${#targets[@]} == 0)); then

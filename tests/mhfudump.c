@@ -4,9 +4,11 @@
  *   mhfudump ARCHIVE PATH     prints the view at PATH as the mount names it:
  *                             file_06185.pac, file_06185/3.anim,
  *                             file_06185/0/skeleton.txt, file_06185/3/pack.txt,
- *                             file_06185/3/stream2/slot024.txt (or .bin)
+ *                             file_06185/3/stream2/slot024.txt (or .bin),
+ *                             file_06185/2/image00.png
  *   mhfudump --check ARCHIVE  decodes the TOC and every entry, every PAC,
- *                             skeleton and pack in it; prints a summary
+ *                             skeleton, pack and texture bank in it; prints
+ *                             a summary
  *
  * Exit status: 0 done, 1 no such view or the archive is damaged, 2 usage
  * or I/O.  ARCHIVE is a DATA.BIN (plain or encrypted) or a single PAC. */
@@ -21,6 +23,7 @@
 #include "kind.h"
 #include "pac.h"
 #include "skeleton.h"
+#include "tmh.h"
 #include "views.h"
 
 static uint8_t *file_bytes;
@@ -83,6 +86,26 @@ static int show(const uint8_t *p, size_t n, const char *label, const char *rest,
 		skeleton_free(&s);
 		return emit_text(text, len);
 	}
+	if (k == KIND_TMH) {
+		struct tmh t;
+		unsigned image;
+		char name[32];
+		uint8_t *png;
+		int rc = 1;
+		if (tmh_decode(p, n, &t, NULL)) {
+			tmh_free(&t);
+			return 1;
+		}
+		if (sscanf(rest, "image%u.png", &image) == 1 && image < t.count) {
+			tmh_image_file_name(image, name, sizeof name);
+			if (!strcmp(rest, name) && !tmh_image_png(&t.images[image], &png, &len, NULL)) {
+				rc = emit(png, len);
+				free(png);
+			}
+		}
+		tmh_free(&t);
+		return rc;
+	}
 	if (k == KIND_ANIM) {
 		struct anim a;
 		unsigned stream, slot;
@@ -144,11 +167,19 @@ static int show(const uint8_t *p, size_t n, const char *label, const char *rest,
 	return rc;
 }
 
-/* Every PAC, skeleton and pack in an item decodes; counts them. */
+/* Every PAC, skeleton, pack and texture bank in an item decodes; counts
+ * them (but PACs). */
 static bool check_item(const uint8_t *p, size_t n, unsigned *models)
 {
 	struct pac pac;
 	switch (sniff(p, n)) {
+	case KIND_TMH: {
+		struct tmh t;
+		bool ok = !tmh_decode(p, n, &t, NULL);
+		tmh_free(&t);
+		*models += ok;
+		return ok;
+	}
 	case KIND_SKELETON: {
 		struct skeleton s;
 		if (skeleton_decode(p, n, &s, NULL))

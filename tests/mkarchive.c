@@ -37,6 +37,7 @@
 #include "entries.h"
 #include "rig.h"
 #include "views.h"
+#include "tmh.h"
 
 #define ENTRIES 6656u      /* MHFU NA/EU: later issues use real ids (6186) */
 #define SIZE_PAIRS 812u    /* fixed in the game's executable */
@@ -132,7 +133,7 @@ enum content {
 	C_BLOB,   /* random bytes that sniff as data */
 	C_PLAIN,  /* a module or movie: an entry MHFU stores plain */
 	C_PAC,    /* PAC container, maybe nested */
-	C_MAGIC0, /* C_MAGIC0 + i: MAGICS[i] then random bytes */
+	C_MAGIC0, /* C_MAGIC0 + i: MAGICS[i] then random bytes (a TMH: images) */
 };
 
 /* The kind the mount sees in the `size` bytes at p. */
@@ -171,14 +172,28 @@ static void build_blob(struct rng *r, const struct ctx *c, struct buf *out)
 	out->len = len;
 }
 
-/* MAGICS[m] then random bytes, `len` in all (at least the magic + 1). */
+/* MAGICS[m] then random bytes, `len` in all (at least the magic + 1).  A
+ * TMH is a bank of small images instead, of the size they make, drawn
+ * from a stream of its own: r makes the draws of the random bytes all the
+ * same, so what is built after it stays as it was. */
 static void put_magic(struct rng *r, unsigned m, size_t len, struct buf *out)
 {
+	uint8_t *bank = NULL;
+	size_t bank_len = 0;
+	char why[256] = "";
+	if (!memcmp(MAGICS[m].bytes, TMH_MAGIC, TMH_MAGIC_LEN) &&
+	    !(bank = mkmodel_tmh(r, &bank_len, why, sizeof why)))
+		fail(1, "internal error: TMH: %s", why);
 	if (len <= MAGICS[m].len)
 		len = MAGICS[m].len + 1;
 	buf_resize(out, len);
 	memcpy(out->p, MAGICS[m].bytes, MAGICS[m].len);
 	rng_bytes(r, out->p + MAGICS[m].len, len - MAGICS[m].len);
+	if (bank) {
+		buf_resize(out, bank_len);
+		memcpy(out->p, bank, bank_len);
+		free(bank);
+	}
 }
 
 /* What MHFU stores plain: PSP modules (ids 42 and 43) and PSMF movies, so
@@ -580,9 +595,32 @@ static void extract_entries(const char *dir, const char *label,
 	}
 }
 
-/* The folder the mount shows for a skeleton (skeleton.txt, bind_world.tsv) or a pack
- * (pack.txt, the streams, entries/), with the texts the codecs print: the mount
- * tests' oracle.  `rig` is the skeleton beside a pack, or NULL. */
+/* A texture bank's folder: imageNN.png per image. */
+static void extract_textures(const char *dir, const char *label, const uint8_t *p,
+			     size_t size)
+{
+	char path[PATH_LEN], name[32];
+	struct mh_diag d;
+	struct tmh t;
+	if (tmh_decode(p, size, &t, &d))
+		fail(1, "internal error: %s: %s", label, d.msg);
+	for (uint32_t i = 0; i < t.count; i++) {
+		uint8_t *png;
+		size_t len;
+		tmh_image_file_name(i, name, sizeof name);
+		path_of(path, "%s/%s", dir, name);
+		if (tmh_image_png(&t.images[i], &png, &len, &d))
+			fail(1, "internal error: %s: %s", path, d.msg);
+		write_file(path, png, len);
+		free(png);
+	}
+	tmh_free(&t);
+}
+
+/* The folder the mount shows for a skeleton (skeleton.txt, bind_world.tsv), a pack
+ * (pack.txt, the streams, entries/) or a texture bank (its images), with the texts
+ * and pictures the codecs make: the mount tests' oracle.  `rig` is the skeleton
+ * beside a pack, or NULL. */
 static void extract_model(const char *dir, const char *label, enum kind k,
 			  const uint8_t *p, size_t size, const struct skeleton *rig)
 {
@@ -590,6 +628,10 @@ static void extract_model(const char *dir, const char *label, enum kind k,
 	struct mh_diag d;
 	size_t len = 0;
 	make_dir(dir);
+	if (k == KIND_TMH) {
+		extract_textures(dir, label, p, size);
+		return;
+	}
 	if (k == KIND_SKELETON) {
 		struct skeleton s;
 		if (skeleton_decode(p, size, &s, &d))
@@ -616,7 +658,7 @@ static void extract_model(const char *dir, const char *label, enum kind k,
 
 static bool has_folder(enum kind k)
 {
-	return k == KIND_PAC || k == KIND_SKELETON || k == KIND_ANIM;
+	return k == KIND_PAC || k == KIND_SKELETON || k == KIND_ANIM || k == KIND_TMH;
 }
 
 /* A model folder's check.txt: the rules its item breaks, `rig` the
@@ -633,7 +675,7 @@ static void extract_check(const char *dir, const uint8_t *p, size_t size,
 /* The folder the mount shows for a PAC: `i.ext` for each non-empty member
  * and a folder `i/` for a member that is a PAC (while members are
  * addressed by at most TREE_DEPTH indices: deeper PACs are files only), a
- * skeleton or a pack; check.txt when a member is a skeleton or a pack.
+ * skeleton, a pack or a texture bank; check.txt when a member is a skeleton or a pack.
  * `label` names the PAC in the views' comments, `outer_rig` is the first
  * skeleton of the PAC holding it, or NULL. */
 static void extract_pac(const char *dir, const char *label, const uint8_t *p,
@@ -698,7 +740,8 @@ static void extract_entry(const char *dir, struct sink *index,
 		extract_pac(path, name, p, size, TREE_DEPTH, NULL);
 	} else if (has_folder(k)) {
 		extract_model(path, label, k, p, size, NULL);
-		extract_check(path, p, size, NULL);
+		if (k == KIND_SKELETON || k == KIND_ANIM)
+			extract_check(path, p, size, NULL);
 	}
 	path_of(path, "%s/%s", dir, label);
 	write_file(path, p, size);

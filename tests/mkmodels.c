@@ -18,6 +18,7 @@
 #include "pac.h"
 #include "rng.h"
 #include "skeleton.h"
+#include "tmh.h"
 
 const struct mkmodel_place MKMODEL_PLACES[MODEL_COUNT] = {
 	{6186, MODEL_TIGREX},       /* file_06185: em75, the Tigrex */
@@ -247,7 +248,142 @@ fail:
 	return -1;
 }
 
-/* A blob behind a magic: PMO and TMH stand-ins. */
+/* ---- textures ------------------------------------------------------------
+ * TMH banks of small images in the game's formats and a few it never
+ * uses: pictures of bands and noise, so that an edit and its nearest
+ * colours mean something. */
+
+struct tex_shape {
+	enum tmh_format format;
+	enum tmh_format clut_format; /* the indexed formats */
+	uint16_t width, height;
+};
+
+/* A colour whose channels are those of the format it is stored in. */
+static void tex_color(struct rng *r, enum tmh_format f, uint8_t rgba[4])
+{
+	for (int c = 0; c < 3; c++)
+		rgba[c] = (uint8_t)rng_below(r, 256);
+	rgba[3] = rng_below(r, 5) ? 255 : (uint8_t)rng_below(r, 256);
+	tmh_color_unpack(f, tmh_color_pack(f, rgba), rgba);
+}
+
+static int build_image(const struct tex_shape *shape, struct rng *r, struct tmh_image *im)
+{
+	memset(im, 0, sizeof *im);
+	im->format = shape->format;
+	im->width = shape->width;
+	im->height = shape->height;
+	im->pixels_len = (uint32_t)tmh_pixels_needed(im->format, im->width, im->height);
+	if (!(im->pixels = calloc(im->pixels_len, 1)))
+		return -1;
+	if (im->format >= TMH_DXT1) { /* any bytes are blocks */
+		rng_bytes(r, im->pixels, im->pixels_len);
+		return 0;
+	}
+	if (im->format == TMH_INDEX4 || im->format == TMH_INDEX8) {
+		unsigned bytes = tmh_format_bits(shape->clut_format) / 8;
+		im->has_clut = true;
+		im->clut_format = shape->clut_format;
+		im->clut_entries = im->format == TMH_INDEX4 ? 16 : 256;
+		im->clut_len = im->clut_entries * bytes;
+		if (!(im->clut = malloc(im->clut_len)))
+			return -1;
+		for (uint32_t i = 0; i < im->clut_entries; i++) {
+			uint8_t c[4];
+			tex_color(r, im->clut_format, c);
+			uint32_t v = tmh_color_pack(im->clut_format, c);
+			for (unsigned b = 0; b < bytes; b++)
+				im->clut[i * bytes + b] = (uint8_t)(v >> 8 * b);
+		}
+	}
+	uint8_t band[4][4];
+	for (int b = 0; b < 4; b++)
+		tex_color(r, im->format, band[b]);
+	for (uint32_t y = 0; y < im->height; y++)
+		for (uint32_t x = 0; x < im->width; x++) {
+			uint32_t k = (x / 4 + y / 4) % 4, v;
+			if (im->has_clut)
+				v = (k * im->clut_entries / 4 + (uint32_t)rng_below(r, 3)) %
+				    im->clut_entries;
+			else if (rng_below(r, 8) == 0)
+				v = (uint32_t)rng_next(r);
+			else
+				v = tmh_color_pack(im->format, band[k]);
+			/* a pixel past a cut band's bytes is not stored */
+			(void)tmh_pixel_set(im, x, y, v);
+		}
+	return 0;
+}
+
+/* A bank of `n` images shaped so. */
+static int build_tmh(const struct tex_shape *shapes, uint32_t n, struct rng *r,
+		     uint8_t **out, size_t *len, char *why, size_t why_len)
+{
+	struct tmh t = {0};
+	struct mh_diag d = {0};
+	int rc = -1;
+	if (!(t.images = calloc(n, sizeof *t.images)))
+		goto out;
+	t.count = n;
+	for (uint32_t i = 0; i < n; i++)
+		if (build_image(&shapes[i], r, &t.images[i]))
+			goto out;
+	if (!tmh_encode(&t, out, len, &d))
+		rc = 0;
+out:
+	if (rc)
+		snprintf(why, why_len, "tmh: %s", d.msg[0] ? d.msg : "out of memory");
+	tmh_free(&t);
+	return rc;
+}
+
+/* A bank's own stream, derived from r's state without drawing from r. */
+static struct rng tex_stream(const struct rng *r)
+{
+	return (struct rng){r->x ^ 0x746578747572ull};
+}
+
+uint8_t *mkmodel_tmh(const struct rng *from, size_t *len, char *why, size_t why_len)
+{
+	struct rng own = tex_stream(from), *r = &own;
+	static const enum tmh_format FORMATS[] = {TMH_INDEX4, TMH_INDEX8, TMH_INDEX4, TMH_INDEX8,
+						  TMH_RGBA5551, TMH_RGBA8888, TMH_DXT1};
+	struct tex_shape shapes[3];
+	uint32_t n = rng_range(r, 1, 3);
+	for (uint32_t i = 0; i < n; i++) {
+		shapes[i].format = FORMATS[rng_below(r, sizeof FORMATS / sizeof *FORMATS)];
+		shapes[i].clut_format = rng_below(r, 2) ? TMH_RGBA5551 : TMH_RGBA8888;
+		shapes[i].width = (uint16_t)(8u << rng_below(r, 3));
+		shapes[i].height = (uint16_t)(8u << rng_below(r, 3));
+	}
+	uint8_t *out = NULL;
+	return build_tmh(shapes, n, r, &out, len, why, why_len) ? NULL : out;
+}
+
+/* The Tigrex's bank: the game's two indexed formats with CLUTs of both
+ * kinds, the one direct format it uses, an image too narrow to be
+ * swizzled, and a DXT1 one (read-only). */
+static const struct tex_shape TIGREX_TEX[] = {
+	{TMH_INDEX4, TMH_RGBA5551, 32, 32}, {TMH_INDEX8, TMH_RGBA8888, 32, 16},
+	{TMH_RGBA8888, 0, 16, 8},           {TMH_INDEX4, TMH_RGBA8888, 8, 8},
+	{TMH_DXT1, 0, 16, 16},
+};
+/* The other 16-bit formats, an 8-bit image whose last band of rows is
+ * cut short, and a second bank. */
+static const struct tex_shape FOUR_TEX[] = {
+	{TMH_RGB565, 0, 16, 16}, {TMH_RGBA5551, 0, 8, 8}, {TMH_RGBA4444, 0, 8, 8},
+	{TMH_INDEX8, TMH_RGBA5551, 32, 12},
+};
+static const struct tex_shape FOUR_TEX2[] = {{TMH_INDEX4, TMH_RGBA5551, 64, 32}};
+static const struct tex_shape P3RD_TEX[] = {
+	{TMH_INDEX8, TMH_RGBA8888, 32, 32}, {TMH_INDEX4, TMH_RGBA5551, 16, 16},
+};
+static const struct tex_shape P3RD_TEX2[] = {{TMH_INDEX4, TMH_RGBA8888, 32, 8}};
+#define TEX_COUNT(shapes) ((uint32_t)(sizeof shapes / sizeof *shapes))
+#define TEX(shapes) shapes, TEX_COUNT(shapes)
+
+/* A blob behind a magic: PMO stand-ins. */
 static uint8_t *magic_blob(struct rng *r, const char *magic, size_t magic_len,
 			   size_t *len)
 {
@@ -258,6 +394,20 @@ static uint8_t *magic_blob(struct rng *r, const char *magic, size_t magic_len,
 		memcpy(p, magic, magic_len);
 	}
 	return p;
+}
+
+/* A model's bank, shaped so (NULL: at random), where the sample had a
+ * stand-in: r still makes the stand-in's draws, so every member after it
+ * is as it was, and the bank draws from a stream of its own. */
+static int tex_member(const struct tex_shape *shapes, uint32_t n, struct rng *r,
+		      uint8_t **out, size_t *len, char *why, size_t why_len)
+{
+	struct rng own = tex_stream(r);
+	int rc = shapes ? build_tmh(shapes, n, &own, out, len, why, why_len)
+		 : (*out = mkmodel_tmh(r, len, why, why_len)) ? 0 : -1;
+	size_t standin_len;
+	free(magic_blob(r, TMH_MAGIC, TMH_MAGIC_LEN, &standin_len));
+	return rc;
 }
 
 /* A model PAC: its members in order ({NULL, 0} empty), 16-aligned, padded
@@ -326,13 +476,17 @@ uint8_t *mkmodel_build(enum mkmodel model, uint64_t seed, size_t *len,
 		count = 7;
 		if (build_skeleton(rig, &r, &bytes[0], &sizes[0], why, why_len) ||
 		    !(bytes[1] = magic_blob(&r, "pmo\0", 4, &sizes[1])) ||
-		    !(bytes[2] = magic_blob(&r, ".TMH0.14", 8, &sizes[2])) ||
+		    tex_member(model == MODEL_TIGREX ? TIGREX_TEX
+			       : model == MODEL_FOUR_STREAMS ? FOUR_TEX : NULL,
+			       model == MODEL_TIGREX ? TEX_COUNT(TIGREX_TEX) : TEX_COUNT(FOUR_TEX),
+			       &r, &bytes[2], &sizes[2], why,
+			       why_len) ||
 		    build_pack(pack, &r, &bytes[3], &sizes[3], why, why_len))
 			goto out;
 		if (model == MODEL_FOUR_STREAMS && /* a second, small model set */
 		    (build_skeleton(&SMALL_RIG, &r, &bytes[4], &sizes[4], why, why_len) ||
 		     !(bytes[5] = magic_blob(&r, "pmo\0", 4, &sizes[5])) ||
-		     !(bytes[6] = magic_blob(&r, ".TMH0.14", 8, &sizes[6]))))
+		     tex_member(TEX(FOUR_TEX2), &r, &bytes[6], &sizes[6], why, why_len)))
 			goto out;
 		mark = model == MODEL_TIGREX ? "em75 tail" : NULL;
 		break;
@@ -341,9 +495,9 @@ uint8_t *mkmodel_build(enum mkmodel model, uint64_t seed, size_t *len,
 		count = 5;
 		if (build_skeleton(&P3RD_RIG, &r, &bytes[0], &sizes[0], why, why_len) ||
 		    !(bytes[1] = magic_blob(&r, "pmo\0", 4, &sizes[1])) ||
-		    !(bytes[2] = magic_blob(&r, ".TMH0.14", 8, &sizes[2])) ||
+		    tex_member(TEX(P3RD_TEX), &r, &bytes[2], &sizes[2], why, why_len) ||
 		    !(bytes[3] = magic_blob(&r, "pmo\0", 4, &sizes[3])) ||
-		    !(bytes[4] = magic_blob(&r, ".TMH0.14", 8, &sizes[4])))
+		    tex_member(TEX(P3RD_TEX2), &r, &bytes[4], &sizes[4], why, why_len))
 			goto out;
 		break;
 	case MODEL_P3RD_GEOMETRY:

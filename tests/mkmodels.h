@@ -28,4 +28,11 @@ extern const struct mkmodel_place MKMODEL_PLACES[MODEL_COUNT];
 uint8_t *mkmodel_build(enum mkmodel model, uint64_t seed, size_t *len,
 		       char *why, size_t why_len);
 
+/* A texture bank of one to three small images of random formats (the
+ * game's, and DXT1), drawn from a stream derived from r's state (r itself
+ * is not drawn from: what a generator draws after it stays as it was);
+ * malloc'ed, NULL with why as above. */
+struct rng;
+uint8_t *mkmodel_tmh(const struct rng *r, size_t *len, char *why, size_t why_len);
+
 #endif
