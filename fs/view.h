@@ -59,7 +59,8 @@ struct edit;
 	X(NODE_SLOT_BIN, view_slot_bin) /* DIR/streamK/slotNNN.bin */          \
 	X(NODE_ENTRIES_DIR, view_entries_dir) /* DIR/entries/ (MHFU) */          \
 	X(NODE_ENTRY_TXT, view_entry_txt) /* DIR/entries/entryNNN.txt */        \
-	X(NODE_ENTRIES_INDEX, view_entries_index) /* DIR/entries/index.tsv */
+	X(NODE_ENTRIES_INDEX, view_entries_index) /* DIR/entries/index.tsv */   \
+	X(NODE_MODEL_GLB, view_model_glb) /* PAC/model.glb */
 
 #define VIEW_ENUM(type, cls) type,
 enum node_type { NODE_NONE, VIEW_TABLE(VIEW_ENUM) NODE_TYPES };
