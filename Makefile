@@ -102,7 +102,7 @@ $(MOUNT): $(FS_OBJ) $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $(FS_OBJ) $(LIBCODECS) $(FUSE_LIBS) -lz -lpthread -lm
 
 $(MKARCHIVE): $(BUILD)/tests/mkarchive.o $(BUILD)/tests/mkmodels.o $(LIBCODECS)
-	$(CC) $(MH_LDFLAGS) -o $@ $^
+	$(CC) $(MH_LDFLAGS) -o $@ $^ -lm
 
 $(VIEWCHECK): $(BUILD)/tests/viewcheck.o $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^

@@ -772,8 +772,8 @@ static enum mh_err glb_file(const struct glb *g, const struct strbuf *json, uint
 	return MH_OK;
 }
 
-enum mh_err gltf_model(const struct skeleton *s, const struct anim *pack, const char *label,
-		       uint8_t **out, size_t *len, struct mh_diag *d)
+enum mh_err gltf_model(const struct skeleton *s, const struct anim *pack, uint8_t **out,
+		       size_t *len, struct mh_diag *d)
 {
 	*out = NULL;
 	*len = 0;
@@ -805,9 +805,8 @@ enum mh_err gltf_model(const struct skeleton *s, const struct anim *pack, const 
 	}
 
 	strbuf_printf(&json, "{\"asset\":{\"version\":\"2.0\",\"generator\":\"mhfufs\"},"
-		      "\"scene\":0,\"scenes\":[{\"name\":");
-	json_string(&json, label ? label : "model");
-	strbuf_printf(&json, ",\"nodes\":[%u,%u]}],", r.n, r.n + 1);
+		      "\"scene\":0,\"scenes\":[{\"name\":\"model\",\"nodes\":[%u,%u]}],",
+		      r.n, r.n + 1);
 	put_nodes(&json, &r);
 	strbuf_printf(&json, ",\"meshes\":[%s],\"skins\":[{\"inverseBindMatrices\":%u,"
 		      "\"skeleton\":%u,\"joints\":[", mesh.buf, ibm, r.n);

@@ -57,11 +57,12 @@
 #define GLTF_CHUNK_JSON 0x4E4F534Au /* "JSON" */
 #define GLTF_CHUNK_BIN 0x004E4942u  /* "BIN\0" */
 
-/* The GLB of skeleton s and, when pack is not NULL, its motions;
- * `label` ("file_06185") names the scene.  *out is malloc'ed, owned by
- * the caller.  Fails with MH_ENOMEM, or MH_ERANGE when the file would
- * exceed GLTF_MAX_BYTES or the skeleton has no bone. */
-enum mh_err gltf_model(const struct skeleton *s, const struct anim *pack, const char *label,
-		       uint8_t **out, size_t *len, struct mh_diag *d);
+/* The GLB of skeleton s and, when pack is not NULL, its motions.  It
+ * names no file or entry, so a PAC gives the same bytes in a DATA.BIN and
+ * mounted alone.  *out is malloc'ed, owned by the caller.  Fails with
+ * MH_ENOMEM, or MH_ERANGE when the file would exceed GLTF_MAX_BYTES or
+ * the skeleton has no bone. */
+enum mh_err gltf_model(const struct skeleton *s, const struct anim *pack, uint8_t **out,
+		       size_t *len, struct mh_diag *d);
 
 #endif

@@ -79,18 +79,19 @@ static int model_glb_resolve(struct mhfs *fs, const struct node *n, struct node_
 	if (!glb) {
 		struct node dir = pac_folder_of(n);
 		struct model *pack;
-		char label[128];
 		struct mh_diag d = {0};
 		uint8_t *bytes;
 		size_t len;
 		if ((err = first_member_model(fs, &dir, t->tree, KIND_ANIM, &pack)))
 			return err;
-		item_label(&fs->ar, &dir, label, sizeof label);
-		enum mh_err e = gltf_model(&t->model->skel, pack ? &pack->pack : NULL, label,
-					   &bytes, &len, &d);
+		enum mh_err e = gltf_model(&t->model->skel, pack ? &pack->pack : NULL, &bytes,
+					   &len, &d);
 		if (e != MH_OK) {
-			if (e != MH_ENOMEM)
+			if (e != MH_ENOMEM) {
+				char label[128];
+				item_label(&fs->ar, &dir, label, sizeof label);
 				mlog_printf(fs->ar.log, "%s/model.glb: not made: %s", label, d.msg);
+			}
 			return e == MH_ERANGE ? EFBIG : mh_errno(e);
 		}
 		if (!(glb = model_keep_glb(t->model, bytes, len)))

@@ -149,7 +149,7 @@ static void make_ok(const struct skeleton *s, const struct anim *a, uint8_t **ou
 		    struct glb_read *g)
 {
 	struct mh_diag d = {0};
-	if (gltf_model(s, a, "test", out, len, &d) != MH_OK)
+	if (gltf_model(s, a, out, len, &d) != MH_OK)
 		fail_msg("gltf_model failed: %s", d.msg);
 	glb_open(*out, *len, g);
 }
@@ -463,7 +463,7 @@ static void broken_rigs_still_make_a_valid_file(void **state)
 	glb_close(b, &g);
 	s.nbones = 0;
 	struct mh_diag d = {0};
-	assert_int_equal(gltf_model(&s, NULL, "t", &b, &len, &d), MH_ERANGE);
+	assert_int_equal(gltf_model(&s, NULL, &b, &len, &d), MH_ERANGE);
 	assert_non_null(strstr(d.msg, "no bone"));
 	s.nbones = 4;
 	skeleton_free(&s);
@@ -487,7 +487,7 @@ static void too_big_is_refused_before_it_is_made(void **state)
 	uint8_t *b = (uint8_t *)"unset";
 	size_t len = 1;
 	struct mh_diag d = {0};
-	assert_int_equal(gltf_model(&s, &a, "t", &b, &len, &d), MH_ERANGE);
+	assert_int_equal(gltf_model(&s, &a, &b, &len, &d), MH_ERANGE);
 	assert_null(b);
 	assert_int_equal(len, 0);
 	assert_non_null(strstr(d.msg, "model.glb would take"));
@@ -505,8 +505,8 @@ static void deterministic_and_clean_under_allocation_failures(void **state)
 	uint8_t *b1, *b2;
 	size_t l1, l2;
 	struct mh_diag d = {0};
-	assert_int_equal(gltf_model(&s, &a, "x", &b1, &l1, &d), MH_OK);
-	assert_int_equal(gltf_model(&s, &a, "x", &b2, &l2, &d), MH_OK);
+	assert_int_equal(gltf_model(&s, &a, &b1, &l1, &d), MH_OK);
+	assert_int_equal(gltf_model(&s, &a, &b2, &l2, &d), MH_OK);
 	assert_int_equal(l1, l2);
 	assert_memory_equal(b1, b2, l1);
 	free(b1);
@@ -521,7 +521,7 @@ static void deterministic_and_clean_under_allocation_failures(void **state)
 		uint8_t *out = NULL;
 		size_t len = 0;
 		faults_arm(k);
-		enum mh_err err = gltf_model(&s, &a, "x", &out, &len, &d);
+		enum mh_err err = gltf_model(&s, &a, &out, &len, &d);
 		bool fired = faults_disarm();
 		free(out);
 		assert_int_equal(faults_live, live);
