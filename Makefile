@@ -78,7 +78,7 @@ SAMPLE_GEN ?= $(MKARCHIVE)
 
 .SECONDARY: $(TEST_OBJ)
 
-.PHONY: all check check-plain check-san check-tsan units mount-tests demo bench fuzz stress deps test-deps clean sample install uninstall
+.PHONY: all check check-plain check-san check-tsan units mount-tests demo bench fuzz stress deps test-deps clean sample install uninstall picture
 
 all: $(MOUNT) $(MKARCHIVE) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(UNITS) $(FUZZERS)
 
@@ -146,8 +146,11 @@ sample: $(SAMPLE)/.done
 deps:
 	@bash tests/deps.sh
 
+# The glTF tools (Blender, npm's gltf-validator: a minute or two to
+# install) too; without them model.glb's validator and Blender checks skip.
 test-deps:
 	@bash tests/deps.sh test
+	@bash tests/deps.sh pictures || echo "test-deps: model.glb's validator and Blender checks will skip"
 
 units: $(UNITS) $(FUZZERS) $(SAMPLE)/.done
 	@set -e; for t in $(UNITS); do MHFU_SAMPLE=$(SAMPLE) $$t; done
@@ -198,6 +201,14 @@ check: test-deps
 demo: deps
 	$(MAKE) $(MOUNT) $(SAMPLE)/.done
 	bash tests/demo.sh $(MOUNT) $(SAMPLE) $(BUILD)/demo
+
+# The README's picture (man/tigrex.png): the sample's Tigrex posed at a
+# frame of an entry, rendered by Blender from the mount's model.glb.
+PICTURE_ENTRY ?= entry 001
+PICTURE_FRAME ?= 30
+picture: $(MOUNT) $(SAMPLE)/.done
+	@bash tests/deps.sh pictures
+	bash tests/picture.sh $(MOUNT) $(SAMPLE) man/tigrex.png "$(PICTURE_ENTRY)" $(PICTURE_FRAME)
 
 $(BUILD)/cipher_bench: $(BUILD)/tests/cipher_bench.o $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^
