@@ -50,7 +50,7 @@ FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null)
 FUSE_LIBS   := $(shell pkg-config --libs fuse3 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 # What the codecs link against: zlib (PNG).
-CODEC_LIBS  := -lz
+CODEC_LIBS  := -lz -lm
 
 CODEC_SRC := $(wildcard codecs/*.c)
 FS_SRC    := $(wildcard fs/*.c)
@@ -82,7 +82,7 @@ SAMPLE_GEN ?= $(MKARCHIVE)
 
 .SECONDARY: $(TEST_OBJ)
 
-.PHONY: all check check-plain check-san check-tsan units mount-tests demo bench fuzz stress deps test-deps clean sample install uninstall
+.PHONY: all check check-plain check-san check-tsan units mount-tests demo bench fuzz stress deps test-deps clean sample install uninstall picture
 
 all: $(MOUNT) $(MKARCHIVE) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(UNITS) $(FUZZERS)
 
@@ -133,7 +133,7 @@ $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(LIBCODECS)
 # The store's test links the store and its journal, without libfuse.
 $(BUILD)/tests/test_store.o: CFLAGS += -Ifs
 $(BUILD)/tests/test_store: $(BUILD)/tests/test_store.o $(BUILD)/fs/store.o $(BUILD)/fs/journal.o $(BUILD)/fs/fserror.o $(LIBCODECS)
-	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) -lz
+	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS)
 
 $(BUILD)/tests/test_cipher_portable: tests/test_cipher.c codecs/cipher.c $(LIBCODECS)
 	$(CC) $(MH_CFLAGS) -DMH_CIPHER_PORTABLE -Icodecs $(MH_LDFLAGS) -o $@ tests/test_cipher.c codecs/cipher.c $(LIBCODECS) $(CMOCKA_LIBS) $(CODEC_LIBS)
@@ -155,8 +155,11 @@ sample: $(SAMPLE)/.done
 deps:
 	@bash tests/deps.sh
 
+# The glTF tools (Blender, npm's gltf-validator: a minute or two to
+# install) too; without them model.glb's validator and Blender checks skip.
 test-deps:
 	@bash tests/deps.sh test
+	@bash tests/deps.sh pictures || echo "test-deps: model.glb's validator and Blender checks will skip"
 
 units: $(UNITS) $(FUZZERS) $(SAMPLE)/.done
 	@set -e; for t in $(UNITS); do MHFU_SAMPLE=$(SAMPLE) $$t; done
@@ -170,6 +173,7 @@ mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(SAMPLE)/.
 	bash tests/entries_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/svg_test.sh $(MOUNT) $(SAMPLE)
 	bash tests/texture_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
+	bash tests/gltf_test.sh $(MOUNT) $(SAMPLE)
 	bash tests/inverse_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(INVERSE_ROUNDS)
 	bash tests/editor_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/demo_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
@@ -209,6 +213,14 @@ check: test-deps
 demo: deps
 	$(MAKE) $(MOUNT) $(SAMPLE)/.done
 	bash tests/demo.sh $(MOUNT) $(SAMPLE) $(BUILD)/demo
+
+# The README's picture (man/tigrex.png): the sample's Tigrex posed at a
+# frame of an entry, rendered by Blender from the mount's model.glb.
+PICTURE_ENTRY ?= entry 001
+PICTURE_FRAME ?= 30
+picture: $(MOUNT) $(SAMPLE)/.done
+	@bash tests/deps.sh pictures
+	bash tests/picture.sh $(MOUNT) $(SAMPLE) man/tigrex.png "$(PICTURE_ENTRY)" $(PICTURE_FRAME)
 
 $(BUILD)/cipher_bench: $(BUILD)/tests/cipher_bench.o $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CODEC_LIBS)

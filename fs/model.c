@@ -179,6 +179,23 @@ static void free_texts(_Atomic(struct model_text *) *cache, uint32_t n)
 	free(cache);
 }
 
+const struct model_text *model_keep_glb(struct model *m, uint8_t *bytes, size_t len)
+{
+	struct model_text *t = malloc(sizeof *t), *expected = NULL;
+	if (!t) {
+		free(bytes);
+		return NULL;
+	}
+	*t = (struct model_text){.text = (char *)bytes, .len = len};
+	if (!atomic_compare_exchange_strong(&m->glb, &expected, t)) {
+		free(bytes); /* another reader made it first */
+		free(t);
+		return expected;
+	}
+	model_count(m, sizeof *t + len);
+	return t;
+}
+
 void model_free(struct model *m)
 {
 	if (!m)
@@ -190,6 +207,10 @@ void model_free(struct model *m)
 	free_texts(m->entry_svg, ENTRIES_MAX);
 	free_texts(m->image_png, m->tex.count);
 	tmh_free(&m->tex);
+	struct model_text *glb = atomic_load(&m->glb);
+	if (glb)
+		free(glb->text);
+	free(glb);
 	free(m->clip_offset);
 	free(m->clip_size);
 	free(m->text.text);

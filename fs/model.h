@@ -46,6 +46,8 @@ struct model {
 	const struct skeleton *rig;  /* KIND_ANIM: the skeleton beside it, or NULL
 					(owned by its own model, in the same entry:
 					evicted together) */
+	_Atomic(struct model_text *) glb; /* KIND_SKELETON: its PAC's model.glb,
+					     kept once made (view_model.c) */
 	_Atomic size_t bytes;        /* memory held, texts printed so far included */
 	_Atomic size_t *account;     /* where bytes is also counted */
 };
@@ -63,6 +65,11 @@ struct model *model_build(enum kind kind, const uint8_t *buf, size_t len,
 			  const char *label, const struct skeleton *rig,
 			  _Atomic size_t *account, struct fs_diag *why);
 void model_free(struct model *m);
+
+/* Keeps bytes (malloc'ed, taken) as m's model.glb, unless another reader
+ * kept one first; returns the one kept, NULL when out of memory (bytes
+ * freed).  Counted in m's memory like its texts. */
+const struct model_text *model_keep_glb(struct model *m, uint8_t *bytes, size_t len);
 
 /* The text of clip i, printed on first use; NULL when out of memory. */
 const struct model_text *model_clip_text(struct model *m, uint32_t clip);

@@ -67,7 +67,8 @@ struct edit;
 	X(NODE_SLOT_SVG, view_slot_svg) /* DIR/streamK/slotNNN.svg */           \
 	X(NODE_ENTRY_SVG, view_entry_svg) /* DIR/entries/entryNNN.svg */        \
 	X(NODE_TMH_DIR, view_tmh_dir)   /* a texture bank's folder */            \
-	X(NODE_TMH_PNG, view_tmh_png)   /* DIR/imageNN.png */
+	X(NODE_TMH_PNG, view_tmh_png)   /* DIR/imageNN.png */        \
+	X(NODE_MODEL_GLB, view_model_glb) /* PAC/model.glb */
 
 #define VIEW_ENUM(type, cls) type,
 enum node_type { NODE_NONE, VIEW_TABLE(VIEW_ENUM) NODE_TYPES };

@@ -12,7 +12,7 @@
  *     each entry one run seeded with its start block, MHFU's plain ids
  *     stored plain); --plain-out is the same layout fully decrypted;
  *     --extract writes what the mount shows: each entry's logical bytes,
- *     each PAC's folder of members, and index.tsv. */
+ *     each PAC's folder of members (and its model.glb), and index.tsv. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -35,6 +35,7 @@
 #include "rng.h"
 #include "curve_svg.h"
 #include "entries.h"
+#include "gltf.h"
 #include "rig.h"
 #include "views.h"
 #include "tmh.h"
@@ -656,6 +657,34 @@ static void extract_model(const char *dir, const char *label, enum kind k,
 	anim_free(&a);
 }
 
+/* A PAC's model.glb: its rig and the first pack among its members (when
+ * it decodes), as gltf_model makes it. */
+static void extract_glb(const char *dir, const struct pac *pac, const uint8_t *p,
+			const struct skeleton *rig)
+{
+	char path[PATH_LEN];
+	struct mh_diag d;
+	struct anim a;
+	bool have_pack = false;
+	for (uint32_t i = 0; i < pac->count; i++) {
+		const uint8_t *m = p + pac->entries[i].offset;
+		uint32_t n = pac->entries[i].size;
+		if (n && sniff(m, n) == KIND_ANIM) {
+			have_pack = anim_decode(m, n, CLIP_NONE, &a, &d) == MH_OK;
+			break;
+		}
+	}
+	uint8_t *glb;
+	size_t len;
+	if (gltf_model(rig, have_pack ? &a : NULL, &glb, &len, &d))
+		fail(1, "internal error: %s/model.glb: %s", dir, d.msg);
+	path_of(path, "%s/model.glb", dir);
+	write_file(path, glb, len);
+	free(glb);
+	if (have_pack)
+		anim_free(&a);
+}
+
 static bool has_folder(enum kind k)
 {
 	return k == KIND_PAC || k == KIND_SKELETON || k == KIND_ANIM || k == KIND_TMH;
@@ -718,8 +747,10 @@ static void extract_pac(const char *dir, const char *label, const uint8_t *p,
 	}
 	if (holds_model)
 		extract_check(dir, p, size, outer_rig);
-	if (have_rig)
+	if (have_rig) {
+		extract_glb(dir, &pac, p, &rig);
 		skeleton_free(&rig);
+	}
 	pac_free(&pac);
 }
 

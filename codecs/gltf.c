@@ -1,0 +1,835 @@
+/* model.glb (gltf.h): the rig, a stand-in mesh and the motions as glTF 2.0.
+ *
+ * The file is made in one pass: every array of numbers is appended to the
+ * BIN chunk (each at a 4-byte boundary) with its bufferView and accessor
+ * written to their JSON lists as it goes; the nodes, mesh, skin and
+ * animations refer to accessors by their index.  The JSON is assembled
+ * last, then the GLB: header, JSON chunk padded with spaces, BIN chunk
+ * padded with zeros. */
+#include "gltf.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bytes.h"
+#include "clip.h"
+#include "entries.h"
+#include "rig.h"
+#include "strbuf.h"
+
+#define PI 3.14159265358979323846
+#define ROT_UNIT (PI / 8192.0) /* radians per raw rotation unit: 4096 = 90 degrees */
+#define LOC_UNIT (1.0 / 16.0)  /* one raw location unit */
+
+/* glTF's enums (the OpenGL values). */
+#define GL_FLOAT 5126
+#define GL_UNSIGNED_SHORT 5123
+#define GL_UNSIGNED_INT 5125
+#define GL_ARRAY_BUFFER 34962
+#define GL_ELEMENT_ARRAY_BUFFER 34963
+
+#define GLB_HEADER 12u
+#define GLB_CHUNK_HEADER 8u
+/* JSON per animation channel, at most (sampler, channel, two accessors,
+ * two views), for the size check. */
+#define JSON_PER_CHANNEL 512u
+
+/* The file being made. */
+struct glb {
+	uint8_t *bin;            /* the BIN chunk's data */
+	size_t len, cap;
+	struct strbuf views;     /* the bufferViews, comma-separated */
+	struct strbuf accessors; /* the accessors, comma-separated */
+	uint32_t nviews, naccessors;
+	bool failed;             /* an allocation failed */
+};
+
+/* The rig as the file shows it. */
+struct rig {
+	const struct skeleton *s;
+	uint32_t n;              /* bones */
+	int32_t *parent;         /* per bone: its node's parent, -1 a root */
+	double (*world)[12];     /* per bone: bind transform, rotation
+				    column-major then translation */
+	uint32_t *parts;         /* MHFU: each animated joint's part */
+	uint32_t animated;
+};
+
+/* One animation: which track drives each bone. */
+struct motion {
+	char name[40];
+	uint32_t frames;                    /* samples: frame 0 to the last key */
+	const struct clip_track **track_of; /* per bone; NULL: not driven */
+};
+
+/* A float that JSON and the validator accept: non-finite becomes 0. */
+static float f32(double v)
+{
+	float f = (float)v;
+	return isfinite(f) ? f : 0.0f;
+}
+
+static void json_f32(struct strbuf *sb, float v)
+{
+	char buf[40];
+	text_f32(buf, sizeof buf, v);
+	strbuf_printf(sb, "%s", buf);
+}
+
+/* A JSON string of printable ASCII: anything else is escaped. */
+static void json_string(struct strbuf *sb, const char *s)
+{
+	strbuf_char(sb, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			strbuf_printf(sb, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			strbuf_printf(sb, "\\u%04x", c);
+		else
+			strbuf_char(sb, (char)c);
+	}
+	strbuf_char(sb, '"');
+}
+
+/* ---- the BIN chunk and its accessors ------------------------------------ */
+
+/* Room for `more` bytes at a 4-byte boundary; false when out of memory. */
+static bool bin_reserve(struct glb *g, size_t more)
+{
+	if (g->failed)
+		return false;
+	size_t need = align_up(g->len, 4) + more;
+	if (need > g->cap) {
+		size_t cap = g->cap * 2 > need ? g->cap * 2 : need;
+		uint8_t *b = realloc(g->bin, cap);
+		if (!b) {
+			g->failed = true;
+			return false;
+		}
+		g->bin = b;
+		g->cap = cap;
+	}
+	while (g->len % 4)
+		g->bin[g->len++] = 0;
+	return true;
+}
+
+static void bin_f32(struct glb *g, float v)
+{
+	uint32_t bits;
+	memcpy(&bits, &v, sizeof bits);
+	put_le32(g->bin + g->len, bits);
+	g->len += 4;
+}
+
+/* The bufferView of the bytes from `start` to the end; target 0: none. */
+static uint32_t add_view(struct glb *g, size_t start, int target)
+{
+	strbuf_printf(&g->views, "%s{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu",
+		      g->nviews ? "," : "", start, g->len - start);
+	if (target)
+		strbuf_printf(&g->views, ",\"target\":%d", target);
+	strbuf_char(&g->views, '}');
+	return g->nviews++;
+}
+
+static const char *const TYPES[] = {NULL, "SCALAR", NULL, "VEC3", "VEC4", NULL, NULL, NULL,
+				    NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "MAT4"};
+
+/* `count` floats of `comps` components each (1, 3, 4 or 16), as one
+ * accessor over a view of their own; with min and max when `bounds`. */
+static uint32_t put_floats(struct glb *g, const float *v, uint32_t count, unsigned comps,
+			   bool bounds, int target)
+{
+	if (!bin_reserve(g, (size_t)count * comps * 4))
+		return 0;
+	size_t start = g->len;
+	for (size_t i = 0; i < (size_t)count * comps; i++)
+		bin_f32(g, v[i]);
+	uint32_t view = add_view(g, start, target);
+	struct strbuf *a = &g->accessors;
+	strbuf_printf(a, "%s{\"bufferView\":%u,\"componentType\":%d,\"count\":%u,\"type\":\"%s\"",
+		      g->naccessors ? "," : "", view, GL_FLOAT, count, TYPES[comps]);
+	for (int bound = 0; bounds && bound < 2; bound++) {
+		strbuf_printf(a, ",\"%s\":[", bound ? "max" : "min");
+		for (unsigned c = 0; c < comps; c++) {
+			float m = v[c];
+			for (uint32_t i = 1; i < count; i++) {
+				float x = v[(size_t)i * comps + c];
+				m = bound ? (x > m ? x : m) : (x < m ? x : m);
+			}
+			if (c)
+				strbuf_char(a, ',');
+			json_f32(a, m);
+		}
+		strbuf_char(a, ']');
+	}
+	strbuf_char(a, '}');
+	return g->naccessors++;
+}
+
+/* `count` unsigned integers of `comps` components, 16 or 32 bits wide. */
+static uint32_t put_uints(struct glb *g, const uint32_t *v, uint32_t count, unsigned comps,
+			  int type, int target)
+{
+	unsigned width = type == GL_UNSIGNED_SHORT ? 2 : 4;
+	if (!bin_reserve(g, (size_t)count * comps * width))
+		return 0;
+	size_t start = g->len;
+	for (size_t i = 0; i < (size_t)count * comps; i++) {
+		if (width == 2)
+			put_le16(g->bin + g->len, (uint16_t)v[i]);
+		else
+			put_le32(g->bin + g->len, v[i]);
+		g->len += width;
+	}
+	uint32_t view = add_view(g, start, target);
+	strbuf_printf(&g->accessors,
+		      "%s{\"bufferView\":%u,\"componentType\":%d,\"count\":%u,\"type\":\"%s\"}",
+		      g->naccessors ? "," : "", view, type, count, TYPES[comps]);
+	return g->naccessors++;
+}
+
+/* ---- the rig -------------------------------------------------------------- */
+
+/* Rz Ry Rx of Euler angles (radians) as a unit quaternion x y z w. */
+static void euler_quat(const double e[3], double q[4])
+{
+	double cx = cos(e[0] / 2), sx = sin(e[0] / 2);
+	double cy = cos(e[1] / 2), sy = sin(e[1] / 2);
+	double cz = cos(e[2] / 2), sz = sin(e[2] / 2);
+	q[0] = sx * cy * cz - cx * sy * sz;
+	q[1] = cx * sy * cz + sx * cy * sz;
+	q[2] = cx * cy * sz - sx * sy * cz;
+	q[3] = cx * cy * cz + sx * sy * sz;
+}
+
+/* Rz Ry Rx as a column-major 3x3 matrix. */
+static void euler_matrix(const double e[3], double m[9])
+{
+	double cx = cos(e[0]), sx = sin(e[0]), cy = cos(e[1]), sy = sin(e[1]);
+	double cz = cos(e[2]), sz = sin(e[2]);
+	double r[9] = {cy * cz, cy * sz, -sy,
+		       cz * sx * sy - cx * sz, cx * cz + sx * sy * sz, cy * sx,
+		       cx * cz * sy + sx * sz, cx * sy * sz - cz * sx, cy * cx};
+	memcpy(m, r, sizeof r);
+}
+
+/* Node parents: a bone's own, unless it is outside the skeleton, the
+ * bone itself, or closes a loop (then the bone is a root). */
+static void node_parents(const struct skeleton *s, int32_t *parent, uint32_t *seen)
+{
+	uint32_t n = s->nbones;
+	for (uint32_t b = 0; b < n; b++) {
+		int32_t p = s->bones[b].parent;
+		parent[b] = p >= 0 && (uint32_t)p < n && (uint32_t)p != b ? p : -1;
+		seen[b] = 0;
+	}
+	for (uint32_t b = 0; b < n; b++) {
+		/* Walk up, marking with this walk's number: meeting a mark of
+		 * the same walk is a loop, cut where it closes. */
+		int32_t at = (int32_t)b;
+		while (parent[at] >= 0 && seen[at] != b + 1) {
+			seen[at] = b + 1;
+			if (seen[parent[at]] == b + 1) {
+				parent[at] = -1;
+				break;
+			}
+			at = parent[at];
+		}
+	}
+}
+
+/* Each bone's bind transform in model space: its parent's times its own
+ * (translation the bind offset, rotation the bind Euler rotation).
+ * Parents may follow their children in a broken skeleton: recursion by
+ * depth, bounded by the loop-free parents. */
+static void bind_world(struct rig *r, uint32_t b, bool *done)
+{
+	if (done[b])
+		return;
+	const struct skeleton_bone *bone = &r->s->bones[b];
+	double e[3] = {bone->rotation[0], bone->rotation[1], bone->rotation[2]}, m[9];
+	double t[3] = {bone->position[0], bone->position[1], bone->position[2]};
+	euler_matrix(e, m);
+	double *w = r->world[b];
+	int32_t p = r->parent[b];
+	if (p < 0) {
+		memcpy(w, m, sizeof m);
+		memcpy(w + 9, t, sizeof t);
+	} else {
+		bind_world(r, (uint32_t)p, done);
+		const double *pw = r->world[p];
+		for (int c = 0; c < 3; c++)
+			for (int i = 0; i < 3; i++)
+				w[c * 3 + i] = pw[i] * m[c * 3] + pw[3 + i] * m[c * 3 + 1] +
+					       pw[6 + i] * m[c * 3 + 2];
+		for (int i = 0; i < 3; i++)
+			w[9 + i] = pw[9 + i] + pw[i] * t[0] + pw[3 + i] * t[1] + pw[6 + i] * t[2];
+	}
+	done[b] = true;
+}
+
+static void rig_free(struct rig *r)
+{
+	free(r->parent);
+	free(r->world);
+	free(r->parts);
+}
+
+static bool rig_init(struct rig *r, const struct skeleton *s)
+{
+	*r = (struct rig){.s = s, .n = s->nbones, .animated = rig_animated(s)};
+	uint32_t *seen = malloc(r->n * sizeof *seen);
+	bool *done = calloc(r->n, sizeof *done);
+	r->parent = malloc(r->n * sizeof *r->parent);
+	r->world = malloc(r->n * sizeof *r->world);
+	r->parts = malloc((r->animated ? r->animated : 1) * sizeof *r->parts);
+	bool ok = seen && done && r->parent && r->world && r->parts;
+	if (ok) {
+		node_parents(s, r->parent, seen);
+		for (uint32_t b = 0; b < r->n; b++)
+			bind_world(r, b, done);
+		for (uint32_t j = 0; j < r->animated; j++)
+			r->parts[j] = s->bones[j].part;
+	}
+	free(seen);
+	free(done);
+	if (!ok)
+		rig_free(r);
+	return ok;
+}
+
+/* The inverse bind matrices (column-major 4x4): each bind transform is a
+ * rotation and a translation, so its inverse is the transposed rotation
+ * and the translation rotated back and negated. */
+static uint32_t put_inverse_binds(struct glb *g, const struct rig *r)
+{
+	float *m = malloc((size_t)r->n * 16 * sizeof *m);
+	if (!m) {
+		g->failed = true;
+		return 0;
+	}
+	for (uint32_t b = 0; b < r->n; b++) {
+		const double *w = r->world[b];
+		float *o = m + (size_t)b * 16;
+		for (int c = 0; c < 3; c++) {
+			for (int i = 0; i < 3; i++)
+				o[c * 4 + i] = f32(w[i * 3 + c]);
+			o[c * 4 + 3] = 0;
+		}
+		for (int i = 0; i < 3; i++)
+			o[12 + i] = f32(-(w[i * 3] * w[9] + w[i * 3 + 1] * w[10] +
+					  w[i * 3 + 2] * w[11]));
+		o[15] = 1;
+	}
+	uint32_t acc = put_floats(g, m, r->n, 16, false, 0);
+	free(m);
+	return acc;
+}
+
+/* ---- the stand-in mesh ---------------------------------------------------- */
+
+/* Vertices and triangles being made: each vertex on one joint, weight 1. */
+struct shape {
+	float *pos;         /* 3 per vertex */
+	uint32_t *joints;   /* 4 per vertex: the joint, then 0s */
+	float *weights;     /* 4 per vertex: 1, then 0s */
+	uint32_t *index;    /* 3 per triangle */
+	uint32_t nverts, ntris;
+};
+
+static uint32_t vertex(struct shape *sh, const double p[3], uint32_t joint)
+{
+	uint32_t v = sh->nverts++;
+	for (int i = 0; i < 3; i++)
+		sh->pos[v * 3 + i] = f32(p[i]);
+	for (int i = 0; i < 4; i++) {
+		sh->joints[v * 4 + i] = i ? 0 : joint;
+		sh->weights[v * 4 + i] = i ? 0.0f : 1.0f;
+	}
+	return v;
+}
+
+static void triangle(struct shape *sh, uint32_t a, uint32_t b, uint32_t c)
+{
+	uint32_t *t = sh->index + (size_t)sh->ntris++ * 3;
+	t[0] = a;
+	t[1] = b;
+	t[2] = c;
+}
+
+/* An octahedron of radius `size` around p, faces outward. */
+static void marker(struct shape *sh, const double p[3], double size, uint32_t joint)
+{
+	uint32_t v0 = sh->nverts;
+	for (int axis = 0; axis < 3; axis++)
+		for (int sign = 1; sign >= -1; sign -= 2) {
+			double q[3] = {p[0], p[1], p[2]};
+			q[axis] += sign * size;
+			vertex(sh, q, joint);
+		}
+	/* One face per octant: +x or -x, +y or -y, +z or -z, wound
+	 * counter-clockwise seen from outside. */
+	for (int o = 0; o < 8; o++) {
+		uint32_t x = v0 + (o & 1), y = v0 + 2 + (o >> 1 & 1), z = v0 + 4 + (o >> 2 & 1);
+		int negatives = (o & 1) + (o >> 1 & 1) + (o >> 2 & 1);
+		if (negatives % 2)
+			triangle(sh, x, z, y);
+		else
+			triangle(sh, x, y, z);
+	}
+}
+
+/* A four-sided spike from a to b: the base and its ring (a quarter of the
+ * way) on joint ja, the tip on jb.  Nothing for points that coincide. */
+static void spike(struct shape *sh, const double a[3], const double b[3], double tiny,
+		  uint32_t ja, uint32_t jb)
+{
+	double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+	double len = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+	if (!(len > tiny))
+		return;
+	for (int i = 0; i < 3; i++)
+		u[i] /= len;
+	/* v: perpendicular to u, from the axis u is least along; w = u x v. */
+	int k = fabs(u[0]) < fabs(u[1]) ? (fabs(u[0]) < fabs(u[2]) ? 0 : 2)
+					: (fabs(u[1]) < fabs(u[2]) ? 1 : 2);
+	double axis[3] = {0, 0, 0};
+	axis[k] = 1;
+	double v[3] = {u[1] * axis[2] - u[2] * axis[1], u[2] * axis[0] - u[0] * axis[2],
+		       u[0] * axis[1] - u[1] * axis[0]};
+	double vl = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+	for (int i = 0; i < 3; i++)
+		v[i] /= vl;
+	double w[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
+		       u[0] * v[1] - u[1] * v[0]};
+	double radius = 0.1 * len;
+	uint32_t base = vertex(sh, a, ja), ring = sh->nverts;
+	for (int i = 0; i < 4; i++) {
+		double c = i == 0 ? 1 : i == 2 ? -1 : 0, s = i == 1 ? 1 : i == 3 ? -1 : 0, p[3];
+		for (int j = 0; j < 3; j++)
+			p[j] = a[j] + 0.25 * len * u[j] + radius * (c * v[j] + s * w[j]);
+		vertex(sh, p, ja);
+	}
+	uint32_t tip = vertex(sh, b, jb);
+	for (uint32_t i = 0; i < 4; i++) {
+		triangle(sh, ring + i, ring + (i + 1) % 4, tip);
+		triangle(sh, ring + (i + 1) % 4, ring + i, base);
+	}
+}
+
+/* The mesh's primitive, as JSON into `mesh`; false when out of memory. */
+static bool put_stand_in(struct glb *g, const struct rig *r, struct strbuf *mesh)
+{
+	size_t verts = (size_t)r->n * 12, tris = (size_t)r->n * 16;
+	struct shape sh = {.pos = malloc(verts * 3 * sizeof(float)),
+			   .joints = malloc(verts * 4 * sizeof(uint32_t)),
+			   .weights = malloc(verts * 4 * sizeof(float)),
+			   .index = malloc(tris * 3 * sizeof(uint32_t))};
+	bool ok = sh.pos && sh.joints && sh.weights && sh.index;
+	if (ok) {
+		/* Sizes from the rig's extent, so any scale shows. */
+		double lo[3], hi[3], extent = 0;
+		for (uint32_t b = 0; b < r->n; b++)
+			for (int i = 0; i < 3; i++) {
+				double x = r->world[b][9 + i];
+				lo[i] = b && lo[i] < x ? lo[i] : x;
+				hi[i] = b && hi[i] > x ? hi[i] : x;
+			}
+		for (int i = 0; i < 3; i++)
+			extent = hi[i] - lo[i] > extent ? hi[i] - lo[i] : extent;
+		if (!(extent > 0) || !isfinite(extent))
+			extent = 1;
+		for (uint32_t b = 0; b < r->n; b++) {
+			marker(&sh, r->world[b] + 9, extent * 0.01, b);
+			if (r->parent[b] >= 0)
+				spike(&sh, r->world[r->parent[b]] + 9, r->world[b] + 9,
+				      extent * 1e-6, (uint32_t)r->parent[b], b);
+		}
+		uint32_t pos = put_floats(g, sh.pos, sh.nverts, 3, true, GL_ARRAY_BUFFER);
+		uint32_t joints = put_uints(g, sh.joints, sh.nverts, 4, GL_UNSIGNED_SHORT,
+					    GL_ARRAY_BUFFER);
+		uint32_t weights = put_floats(g, sh.weights, sh.nverts, 4, false, GL_ARRAY_BUFFER);
+		uint32_t index = put_uints(g, sh.index, sh.ntris * 3, 1, GL_UNSIGNED_INT,
+					   GL_ELEMENT_ARRAY_BUFFER);
+		strbuf_printf(mesh, "{\"name\":\"stand-in\",\"primitives\":[{\"attributes\":"
+			      "{\"POSITION\":%u,\"JOINTS_0\":%u,\"WEIGHTS_0\":%u},"
+			      "\"indices\":%u,\"mode\":4}]}", pos, joints, weights, index);
+	}
+	free(sh.pos);
+	free(sh.joints);
+	free(sh.weights);
+	free(sh.index);
+	return ok;
+}
+
+/* ---- the motions ------------------------------------------------------------ */
+
+/* The value of channel ch at `frame`, in raw units, as the engine plays
+ * it (mhfu-clip(5) "ENTRIES"): between keys (t0, x0) and (t1, x1) a cubic
+ * Hermite whose slopes are the left key's ease_out and the right key's
+ * ease_in, held before the first key and after the last.  A stand-in for
+ * the clip sampler of codecs/curve.h, which should replace it. */
+static double gltf_sample_channel(const struct clip_channel *ch, double frame)
+{
+	const struct clip_key *k = ch->keys;
+	if (!ch->nkeys || frame <= k[0].frame)
+		return ch->nkeys ? k[0].value : 0;
+	for (uint32_t i = 0; i + 1 < ch->nkeys; i++) {
+		double t0 = k[i].frame, t1 = k[i + 1].frame;
+		if (frame < t0 || frame >= t1)
+			continue;
+		double d = frame - t0, s = d / (t1 - t0);
+		return k[i].value * (1 - 3 * s * s + 2 * s * s * s) +
+		       k[i + 1].value * (3 * s * s - 2 * s * s * s) +
+		       k[i].ease_out * d * (1 - s) * (1 - s) + k[i + 1].ease_in * d * (s * s - s);
+	}
+	return k[ch->nkeys - 1].value;
+}
+
+/* The first channel of bit `bit` in a track, NULL if none. */
+static const struct clip_channel *channel_of(const struct clip_track *t, uint32_t bit)
+{
+	for (uint32_t c = 0; c < t->nchannels; c++)
+		if (t->channels[c].bit == bit)
+			return &t->channels[c];
+	return NULL;
+}
+
+static const uint32_t ROT_BITS[3] = {CLIP_ROT_X, CLIP_ROT_Y, CLIP_ROT_Z};
+static const uint32_t LOC_BITS[3] = {CLIP_LOC_X, CLIP_LOC_Y, CLIP_LOC_Z};
+
+/* Puts clip c's tracks on the bones from `first` (at most `count`). */
+static void drive(struct motion *m, const struct clip *c, uint32_t first, uint32_t count,
+		  uint32_t nbones)
+{
+	int32_t last = entries_clip_frames(c);
+	if (last >= 0 && (uint32_t)last + 1 > m->frames)
+		m->frames = (uint32_t)last + 1;
+	for (uint32_t i = 0; i < c->ntracks && i < count && first + i < nbones; i++)
+		m->track_of[first + i] = &c->tracks[i];
+}
+
+/* The motions' sources: MHFU entries 0..ENTRIES_MAX-1, or every slot of
+ * every stream in order. */
+static uint32_t motion_sources(const struct anim *pack)
+{
+	if (!pack || !pack->nclips)
+		return 0;
+	if (pack->format == CLIP_MHFU)
+		return ENTRIES_MAX;
+	uint32_t n = 0;
+	for (uint32_t s = 0; s < pack->nstreams; s++)
+		n += pack->streams[s].nslots;
+	return n;
+}
+
+/* Source i as motion *m (its track_of zeroed by the caller); false when
+ * the entry is not listed or the slot is empty. */
+static bool motion_at(const struct rig *r, const struct anim *pack, uint32_t i,
+		      struct motion *m)
+{
+	m->frames = 1;
+	if (pack->format == CLIP_MHFU) {
+		if (!entries_listed(pack, i))
+			return false;
+		snprintf(m->name, sizeof m->name, "entry %03u", i);
+		for (uint32_t k = 0, n = entries_parts(pack); k < n; k++) {
+			uint32_t stream, slot, first, count;
+			int32_t clip = entries_part_clip(pack, i, k, &stream, &slot);
+			if (clip != ANIM_EMPTY &&
+			    anim_part_joints(r->parts, r->animated, k, &first, &count))
+				drive(m, &pack->clips[clip], first, count, r->n);
+		}
+		return true;
+	}
+	uint32_t s = 0;
+	while (i >= pack->streams[s].nslots)
+		i -= pack->streams[s++].nslots;
+	int32_t clip = pack->streams[s].slots[i];
+	if (clip == ANIM_EMPTY)
+		return false;
+	snprintf(m->name, sizeof m->name, "stream %u slot %03u", s, i);
+	drive(m, &pack->clips[clip], 0, r->n, r->n);
+	return true;
+}
+
+/* The bones a motion drives, and of them those with location channels. */
+static uint32_t driven(const struct motion *m, uint32_t n, uint32_t *with_loc)
+{
+	uint32_t count = 0;
+	*with_loc = 0;
+	for (uint32_t b = 0; b < n; b++) {
+		if (!m->track_of[b])
+			continue;
+		count++;
+		for (int a = 0; a < 3; a++)
+			if (channel_of(m->track_of[b], LOC_BITS[a])) {
+				(*with_loc)++;
+				break;
+			}
+	}
+	return count;
+}
+
+/* The bytes every motion takes, at most, for the size check. */
+static uint64_t motions_size(const struct rig *r, const struct anim *pack, struct motion *m)
+{
+	uint64_t total = 0;
+	for (uint32_t i = 0, n = motion_sources(pack); i < n; i++) {
+		memset(m->track_of, 0, r->n * sizeof *m->track_of);
+		if (!motion_at(r, pack, i, m))
+			continue;
+		uint32_t loc, rot = driven(m, r->n, &loc);
+		total += (uint64_t)m->frames * (4 + 16 * rot + 12 * loc) + 4 +
+			 (uint64_t)(rot + loc) * JSON_PER_CHANNEL;
+	}
+	return total;
+}
+
+/* One motion as an animation: its time accessor, then per driven bone
+ * a rotation sampler and channel, and a translation one when its track
+ * has location channels.  `samples` holds frames * 4 floats. */
+static void put_motion(struct glb *g, const struct rig *r, const struct motion *m,
+		       float *samples, struct strbuf *json)
+{
+	for (uint32_t f = 0; f < m->frames; f++)
+		samples[f] = f32((double)f / GLTF_FPS);
+	uint32_t time = put_floats(g, samples, m->frames, 1, true, 0), nsamplers = 0;
+	struct strbuf channels = {0};
+	strbuf_printf(json, "{\"name\":");
+	json_string(json, m->name);
+	strbuf_printf(json, ",\"samplers\":[");
+	for (uint32_t b = 0; b < r->n; b++) {
+		const struct clip_track *t = m->track_of[b];
+		if (!t)
+			continue;
+		const struct clip_channel *rot[3], *loc[3];
+		bool moves = false;
+		for (int a = 0; a < 3; a++) {
+			rot[a] = channel_of(t, ROT_BITS[a]);
+			moves |= (loc[a] = channel_of(t, LOC_BITS[a])) != NULL;
+		}
+		double prev[4] = {0, 0, 0, 1};
+		for (uint32_t f = 0; f < m->frames; f++) {
+			double e[3], q[4];
+			for (int a = 0; a < 3; a++)
+				e[a] = rot[a] ? gltf_sample_channel(rot[a], f) * ROT_UNIT : 0;
+			euler_quat(e, q);
+			/* q and -q are one rotation: keep each near the last, so
+			 * viewers that blend components do not spin. */
+			double dot = q[0] * prev[0] + q[1] * prev[1] + q[2] * prev[2] + q[3] * prev[3];
+			for (int i = 0; i < 4; i++) {
+				prev[i] = dot < 0 ? -q[i] : q[i];
+				samples[(size_t)f * 4 + i] = f32(prev[i]);
+			}
+		}
+		uint32_t out = put_floats(g, samples, m->frames, 4, false, 0);
+		strbuf_printf(json, "%s{\"input\":%u,\"output\":%u,\"interpolation\":\"LINEAR\"}",
+			      nsamplers ? "," : "", time, out);
+		strbuf_printf(&channels, "%s{\"sampler\":%u,\"target\":{\"node\":%u,"
+			      "\"path\":\"rotation\"}}", nsamplers ? "," : "", nsamplers, b);
+		nsamplers++;
+		if (!moves)
+			continue;
+		for (uint32_t f = 0; f < m->frames; f++)
+			for (int a = 0; a < 3; a++)
+				samples[(size_t)f * 3 + a] =
+					f32(loc[a] ? gltf_sample_channel(loc[a], f) * LOC_UNIT
+						   : r->s->bones[b].position[a]);
+		out = put_floats(g, samples, m->frames, 3, false, 0);
+		strbuf_printf(json, ",{\"input\":%u,\"output\":%u,\"interpolation\":\"LINEAR\"}",
+			      time, out);
+		strbuf_printf(&channels, ",{\"sampler\":%u,\"target\":{\"node\":%u,"
+			      "\"path\":\"translation\"}}", nsamplers, b);
+		nsamplers++;
+	}
+	strbuf_printf(json, "],\"channels\":[%s]}", channels.buf ? channels.buf : "");
+	g->failed |= channels.failed;
+	strbuf_free(&channels);
+}
+
+/* Every motion of the pack, as the animations' JSON array's items. */
+static bool put_motions(struct glb *g, const struct rig *r, const struct anim *pack,
+			struct motion *m, struct strbuf *json)
+{
+	uint32_t most = 1, count = 0;
+	for (uint32_t i = 0, n = motion_sources(pack); i < n; i++) {
+		memset(m->track_of, 0, r->n * sizeof *m->track_of);
+		if (motion_at(r, pack, i, m) && m->frames > most)
+			most = m->frames;
+	}
+	float *samples = malloc((size_t)most * 4 * sizeof *samples);
+	if (!samples)
+		return false;
+	for (uint32_t i = 0, n = motion_sources(pack); i < n && !g->failed; i++) {
+		uint32_t loc;
+		memset(m->track_of, 0, r->n * sizeof *m->track_of);
+		if (!motion_at(r, pack, i, m) || !driven(m, r->n, &loc))
+			continue;
+		if (count++)
+			strbuf_char(json, ',');
+		put_motion(g, r, m, samples, json);
+	}
+	free(samples);
+	return !g->failed;
+}
+
+/* ---- the JSON and the file ------------------------------------------------ */
+
+/* A bone's node: its name, bind offset and rotation, children. */
+static void put_bone_node(struct strbuf *json, const struct rig *r, uint32_t b)
+{
+	const struct skeleton_bone *bone = &r->s->bones[b];
+	char name[48];
+	int at = snprintf(name, sizeof name, "joint %02u", b);
+	/* MHP3rd bones carry a name: a C string in their rest area. */
+	if (r->s->game == SKELETON_MHP3RD && bone->rest[0]) {
+		name[at++] = ' ';
+		for (unsigned i = 0; i < SKELETON_NAME_LEN && bone->rest[i]; i++)
+			name[at++] = (char)bone->rest[i];
+		name[at] = '\0';
+	}
+	strbuf_printf(json, "{\"name\":");
+	json_string(json, name);
+	strbuf_printf(json, ",\"translation\":[");
+	for (int i = 0; i < 3; i++) {
+		if (i)
+			strbuf_char(json, ',');
+		json_f32(json, f32(bone->position[i]));
+	}
+	strbuf_char(json, ']');
+	double e[3] = {bone->rotation[0], bone->rotation[1], bone->rotation[2]}, q[4];
+	if (f32(e[0]) || f32(e[1]) || f32(e[2])) {
+		euler_quat(e, q);
+		strbuf_printf(json, ",\"rotation\":[");
+		for (int i = 0; i < 4; i++) {
+			if (i)
+				strbuf_char(json, ',');
+			json_f32(json, f32(q[i]));
+		}
+		strbuf_char(json, ']');
+	}
+	bool children = false;
+	for (uint32_t c = 0; c < r->n; c++)
+		if (r->parent[c] == (int32_t)b) {
+			strbuf_printf(json, "%s%u", children ? "," : ",\"children\":[", c);
+			children = true;
+		}
+	strbuf_printf(json, "%s}", children ? "]" : "");
+}
+
+/* The nodes: the bones, "rig" (the common root the skin's joints need:
+ * a rig may have several roots, the severed tail's among them), then
+ * "stand-in", the skinned mesh. */
+static void put_nodes(struct strbuf *json, const struct rig *r)
+{
+	strbuf_printf(json, "\"nodes\":[");
+	for (uint32_t b = 0; b < r->n; b++) {
+		put_bone_node(json, r, b);
+		strbuf_char(json, ',');
+	}
+	strbuf_printf(json, "{\"name\":\"rig\",\"children\":[");
+	for (uint32_t b = 0, roots = 0; b < r->n; b++)
+		if (r->parent[b] < 0)
+			strbuf_printf(json, "%s%u", roots++ ? "," : "", b);
+	strbuf_printf(json, "]},{\"name\":\"stand-in\",\"mesh\":0,\"skin\":0}]");
+}
+
+/* The GLB around the JSON text and g's BIN data. */
+static enum mh_err glb_file(const struct glb *g, const struct strbuf *json, uint8_t **out,
+			    size_t *len, struct mh_diag *d)
+{
+	size_t json_len = align_up(json->len, 4), bin_len = align_up(g->len, 4);
+	size_t total = GLB_HEADER + GLB_CHUNK_HEADER + json_len + GLB_CHUNK_HEADER + bin_len;
+	if (total > GLTF_MAX_BYTES)
+		return mh_fail(d, MH_ERANGE, 0, "model.glb would take %zu bytes, over %u", total,
+			       GLTF_MAX_BYTES);
+	uint8_t *p = malloc(total);
+	if (!p)
+		return mh_fail(d, MH_ENOMEM, 0, "out of memory for model.glb");
+	put_le32(p, GLTF_MAGIC);
+	put_le32(p + 4, 2);
+	put_le32(p + 8, (uint32_t)total);
+	uint8_t *c = p + GLB_HEADER;
+	put_le32(c, (uint32_t)json_len);
+	put_le32(c + 4, GLTF_CHUNK_JSON);
+	memcpy(c + 8, json->buf, json->len);
+	memset(c + 8 + json->len, ' ', json_len - json->len);
+	c += GLB_CHUNK_HEADER + json_len;
+	put_le32(c, (uint32_t)bin_len);
+	put_le32(c + 4, GLTF_CHUNK_BIN);
+	if (g->len)
+		memcpy(c + 8, g->bin, g->len);
+	memset(c + 8 + g->len, 0, bin_len - g->len);
+	*out = p;
+	*len = total;
+	return MH_OK;
+}
+
+enum mh_err gltf_model(const struct skeleton *s, const struct anim *pack, uint8_t **out,
+		       size_t *len, struct mh_diag *d)
+{
+	*out = NULL;
+	*len = 0;
+	if (!s->nbones)
+		return mh_fail(d, MH_ERANGE, 0, "the skeleton has no bone: nothing to show");
+	struct rig r;
+	if (!rig_init(&r, s))
+		return mh_fail(d, MH_ENOMEM, 0, "out of memory for the rig");
+	struct glb g = {0};
+	struct strbuf json = {0}, mesh = {0}, animations = {0};
+	struct motion m = {.track_of = calloc(r.n, sizeof *m.track_of)};
+	enum mh_err err = MH_OK;
+	uint64_t size = (uint64_t)r.n * (64 + 12 * 36 + 16 * 12 + 256);
+	if (!m.track_of) {
+		err = mh_fail(d, MH_ENOMEM, 0, "out of memory for the motions");
+		goto done;
+	}
+	size += motions_size(&r, pack, &m);
+	if (size > GLTF_MAX_BYTES) {
+		err = mh_fail(d, MH_ERANGE, 0, "model.glb would take about %llu bytes, over %u",
+			      (unsigned long long)size, GLTF_MAX_BYTES);
+		goto done;
+	}
+	uint32_t ibm = put_inverse_binds(&g, &r);
+	if (!put_stand_in(&g, &r, &mesh) || (pack && !put_motions(&g, &r, pack, &m, &animations)) ||
+	    g.failed || mesh.failed || animations.failed) {
+		err = mh_fail(d, MH_ENOMEM, 0, "out of memory for model.glb");
+		goto done;
+	}
+
+	strbuf_printf(&json, "{\"asset\":{\"version\":\"2.0\",\"generator\":\"mhfufs\"},"
+		      "\"scene\":0,\"scenes\":[{\"name\":\"model\",\"nodes\":[%u,%u]}],",
+		      r.n, r.n + 1);
+	put_nodes(&json, &r);
+	strbuf_printf(&json, ",\"meshes\":[%s],\"skins\":[{\"inverseBindMatrices\":%u,"
+		      "\"skeleton\":%u,\"joints\":[", mesh.buf, ibm, r.n);
+	for (uint32_t b = 0; b < r.n; b++)
+		strbuf_printf(&json, "%s%u", b ? "," : "", b);
+	strbuf_printf(&json, "]}],");
+	if (animations.len)
+		strbuf_printf(&json, "\"animations\":[%s],", animations.buf);
+	strbuf_printf(&json, "\"accessors\":[%s],\"bufferViews\":[%s],"
+		      "\"buffers\":[{\"byteLength\":%zu}]}", g.accessors.buf, g.views.buf,
+		      align_up(g.len, 4));
+	if (json.failed || g.accessors.failed || g.views.failed)
+		err = mh_fail(d, MH_ENOMEM, 0, "out of memory for model.glb's JSON");
+	else
+		err = glb_file(&g, &json, out, len, d);
+done:
+	free(m.track_of);
+	free(g.bin);
+	strbuf_free(&g.views);
+	strbuf_free(&g.accessors);
+	strbuf_free(&json);
+	strbuf_free(&mesh);
+	strbuf_free(&animations);
+	rig_free(&r);
+	return err;
+}
