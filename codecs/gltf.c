@@ -137,8 +137,11 @@ static uint32_t add_view(struct glb *g, size_t start, int target)
 	return g->nviews++;
 }
 
-static const char *const TYPES[] = {NULL, "SCALAR", NULL, "VEC3", "VEC4", NULL, NULL, NULL,
-				    NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "MAT4"};
+/* An accessor's type by its components: 1, 3, 4 or 16. */
+static const char *accessor_type(unsigned comps)
+{
+	return comps == 1 ? "SCALAR" : comps == 3 ? "VEC3" : comps == 4 ? "VEC4" : "MAT4";
+}
 
 /* `count` floats of `comps` components each (1, 3, 4 or 16), as one
  * accessor over a view of their own; with min and max when `bounds`. */
@@ -153,7 +156,7 @@ static uint32_t put_floats(struct glb *g, const float *v, uint32_t count, unsign
 	uint32_t view = add_view(g, start, target);
 	struct strbuf *a = &g->accessors;
 	strbuf_printf(a, "%s{\"bufferView\":%u,\"componentType\":%d,\"count\":%u,\"type\":\"%s\"",
-		      g->naccessors ? "," : "", view, GL_FLOAT, count, TYPES[comps]);
+		      g->naccessors ? "," : "", view, GL_FLOAT, count, accessor_type(comps));
 	for (int bound = 0; bounds && bound < 2; bound++) {
 		strbuf_printf(a, ",\"%s\":[", bound ? "max" : "min");
 		for (unsigned c = 0; c < comps; c++) {
@@ -190,7 +193,7 @@ static uint32_t put_uints(struct glb *g, const uint32_t *v, uint32_t count, unsi
 	uint32_t view = add_view(g, start, target);
 	strbuf_printf(&g->accessors,
 		      "%s{\"bufferView\":%u,\"componentType\":%d,\"count\":%u,\"type\":\"%s\"}",
-		      g->naccessors ? "," : "", view, type, count, TYPES[comps]);
+		      g->naccessors ? "," : "", view, type, count, accessor_type(comps));
 	return g->naccessors++;
 }
 
