@@ -16,12 +16,11 @@
 
 #include "bytes.h"
 #include "clip.h"
+#include "curve.h"
 #include "entries.h"
 #include "rig.h"
 #include "strbuf.h"
 
-#define PI 3.14159265358979323846
-#define ROT_UNIT (PI / 8192.0) /* radians per raw rotation unit: 4096 = 90 degrees */
 #define LOC_UNIT (1.0 / 16.0)  /* one raw location unit */
 
 /* glTF's enums (the OpenGL values). */
@@ -473,35 +472,15 @@ static bool put_stand_in(struct glb *g, const struct rig *r, struct strbuf *mesh
 
 /* ---- the motions ------------------------------------------------------------ */
 
-/* The value of channel ch at `frame`, in raw units, as the engine plays
- * it (mhfu-clip(5) "ENTRIES"): between keys (t0, x0) and (t1, x1) a cubic
- * Hermite whose slopes are the left key's ease_out and the right key's
- * ease_in, held before the first key and after the last.  A stand-in for
- * the clip sampler of codecs/curve.h, which should replace it. */
-static double gltf_sample_channel(const struct clip_channel *ch, double frame)
-{
-	const struct clip_key *k = ch->keys;
-	if (!ch->nkeys || frame <= k[0].frame)
-		return ch->nkeys ? k[0].value : 0;
-	for (uint32_t i = 0; i + 1 < ch->nkeys; i++) {
-		double t0 = k[i].frame, t1 = k[i + 1].frame;
-		if (frame < t0 || frame >= t1)
-			continue;
-		double d = frame - t0, s = d / (t1 - t0);
-		return k[i].value * (1 - 3 * s * s + 2 * s * s * s) +
-		       k[i + 1].value * (3 * s * s - 2 * s * s * s) +
-		       k[i].ease_out * d * (1 - s) * (1 - s) + k[i + 1].ease_in * d * (s * s - s);
-	}
-	return k[ch->nkeys - 1].value;
-}
-
-/* The first channel of bit `bit` in a track, NULL if none. */
+/* The channel of bit `bit` a track plays: the last listed (curve.h),
+ * NULL if none or it has no keys. */
 static const struct clip_channel *channel_of(const struct clip_track *t, uint32_t bit)
 {
+	const struct clip_channel *played = NULL;
 	for (uint32_t c = 0; c < t->nchannels; c++)
 		if (t->channels[c].bit == bit)
-			return &t->channels[c];
-	return NULL;
+			played = &t->channels[c];
+	return played && played->nkeys ? played : NULL;
 }
 
 static const uint32_t ROT_BITS[3] = {CLIP_ROT_X, CLIP_ROT_Y, CLIP_ROT_Z};
@@ -622,7 +601,7 @@ static void put_motion(struct glb *g, const struct rig *r, const struct motion *
 		for (uint32_t f = 0; f < m->frames; f++) {
 			double e[3], q[4];
 			for (int a = 0; a < 3; a++)
-				e[a] = rot[a] ? gltf_sample_channel(rot[a], f) * ROT_UNIT : 0;
+				e[a] = rot[a] ? curve_radians(curve_sample(rot[a], f)) : 0;
 			euler_quat(e, q);
 			/* q and -q are one rotation: keep each near the last, so
 			 * viewers that blend components do not spin. */
@@ -643,7 +622,7 @@ static void put_motion(struct glb *g, const struct rig *r, const struct motion *
 		for (uint32_t f = 0; f < m->frames; f++)
 			for (int a = 0; a < 3; a++)
 				samples[(size_t)f * 3 + a] =
-					f32(loc[a] ? gltf_sample_channel(loc[a], f) * LOC_UNIT
+					f32(loc[a] ? curve_sample(loc[a], f) * LOC_UNIT
 						   : r->s->bones[b].position[a]);
 		out = put_floats(g, samples, m->frames, 3, false, 0);
 		strbuf_printf(json, ",{\"input\":%u,\"output\":%u,\"interpolation\":\"LINEAR\"}",
