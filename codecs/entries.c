@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "lex.h"
+#include "rig.h"
 #include "strbuf.h"
 
 /* Where trailing comments start on "part" lines, as on track lines. */
@@ -244,55 +245,36 @@ static bool print_played_part(struct strbuf *sb, const struct anim *a,
 	return true;
 }
 
-/* The rig's part of each animated joint, as views_first_joint reads it;
- * *parts NULL when there is no usable rig.  False when out of memory. */
-static bool rig_parts(const struct anim *a, const struct skeleton *rig,
-		      uint32_t **parts, uint32_t *animated)
-{
-	*parts = NULL;
-	*animated = 0;
-	if (!rig || a->format != CLIP_MHFU || rig->nparams < 2)
-		return true;
-	uint32_t n = rig->params[1] < rig->nbones ? rig->params[1] : rig->nbones;
-	if (!(*parts = malloc((n ? n : 1) * sizeof **parts)))
-		return false;
-	for (uint32_t j = 0; j < n; j++)
-		(*parts)[j] = rig->bones[j].part;
-	*animated = n;
-	return true;
-}
-
 char *entries_print(const struct anim *a, uint32_t entry, const char *label,
 		    const struct skeleton *rig, size_t *len)
 {
-	uint32_t nparts = entries_parts(a), *parts, animated;
+	uint32_t nparts = entries_parts(a);
 	if (entry >= ENTRIES_MAX)
 		return NULL;
 	bool *reached = calloc(nparts ? nparts : 1, sizeof *reached);
-	if (!reached || !rig_parts(a, rig, &parts, &animated)) {
-		free(reached);
+	if (!reached)
 		return NULL;
-	}
+	bool have_rig = rig && a->format == CLIP_MHFU && rig->nparams >= 2;
 	uint32_t stream, slot;
 	for (uint32_t k = 0; k < nparts; k++)
 		reached[k] = entries_part_clip(a, entry, k, &stream, &slot) != ANIM_EMPTY;
 
 	struct strbuf sb = {0};
 	bool ok = true;
-	print_heading(&sb, a, entry, label, reached, parts != NULL);
+	print_heading(&sb, a, entry, label, reached, have_rig);
 	for (uint32_t k = 0; ok && k < nparts; k++) {
 		int32_t clip = entries_part_clip(a, entry, k, &stream, &slot);
 		uint32_t first, count;
+		bool known = false;
 		strbuf_printf(&sb, "\n");
 		if (clip == ANIM_EMPTY)
 			print_kept_part(&sb, a, k, stream, slot);
+		else if (have_rig && rig_part_joints(rig, k, &known, &first, &count))
+			ok = false;
 		else
 			ok = print_played_part(&sb, a, k, stream, slot, clip,
-					       parts && anim_part_joints(parts, animated, k,
-									 &first, &count)
-					       ? (int)first : -1);
+					       known ? (int)first : -1);
 	}
-	free(parts);
 	free(reached);
 	if (!ok) {
 		strbuf_free(&sb);

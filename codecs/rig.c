@@ -1,5 +1,8 @@
 #include "rig.h"
 
+#include <stdlib.h>
+
+#include "anim.h"
 #include "strbuf.h"
 
 uint32_t rig_animated(const struct skeleton *s)
@@ -7,6 +10,23 @@ uint32_t rig_animated(const struct skeleton *s)
 	if (s->nparams >= 2 && s->params[1] <= s->nbones)
 		return s->params[1];
 	return s->nbones;
+}
+
+enum mh_err rig_part_joints(const struct skeleton *s, uint32_t part, bool *known,
+			    uint32_t *first, uint32_t *count)
+{
+	*known = false;
+	if (s->nparams < 2)
+		return MH_OK;
+	uint32_t animated = rig_animated(s);
+	uint32_t *parts = malloc((animated ? animated : 1) * sizeof *parts);
+	if (!parts)
+		return MH_ENOMEM;
+	for (uint32_t j = 0; j < animated; j++)
+		parts[j] = s->bones[j].part;
+	*known = anim_part_joints(parts, animated, part, first, count);
+	free(parts);
+	return MH_OK;
 }
 
 int32_t rig_body_fork(const struct skeleton *s)

@@ -4,6 +4,7 @@
 #ifndef MH_RIG_H
 #define MH_RIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,6 +14,13 @@
 /* The animated joints: the first params[1] bones (MHFU monsters), else
  * all of them. */
 uint32_t rig_animated(const struct skeleton *s);
+
+/* The joints MHFU part `part` drives on the rig: the contiguous run of
+ * animated joints (params' second value) whose part is `part`
+ * (anim_part_joints).  *known is false when the rig gives no animated
+ * count or the part has no such run; MH_ENOMEM when memory ran out. */
+enum mh_err rig_part_joints(const struct skeleton *s, uint32_t part, bool *known,
+			    uint32_t *first, uint32_t *count);
 
 /* The body fork: the lowest joint with more than one child (counted by
  * their parent fields), -1 if none. */

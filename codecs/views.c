@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rig.h"
 #include "rules.h"
 #include "strbuf.h"
 
@@ -25,17 +26,9 @@ char *views_pack_text(const struct anim *a, size_t *len)
 static bool stream_joints(const struct anim *a, const struct skeleton *rig, uint32_t stream,
 			  uint32_t *first, uint32_t *count)
 {
-	if (!rig || a->format != CLIP_MHFU || rig->nparams < 2)
-		return false;
-	uint32_t animated = rig->params[1] < rig->nbones ? rig->params[1] : rig->nbones;
-	uint32_t *parts = malloc((animated ? animated : 1) * sizeof *parts);
-	if (!parts)
-		return false;
-	for (uint32_t j = 0; j < animated; j++)
-		parts[j] = rig->bones[j].part;
-	bool known = anim_part_joints(parts, animated, anim_mhfu_part(stream), first, count);
-	free(parts);
-	return known;
+	bool known = false;
+	return rig && a->format == CLIP_MHFU &&
+	       !rig_part_joints(rig, anim_mhfu_part(stream), &known, first, count) && known;
 }
 
 int views_first_joint(const struct anim *a, const struct skeleton *rig,
