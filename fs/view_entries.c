@@ -1,6 +1,7 @@
 /* An MHFU pack folder's entries/: entryNNN.txt, one executor entry as
- * the whole rig plays it (every part's clip for it, in one text), and
- * entries/index.tsv (codecs/entries.h; mhfu-clip(5) "ENTRIES").  Writing
+ * the whole rig plays it (every part's clip for it, in one text),
+ * entryNNN.svg, its curves (read-only), and entries/index.tsv
+ * (codecs/entries.h; mhfu-clip(5) "ENTRIES", "PLOTS").  Writing
  * an entry splits it back into the parts' slots in one commit. */
 #include <errno.h>
 #include <stdio.h>
@@ -150,6 +151,40 @@ const struct view_class view_entry_txt = {
 	.encode = entry_encode,
 	.violation_line = entry_line,
 };
+
+/* ---- entries/entryNNN.svg ----------------------------------------------- */
+
+/* The plots of every part's clip, read-only, drawn on first use and kept
+ * with the model (an entry's are too big to draw again at every read, as
+ * its text is printed). */
+
+static void entry_svg_name(struct mhfs *fs, const struct node *n, char *buf, size_t len)
+{
+	(void)fs;
+	snprintf(buf, len, "entry%03u.svg", n->slot);
+}
+
+static int entry_svg_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
+{
+	int err = entry_resolve(fs, n, t);
+	if (err)
+		return err;
+	const struct model_text *svg = model_entry_svg(t->model, n->slot);
+	if (!svg)
+		return ENOMEM;
+	t->text = svg->text;
+	t->text_len = svg->len;
+	return 0;
+}
+
+const struct view_class view_entry_svg = {
+	.flags = VIEW_ITEM | VIEW_SLOT,
+	.name = entry_svg_name,
+	.parent = in_entries,
+	.resolve = entry_svg_resolve,
+};
+
+/* ---- entries/index.tsv --------------------------------------------------- */
 
 static int entries_index_contents(struct mhfs *fs, const struct node *n, uint8_t **data,
 				  size_t *len)

@@ -1,6 +1,9 @@
 /* A slot's files in its stream's folder: slotNNN.txt, the clip as text
- * (mhfu-clip(5)), and slotNNN.bin, its bytes.  A slot that shares an
- * earlier slot's clip shows as a symbolic link to that slot's file. */
+ * (mhfu-clip(5)), slotNNN.bin, its bytes, and slotNNN.svg, its curves
+ * plotted (codecs/curve_svg.h; mhfu-clip(5) "PLOTS"), read-only.  A slot
+ * that shares an earlier slot's clip shows each as a symbolic link to
+ * that slot's file: one drawing per clip.  Plots are drawn on first use
+ * and kept with the model, as the texts are. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,10 +13,16 @@
 #include "mhfs.h"
 #include "views.h"
 
+static enum views_slot_file slot_file(const struct node *n)
+{
+	return n->type == NODE_SLOT_BIN ? VIEWS_SLOT_BIN
+	       : n->type == NODE_SLOT_SVG ? VIEWS_SLOT_SVG : VIEWS_SLOT_TXT;
+}
+
 static void slot_name(struct mhfs *fs, const struct node *n, char *buf, size_t len)
 {
 	(void)fs;
-	views_slot_name(n->slot, n->type == NODE_SLOT_BIN, buf, len);
+	views_slot_name(n->slot, slot_file(n), buf, len);
 }
 
 static void in_stream(const struct node *n, struct node *dir)
@@ -32,16 +41,16 @@ static int slot_resolve(struct mhfs *fs, const struct node *n, struct node_targe
 	int32_t clip = pack_slot_clip(m, n->stream, n->slot);
 	if (clip < 0)
 		return ENOENT;
-	bool bin = n->type == NODE_SLOT_BIN;
-	views_slot_link(&m->pack, n->stream, n->slot, bin, t->link, sizeof t->link);
+	views_slot_link(&m->pack, n->stream, n->slot, slot_file(n), t->link, sizeof t->link);
 	if (t->link[0])
 		return 0;
-	if (bin) {
+	if (n->type == NODE_SLOT_BIN) {
 		t->offset += m->clip_offset[clip];
 		t->size = m->clip_size[clip];
 		return 0;
 	}
-	const struct model_text *text = model_clip_text(m, (uint32_t)clip);
+	const struct model_text *text = n->type == NODE_SLOT_SVG ? model_clip_svg(m, (uint32_t)clip)
+								 : model_clip_text(m, (uint32_t)clip);
 	if (!text)
 		return ENOMEM;
 	t->text = text->text;
@@ -97,4 +106,11 @@ const struct view_class view_slot_bin = {
 	.parent = in_stream,
 	.resolve = slot_resolve,
 	.encode = slot_encode,
+};
+
+const struct view_class view_slot_svg = {
+	.flags = VIEW_ITEM | VIEW_STREAM | VIEW_SLOT,
+	.name = slot_name,
+	.parent = in_stream,
+	.resolve = slot_resolve,
 };
