@@ -75,8 +75,9 @@ struct model *model_build(enum kind kind, const uint8_t *buf, size_t len,
 		m->clip_text = calloc(n, sizeof *m->clip_text);
 		m->clip_svg = calloc(n, sizeof *m->clip_svg);
 		m->entry_svg = calloc(ENTRIES_MAX, sizeof *m->entry_svg);
+		m->entry_text = calloc(ENTRIES_MAX, sizeof *m->entry_text);
 		if (!m->clip_offset || !m->clip_size || !m->clip_text || !m->clip_svg ||
-		    !m->entry_svg)
+		    !m->entry_svg || !m->entry_text)
 			goto nomem;
 		anim_clip_offsets(&m->pack, m->clip_offset, m->clip_size);
 		m->rig = rig;
@@ -162,6 +163,11 @@ const struct model_text *model_clip_svg(struct model *m, uint32_t clip)
 	return cached_text(m, m->clip_svg, clip, curve_svg_clip_view);
 }
 
+const struct model_text *model_entry_text(struct model *m, uint32_t entry)
+{
+	return cached_text(m, m->entry_text, entry, entries_print);
+}
+
 const struct model_text *model_entry_svg(struct model *m, uint32_t entry)
 {
 	return cached_text(m, m->entry_svg, entry, curve_svg_entry_view);
@@ -205,6 +211,7 @@ void model_free(struct model *m)
 	free_texts(m->clip_text, m->pack.nclips);
 	free_texts(m->clip_svg, m->pack.nclips);
 	free_texts(m->entry_svg, ENTRIES_MAX);
+	free_texts(m->entry_text, ENTRIES_MAX);
 	free_texts(m->image_png, m->tex.count);
 	tmh_free(&m->tex);
 	struct model_text *glb = atomic_load(&m->glb);

@@ -38,6 +38,8 @@ struct model {
 	uint64_t *clip_size;         /* and its size */
 	_Atomic(struct model_text *) *clip_text; /* per clip, printed on first use */
 	_Atomic(struct model_text *) *clip_svg;  /* per clip, its plots, drawn on first use */
+	_Atomic(struct model_text *) *entry_text; /* per MHFU entry (ENTRIES_MAX), its
+						    text, printed on first use */
 	_Atomic(struct model_text *) *entry_svg; /* per MHFU entry (ENTRIES_MAX), the
 						    plots of every part's clip, likewise */
 	_Atomic(struct model_text *) *image_png; /* KIND_TMH: per image, its PNG's
@@ -78,6 +80,9 @@ const struct model_text *model_clip_text(struct model *m, uint32_t clip);
  * (SVG), drawn on first use; NULL when out of memory. */
 const struct model_text *model_clip_svg(struct model *m, uint32_t clip);
 const struct model_text *model_entry_svg(struct model *m, uint32_t entry);
+/* The text of entry e (< ENTRIES_MAX) of an MHFU pack, printed on first
+ * use; NULL when out of memory. */
+const struct model_text *model_entry_text(struct model *m, uint32_t entry);
 
 /* The PNG of image i of a TMH, encoded on first use; NULL when out of
  * memory. */

@@ -105,19 +105,16 @@ static void in_entries(const struct node *n, struct node *dir)
 static int entry_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
 {
 	int err = entries_resolve(fs, n, t);
-	return err ? err : entries_listed(&t->model->pack, n->slot) ? 0 : ENOENT;
-}
-
-static int entry_contents(struct mhfs *fs, const struct node *n, uint8_t **data, size_t *len)
-{
-	struct node_target t;
-	memset(&t, 0, sizeof t);
-	int err = entry_resolve(fs, n, &t);
 	if (err)
 		return err;
-	*data = (uint8_t *)entries_print(&t.model->pack, n->slot, t.model->label, t.model->rig,
-					 len);
-	return *data ? 0 : ENOMEM;
+	if (!entries_listed(&t->model->pack, n->slot))
+		return ENOENT;
+	const struct model_text *text = model_entry_text(t->model, n->slot);
+	if (!text)
+		return ENOMEM;
+	t->text = text->text;
+	t->text_len = text->len;
+	return 0;
 }
 
 static enum mh_err split_entry(const struct edit *e, struct anim *a, struct mh_diag *d)
@@ -147,7 +144,6 @@ const struct view_class view_entry_txt = {
 	.name = entry_name,
 	.parent = in_entries,
 	.resolve = entry_resolve,
-	.contents = entry_contents,
 	.encode = entry_encode,
 	.violation_line = entry_line,
 };
