@@ -72,6 +72,9 @@ for round in $(seq "$rounds"); do
 	op=$!
 	sleep "0.0$((RANDOM % 60))"
 	kill -9 "$pid" 2>/dev/null
+	# Its lock is the archive's until it is gone: remounting sooner would
+	# be refused, as a second writer.
+	exited "$pid" || { not_ok "round $round: the killed driver did not exit"; break; }
 	# The operation must end (with an error) once the driver is gone.
 	for _ in $(seq 100); do kill -0 "$op" 2>/dev/null || break; sleep 0.1; done
 	if kill -0 "$op" 2>/dev/null; then

@@ -43,9 +43,9 @@ running() {
 	[ -n "$state" ] && [ "$state" != Z ]
 }
 
-# Bounded (10 s).
+# Bounded (30 s: a loaded machine can take seconds to reap a daemon).
 exited() {
-	for _ in $(seq 200); do
+	for _ in $(seq 600); do
 		running "$1" || return 0
 		sleep 0.05
 	done
