@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buffer.h"
 #include "scratch.h"
 
 struct handle *handle_new(uint64_t ino)
@@ -95,16 +96,8 @@ int handle_resize(struct handle *h, size_t size)
 {
 	if (size > WRITE_MAX_BYTES)
 		return EFBIG;
-	if (size > h->cap) {
-		size_t cap = h->cap ? h->cap : 4096;
-		while (cap < size)
-			cap *= 2;
-		uint8_t *p = realloc(h->data, cap);
-		if (!p)
-			return ENOMEM;
-		h->data = p;
-		h->cap = cap;
-	}
+	if (buffer_reserve(&h->data, &h->cap, size))
+		return ENOMEM;
 	if (size > h->len)
 		memset(h->data + h->len, 0, size - h->len);
 	h->len = size;

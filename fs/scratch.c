@@ -1,5 +1,7 @@
 #include "scratch.h"
 
+#include "buffer.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,16 +100,8 @@ static int make_room(struct scratch *f, size_t size)
 		return 0;
 	if (size - old > (t->budget > t->used ? t->budget - t->used : 0))
 		return ENOSPC;
-	if (size > f->cap) {
-		size_t cap = f->cap ? f->cap : 4096;
-		while (cap < size)
-			cap *= 2;
-		uint8_t *p = realloc(f->data, cap);
-		if (!p)
-			return ENOMEM;
-		f->data = p;
-		f->cap = cap;
-	}
+	if (buffer_reserve(&f->data, &f->cap, size))
+		return ENOMEM;
 	memset(f->data + old, 0, size - old);
 	return 0;
 }

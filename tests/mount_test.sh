@@ -91,9 +91,13 @@ refused() { # refused FILE CODE WORDS: mount fails with CODE, message has WORDS
 	grep -q -- "$words" "$work/err"
 }
 
+# The read-write mounts are of copies: the sample is every test's oracle,
+# and the copies show that mounting and reading write nothing.
+cp "$sample/DATA.BIN" "$sample/DATA.plain.BIN" "$work/"
+
 # --- the encrypted archive, as on the UMD ---
 enc=$work/enc
-check "mount the encrypted sample" mount_archive "$sample/DATA.BIN" "$enc"
+check "mount the encrypted sample" mount_archive "$work/DATA.BIN" "$enc"
 check "info: encrypted MHFU" test "$(info_field "$enc" encrypted)/$(info_field "$enc" game)" = "yes/MHFU (NA/EU)"
 check "info: the game told by the plain entries' magics" test "$(info_field "$enc" game_from)" = magics
 check "index.tsv lists every entry as the generator laid it out" same_index "$enc" no
@@ -140,7 +144,7 @@ check "unmount the encrypted sample" unmount "$enc"
 
 # --- the decrypted twin ---
 plain=$work/plain
-check "mount the decrypted sample" mount_archive "$sample/DATA.plain.BIN" "$plain"
+check "mount the decrypted sample" mount_archive "$work/DATA.plain.BIN" "$plain"
 check "info: not encrypted" test "$(info_field "$plain" encrypted)" = no
 check "index.tsv of the decrypted twin" same_index "$plain" yes
 check "every entry and sub-entry reads back byte-identical (plain)" same_tree "$plain"
@@ -148,6 +152,8 @@ check "sizes and st_blocks (plain)" sizes_and_blocks "$plain"
 check "inode numbers are stable across mounts" \
 	test "$(stat -c %i "$plain/file_00100.bin" "$plain"/file_*/0.* 2>/dev/null | md5sum)" = "$ino1"
 check "unmount the decrypted sample" unmount "$plain"
+check "mounting and reading wrote nothing: both archives as generated" \
+	bash -c "cmp '$sample/DATA.BIN' '$work/DATA.BIN' && cmp '$sample/DATA.plain.BIN' '$work/DATA.plain.BIN'"
 
 # --- read-only: declined opens, the kernel opening files itself ---
 ro=$work/ro
@@ -164,13 +170,13 @@ check "unmount the read-only mount" unmount "$ro"
 
 # --- a cache budget of nothing: every decoded model evicted at once ---
 tiny=$work/tiny
-check "mount with -o cache_mb=0" mount_archive "$sample/DATA.BIN" "$tiny" -o cache_mb=0
+check "mount with -o cache_mb=0" mount_archive "$work/DATA.BIN" "$tiny" -o cache_mb=0
 check "every file reads back byte-identical with models evicted throughout" same_tree "$tiny"
 check "every text view parses back with models evicted throughout" "$viewcheck" "$tiny"
 check "info: evictions happened and nothing stays cached" \
 	test "$(info_field "$tiny" evictions)" -gt 0 -a "$(info_field "$tiny" cached_bytes)" = 0
 check "unmount the cache_mb=0 mount" unmount "$tiny"
-check "mount with -o cache_mb=1" mount_archive "$sample/DATA.BIN" "$tiny" -o cache_mb=1
+check "mount with -o cache_mb=1" mount_archive "$work/DATA.BIN" "$tiny" -o cache_mb=1
 check "every text view parses back under a 1 MB budget" "$viewcheck" "$tiny"
 check "info: the cache stayed within 1 MB, evicting" \
 	test "$(info_field "$tiny" cached_bytes)" -le 1048576 -a "$(info_field "$tiny" evictions)" -gt 0 \
@@ -182,7 +188,7 @@ opt=$work/opt
 mkdir -p "$opt"
 mounts+=("$opt")
 check "-o game= sets the plain-entry list" bash -c "
-	'$mount_bin' -o game=mhp2g '$sample/DATA.BIN' '$opt' && trap \"fusermount3 -u '$opt'\" EXIT &&
+	'$mount_bin' -o game=mhp2g '$work/DATA.BIN' '$opt' && trap \"fusermount3 -u '$opt'\" EXIT &&
 	grep -q \$'^game\tMHP2G' '$opt/.mhfu/info'"
 # game_mount DIR FILE [options...]: mounts read-only, leaving the daemon's
 # stderr in $work/err; unmounted by the next call or at the end.
