@@ -133,15 +133,14 @@ static void describe_holder(int fd, bool exclusive, const char *path, struct fs_
  * change the file under the readers).  The lock, flock(2), belongs to the
  * open file, so it passes to the daemon at its fork and goes when the
  * daemon exits, however it dies.  A lock another mount holds is waited
- * for LOCK_WAIT_MS (a daemon just unmounted or killed is still exiting),
- * then refused.  A commit that moves entries renames a new file over the
+ * for wait_ms (a daemon just unmounted or killed is still exiting), then
+ * refused.  A commit that moves entries renames a new file over the
  * archive, locked before the rename: a lock taken on the file it replaced
  * is taken again on the file the path names now. */
-#define LOCK_WAIT_MS 3000
 #define LOCK_POLL_MS 50
 
 static enum archive_error open_locked(struct archive *ar, const char *path,
-				      bool read_only, struct fs_diag *msg)
+				      bool read_only, unsigned wait_ms, struct fs_diag *msg)
 {
 	const struct timespec poll = {0, LOCK_POLL_MS * 1000000L};
 	for (unsigned waited = 0;;) {
@@ -173,7 +172,7 @@ static enum archive_error open_locked(struct archive *ar, const char *path,
 			ar->writable = writable;
 			return AR_OK;
 		}
-		if (errno == EWOULDBLOCK && waited >= LOCK_WAIT_MS) {
+		if (errno == EWOULDBLOCK && waited >= wait_ms) {
 			describe_holder(fd, writable, path, msg);
 			close(fd);
 			return AR_EBUSY;
@@ -186,7 +185,7 @@ static enum archive_error open_locked(struct archive *ar, const char *path,
 
 enum archive_error archive_open(struct archive *ar, const char *path,
 				struct mlog *log, enum databin_game game,
-				bool read_only, struct fs_diag *msg)
+				bool read_only, unsigned lock_wait_ms, struct fs_diag *msg)
 {
 	struct stat st;
 	pthread_rwlockattr_t attr;
@@ -195,7 +194,7 @@ enum archive_error archive_open(struct archive *ar, const char *path,
 	ar->log = log;
 	/* Locked before anything is read or replayed: two mounts never
 	 * replay a journal or write at once. */
-	enum archive_error locked = open_locked(ar, path, read_only, msg);
+	enum archive_error locked = open_locked(ar, path, read_only, lock_wait_ms, msg);
 	if (locked != AR_OK)
 		return locked;
 	if (fstat(ar->fd, &st)) {

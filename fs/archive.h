@@ -87,12 +87,13 @@ struct archive {
 
 /* Opens `path`: a DATA.BIN (plain or encrypted) or a single PAC, locked
  * for the mount's life (exclusively when opened read-write, else shared;
- * AR_EBUSY when another mount holds it).  `game` forces the game
+ * AR_EBUSY when another mount still holds it after lock_wait_ms).
+ * `game` forces the game
  * (GAME_UNKNOWN: guess).  On failure, a message naming what and where is
  * written to msg. */
 enum archive_error archive_open(struct archive *ar, const char *path,
 				struct mlog *log, enum databin_game game,
-				bool read_only, struct fs_diag *msg);
+				bool read_only, unsigned lock_wait_ms, struct fs_diag *msg);
 void archive_close(struct archive *ar);
 
 /* CLOCK_MONOTONIC in microseconds, for the timings in .mhfu/info. */

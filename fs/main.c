@@ -33,6 +33,10 @@ enum {
 #define DEFAULT_TIMEOUT 3600.0
 #define ENTRY_TIMEOUT 1.0
 #define DEFAULT_CACHE_MB 64
+/* Seconds a lock held by another mount is waited for: a driver just
+ * unmounted or killed lets go as it exits. */
+#define DEFAULT_LOCK_WAIT 3
+#define LOCK_WAIT_MAX 3600
 
 #define USAGE_LINE "usage: mount.mhfu ARCHIVE MOUNTPOINT [-fnrsvw] [-N NS] [-o OPTIONS]" \
 	" (mount.mhfu --help lists the options)\n"
@@ -48,6 +52,7 @@ struct options {
 	char *cache_mb;      /* -o cache_mb= */
 	char *scratch_mb;    /* -o scratch_mb= */
 	char *state;         /* -o state= */
+	char *lock_wait;     /* -o lock_wait= */
 	int no_permissions;  /* -o no_default_permissions */
 	int foreground;      /* -o foreground */
 	int single_thread;   /* -o single_thread */
@@ -70,6 +75,7 @@ static const struct fuse_opt option_spec[] = {
 	{"cache_mb=%s", offsetof(struct options, cache_mb), 0},
 	{"scratch_mb=%s", offsetof(struct options, scratch_mb), 0},
 	{"state=%s", offsetof(struct options, state), 0},
+	{"lock_wait=%s", offsetof(struct options, lock_wait), 0},
 	{"no_default_permissions", offsetof(struct options, no_permissions), 1},
 	{"foreground", offsetof(struct options, foreground), 1},
 	{"single_thread", offsetof(struct options, single_thread), 1},
@@ -192,6 +198,8 @@ static void print_help(void)
 		"    -o scratch_mb=N        memory for scratch files (editor temporaries),\n"
 		"                           all together; beyond it, writes to them fail\n"
 		"                           with ENOSPC (default 256)\n"
+		"    -o lock_wait=SECONDS   how long to wait for another mount of the archive\n"
+		"                           to let go of it before refusing (default 3)\n"
 		"    -o state=DIR           keep the log and refused texts in DIR (default:\n"
 		"                           $XDG_STATE_HOME/mhfufs/NAME-HASH, else under\n"
 		"                           ~/.local/state), where they outlive the mount\n"
@@ -378,25 +386,36 @@ static void add_mount_option(struct fuse_args *args, const char *name,
 	free(opt);
 }
 
-/* The largest -o ..._mb= value: 1 TiB, and its bytes fit a size_t.
- * Parsed here: fuse_opt's %d wraps silently. */
+/* The largest -o ..._mb= value: 1 TiB, and its bytes fit a size_t. */
 #define MB_OPTION_MAX ((unsigned long long)(SIZE_MAX >> 20) < (1ull << 20) \
 			       ? (unsigned long long)(SIZE_MAX >> 20) : (1ull << 20))
 
-/* -o NAME=VALUE, a budget in MiB, into *bytes (left as is when not
- * given); false with a message when it is not a number in range. */
-static bool parse_mb(const char *name, const char *value, size_t *bytes)
+/* -o NAME=VALUE, a whole number of `unit` from 0 to max, into *v (left
+ * as is when not given); false with a message when it is not one.
+ * Parsed here: fuse_opt's %d wraps silently. */
+static bool parse_number(const char *name, const char *value, unsigned long long max,
+			 const char *unit, unsigned long long *v)
 {
 	if (!value)
 		return true;
 	char *end;
 	errno = 0;
-	unsigned long long mb = strtoull(value, &end, 10);
-	if (!isdigit((unsigned char)value[0]) || *end || errno || mb > MB_OPTION_MAX) {
-		fprintf(stderr, "mount.mhfu: -o %s=%s: expected 0 or more MiB, at most %llu\n",
-			name, value, MB_OPTION_MAX);
+	unsigned long long n = strtoull(value, &end, 10);
+	if (!isdigit((unsigned char)value[0]) || *end || errno || n > max) {
+		fprintf(stderr, "mount.mhfu: -o %s=%s: expected 0 or more %s, at most %llu\n",
+			name, value, unit, max);
 		return false;
 	}
+	*v = n;
+	return true;
+}
+
+/* -o NAME=VALUE, a budget in MiB, into *bytes. */
+static bool parse_mb(const char *name, const char *value, size_t *bytes)
+{
+	unsigned long long mb = *bytes >> 20;
+	if (!parse_number(name, value, MB_OPTION_MAX, "MiB", &mb))
+		return false;
 	*bytes = (size_t)mb << 20;
 	return true;
 }
@@ -537,8 +556,10 @@ int main(int argc, char *argv[])
 			opts.rules);
 		goto out;
 	}
+	unsigned long long lock_wait = DEFAULT_LOCK_WAIT;
 	if (!parse_mb("cache_mb", opts.cache_mb, &cache_bytes) ||
-	    !parse_mb("scratch_mb", opts.scratch_mb, &scratch_bytes))
+	    !parse_mb("scratch_mb", opts.scratch_mb, &scratch_bytes) ||
+	    !parse_number("lock_wait", opts.lock_wait, LOCK_WAIT_MAX, "seconds", &lock_wait))
 		goto out;
 	enum databin_game game = GAME_UNKNOWN;
 	if (opts.game && (game = databin_game_parse(opts.game)) == GAME_UNKNOWN) {
@@ -582,7 +603,8 @@ int main(int argc, char *argv[])
 	fs.timeout = DEFAULT_TIMEOUT;
 	fs.entry_timeout = ENTRY_TIMEOUT;
 	fs.rules = rules;
-	switch (archive_open(&fs.ar, opts.archive, &fs.log, game, opts.read_only, &msg)) {
+	switch (archive_open(&fs.ar, opts.archive, &fs.log, game, opts.read_only,
+			     (unsigned)lock_wait * 1000, &msg)) {
 	case AR_OK:
 		fs.ar.backup = opts.backup;
 		fs.ar.cache_budget = cache_bytes;
@@ -649,6 +671,7 @@ out:
 	free(opts.cache_mb);
 	free(opts.scratch_mb);
 	free(opts.state);
+	free(opts.lock_wait);
 	fuse_opt_free_args(&args);
 	return status;
 }

@@ -40,7 +40,7 @@ refused() {
 	shift 3
 	mkdir -p "$dir"
 	before=$(md5sum <"$archive")
-	"$mount_bin" "$@" "$file" "$dir" 2>"$work/err"
+	"$mount_bin" "${wait_opts[@]}" "$@" "$file" "$dir" 2>"$work/err"
 	rc=$?
 	cat "$work/err"
 	if mountpoint -q "$dir" && ! is_mounted_before "$dir"; then
@@ -76,8 +76,11 @@ m1=$work/m1 m2=$work/m2
 check "mount the archive read-write" mount_at "$m1" "$archive"
 # The mount command returned: the process that took the lock has exited,
 # and its daemon, forked from it, holds the lock now.
+wait_opts=()
 check "a second read-write mount, another mount point: refused (exit 5)" \
 	refused "$m2" "$archive" "already mounted read-write by another mount.mhfu"
+# The refusals below need not wait the default 3 s for a lock that stays.
+wait_opts=(-o lock_wait=0)
 check "a second read-write mount, the same mount point: refused" \
 	refused "$m1" "$archive" "already mounted read-write"
 check "a second read-write mount through a symbolic link: refused" \
@@ -118,6 +121,17 @@ check "after kill -9 of the holder, a new read-write mount succeeds" mount_at "$
 check "  and sees every commit of the killed one" \
 	bash -c "test \"\$('$dump' '$archive' '$small' | sed -n '${L}p' | awk '{ print \$2 }')\" = 4321 && test \"\$(grep -c '^ *[0-9]' '$m2/$grow')\" = $keys1"
 check "  and commits" set_value "$m2" 777
+check "unmount it" unmount "$m2"
+
+# A lock let go of while the mount waits for it: taken (flock(1) holds
+# the same flock(2) lock a mount does).
+flock -x "$archive" sleep 2 &
+holder=$!
+for _ in $(seq 100); do flock -n -s "$archive" true || break; sleep 0.01; done
+check "  -o lock_wait=0 under a lock held by another program: refused (exit 5)" bash -c "
+	'$mount_bin' -o lock_wait=0 '$archive' '$m2' 2>'$work/err'; test \$? = 5"
+check "  -o lock_wait=30 outlasts a lock held for 2 s: mounted" mount_at "$m2" "$archive" -o lock_wait=30
+wait "$holder"
 check "  on disk" lands 777
 check "unmount it" unmount "$m2"
 
