@@ -224,22 +224,28 @@ check "  warned on stderr and in .mhfu/log, naming -o game=" warned "$opt" \
 check "  the warning says what to give" grep -qF -- "mount with -o game=mhfu, mhp2g or mhp3rd" "$work/err"
 fusermount3 -u "$opt"
 check "-o game= refuses an unknown game (exit 1)" bash -c "
-	'$mount_bin' -o game=mhp4 '$sample/DATA.BIN' '$opt' 2>'$work/err'; test \$? = 1 && grep -q 'expected mhfu' '$work/err'"
+	'$mount_bin' -o game=mhp4 '$work/DATA.BIN' '$opt' 2>'$work/err'; test \$? = 1 && grep -q 'expected mhfu' '$work/err'"
 check "-o rules= refuses an unknown mode (exit 1)" bash -c "
-	'$mount_bin' -o rules=lax '$sample/DATA.BIN' '$opt' 2>'$work/err'; test \$? = 1 && grep -q 'expected strict, warn or off' '$work/err'"
+	'$mount_bin' -o rules=lax '$work/DATA.BIN' '$opt' 2>'$work/err'; test \$? = 1 && grep -q 'expected strict, warn or off' '$work/err'"
 check "-o cache_mb= refuses a negative budget (exit 1)" bash -c "
-	'$mount_bin' -o cache_mb=-1 '$sample/DATA.BIN' '$opt' 2>'$work/err'; test \$? = 1 && grep -q 'expected 0 or more' '$work/err'"
+	'$mount_bin' -o cache_mb=-1 '$work/DATA.BIN' '$opt' 2>'$work/err'; test \$? = 1 && grep -q 'expected 0 or more' '$work/err'"
 # fuse_opt's %d would wrap these: 2^32 MiB to 0, the others anywhere.
 for bad in 99999999999999 18446744073709551617 4294967296 1048577 12abc ' 5'; do
 	check "-o cache_mb=$bad is refused (exit 1), and -o scratch_mb=$bad" bash -c "
 		for o in cache_mb scratch_mb; do
-			'$mount_bin' -o \"\$o=$bad\" '$sample/DATA.BIN' '$opt' 2>'$work/err'; rc=\$?
+			'$mount_bin' -o \"\$o=$bad\" '$work/DATA.BIN' '$opt' 2>'$work/err'; rc=\$?
 			mountpoint -q '$opt' && fusermount3 -u '$opt'
 			test \$rc = 1 && grep -q \"\$o=$bad: expected 0 or more MiB, at most 1048576\" '$work/err' || exit 1
 		done"
 done
+check "-o lock_wait= refuses what is not 0 to 3600 seconds (exit 1)" bash -c "
+	for bad in 3601 -1 1.5 x; do
+		'$mount_bin' -o lock_wait=\$bad '$work/DATA.BIN' '$opt' 2>'$work/err'; rc=\$?
+		mountpoint -q '$opt' && fusermount3 -u '$opt'
+		test \$rc = 1 && grep -q \"lock_wait=\$bad: expected 0 or more seconds, at most 3600\" '$work/err' || exit 1
+	done"
 check "-o cache_mb=1048576 (1 TiB, the largest) is taken as is" bash -c "
-	'$mount_bin' -o cache_mb=1048576,scratch_mb=1048576 '$sample/DATA.BIN' '$opt' && trap \"fusermount3 -u '$opt'\" EXIT &&
+	'$mount_bin' -o cache_mb=1048576,scratch_mb=1048576 '$work/DATA.BIN' '$opt' && trap \"fusermount3 -u '$opt'\" EXIT &&
 	grep -qx \$'cache_budget\t1099511627776' '$opt/.mhfu/info' && grep -qx \$'scratch_budget\t1099511627776' '$opt/.mhfu/info'"
 
 # --- a single PAC ---
