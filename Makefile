@@ -6,10 +6,10 @@ CC      ?= cc
 BUILD   ?= build
 SAN     ?=
 SAMPLE_SEED ?= 1
-CRASH_ROUNDS ?= 200
+CRASH_ROUNDS ?= 120
 STRESS_ROUNDS ?= 2000
 STORM_SECONDS ?= 8
-FLIP_ARCHIVES ?= 20
+FLIP_ARCHIVES ?= 10
 INVERSE_ROUNDS ?= 12
 # fsx: operations per seed in `make check`, and the seeds `make stress` runs.
 FSX_OPS ?= 600
@@ -195,7 +195,7 @@ endif
 check-plain: units mount-tests
 
 check-san:
-	$(MAKE) BUILD=$(BUILD)/san SAN=1 SAMPLE=$(SAMPLE) SAMPLE_GEN=$(MKARCHIVE) CRASH_ROUNDS=100 FLIP_ARCHIVES=8 check-plain
+	$(MAKE) BUILD=$(BUILD)/san SAN=1 SAMPLE=$(SAMPLE) SAMPLE_GEN=$(MKARCHIVE) CRASH_ROUNDS=60 FLIP_ARCHIVES=4 check-plain
 
 # ThreadSanitizer on the driver, under the concurrency storm: with the
 # default cache, then evicting every model at once (slow under TSan, so
