@@ -591,6 +591,7 @@ int main(int argc, char *argv[])
 			status = EXIT_USAGE;
 			break;
 		}
+		fs.ar.record = &fs.record;
 		/* Nothing renames anything in a read-only mount: names may be
 		 * cached as long as attributes. */
 		if (!fs.ar.writable)
