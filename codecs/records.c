@@ -273,7 +273,7 @@ enum mh_err records_override(struct records *r, const struct records_setting *s,
 			     struct mh_diag *d)
 {
 	struct records_setting own = {.offset_set = s->offset_set, .offset = s->offset,
-				      .skip_set = s->skip_set, .nskip = s->nskip};
+				      .skip_set = s->skip_set, .nskip = s->skip_set ? s->nskip : 0};
 	if (s->skip_set && !(own.skip = malloc((s->nskip ? s->nskip : 1) * sizeof *own.skip)))
 		return mh_fail(d, MH_ENOMEM, 0, "out of memory for the record map");
 	if (s->skip_set && s->nskip)
