@@ -185,4 +185,32 @@ check "  an override of it is refused: there is no bone to map onto" bash -c "
 	grep -q 'records.txt:[0-9]*:8: VALUE_RANGE the moveset has no rig' '$mnt/.mhfu/log'"
 
 check "unmount" unmount "$mnt"
+
+# ---- a single PAC ----------------------------------------------------------
+# A PAC holding an MHP3rd skeleton and a moveset, mounted alone: the pack
+# plays on the PAC's skeleton, its monster not known.
+python3 - "$sample/src/$zmodel/0.skeleton" "$sample/src/$zinogre.anim" "$work/port.pac" <<'PY'
+import struct, sys
+members = [open(f, 'rb').read() for f in sys.argv[1:3]]
+at, table, body = 32, b'', b''
+for m in members:
+    table += struct.pack('<II', at, len(m))
+    pad = (-len(m)) % 16
+    body += m + bytes(pad)
+    at += len(m) + pad
+head = struct.pack('<I', len(members)) + table
+open(sys.argv[3], 'wb').write(head + bytes(32 - len(head)) + body)
+PY
+cp "$work/port.pac" "$work/port.orig"
+check "mount the PAC alone" "$mount_bin" "$work/port.pac" "$mnt"
+check "its pack's map: the PAC's skeleton, no monster known, so no skip list" bash -c "
+	grep -qx '# rig: port.pac/0.skeleton, 51 bones, body fork 1' '$mnt/1/records.txt' &&
+	grep -q '^skip none  *# the monster is not known' '$mnt/1/records.txt' &&
+	grep -q '^track 9  *# joint 9 (b009)' '$mnt/1/stream0/slot000.txt'"
+check "an override there is kept under the member's path, the PAC unchanged" bash -c "
+	sed -i 's/^skip none/skip 9 10/' '$mnt/1/records.txt' &&
+	grep -q '^track 9  *# joint 11 (b011)' '$mnt/1/stream0/slot000.txt' &&
+	test \"\$(cat '$work'/state/mhfufs/port.pac-*/overrides/1.records)\" = 'skip 9 10' &&
+	cmp '$work/port.pac' '$work/port.orig'"
+check "unmount the PAC" unmount "$mnt"
 finish
