@@ -230,8 +230,8 @@ struct model *item_model(struct archive *ar, const struct node *n, const struct 
 		if (m) {
 			atomic_store_explicit(&c->model, m, memory_order_release);
 			if (m->override_note[0])
-				mlog_printf(ar->log, "%s/records.txt: the override kept is not in "
-					    "force, as it no longer fits: %s", label,
+				mlog_printf(ar->log, "%s: the override of its records.txt is not "
+					    "in force, as it no longer fits: %s", label,
 					    m->override_note);
 		} else {
 			mlog_printf(ar->log, "%s: shown raw only%s: %s", label,

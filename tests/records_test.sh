@@ -162,6 +162,20 @@ check "a skip list override, then auto, likewise" bash -c "
 	cmp '$mnt/$rathalos/records.txt' '$sample/src/$rathalos/records.txt'"
 check "no override changed the archive" unchanged
 
+# An override kept that does not fit the rig (written there by hand) is
+# not applied, the log says why, and the next write takes it away.
+unmount "$mnt"
+overrides=$(echo "$work"/state/mhfufs/DATA.BIN-*/overrides)
+printf 'offset 99\n' >"$overrides/$zinogre.records"
+check "a kept override that does not fit: mount again" "$mount_bin" "$archive" "$mnt"
+check "  the map is the computed one, the log says why" bash -c "
+	cmp '$mnt/$zinogre/records.txt' '$sample/src/$zinogre/records.txt' &&
+	grep -q '$zinogre.anim: the override of its records.txt is not in force, as it no longer fits: .*overrides/$zinogre.records:1:8: offset 99 is past the rig.s last bone 50' '$mnt/.mhfu/log'"
+check "  records.txt written back as shown takes it away" bash -c "
+	cp '$sample/src/$zinogre/records.txt' '$mnt/$zinogre/records.txt' &&
+	! test -e $(override $zinogre) &&
+	tail -1 '$mnt/.mhfu/log' | grep -q 'committed: no override'"
+
 # ---- what the map is made from ----------------------------------------------
 # Renaming a bone of the rig (another entry) shows in the moveset's texts.
 check "a rig's bone renamed in its skeleton.txt" \
