@@ -128,6 +128,13 @@ static void print_skip(struct strbuf *sb, const struct records *r)
 	strbuf_free(&list);
 }
 
+/* Appends `note` to the notes in buf, after a comma. */
+static void add_note(char *buf, size_t len, const char *note)
+{
+	size_t used = strlen(buf);
+	snprintf(buf + used, len - used, "%s%s", used ? ", " : "", note);
+}
+
 /* One comment line per record: its bone, the bone's name, and notes. */
 static void print_records(struct strbuf *sb, const struct records *r)
 {
@@ -137,13 +144,14 @@ static void print_records(struct strbuf *sb, const struct records *r)
 		char bone[16] = "-", notes[80] = "";
 		if (b >= 0)
 			snprintf(bone, sizeof bone, "%d", (int)b);
-		bool below = r->rigged && r->fork >= 0 && !records_at_or_above_fork(r, b);
-		snprintf(notes, sizeof notes, "%s%s%s%s%s",
-			 !r->rigged ? "no rig" : b < 0 ? "past the rig" : "",
-			 (!r->rigged || b < 0) && r->located[i] ? ", " : "",
-			 r->located[i] ? (below ? "location below the fork" : "location") : "",
-			 b >= 0 && b == r->fork && (r->located[i] || !r->rigged) ? ", " : "",
-			 b >= 0 && b == r->fork ? "the body fork" : "");
+		if (!r->rigged || b < 0)
+			add_note(notes, sizeof notes, r->rigged ? "past the rig" : "no rig");
+		if (r->located[i])
+			add_note(notes, sizeof notes,
+				 r->rigged && r->fork >= 0 && !records_at_or_above_fork(r, b)
+					 ? "location below the fork" : "location");
+		if (b >= 0 && b == r->fork)
+			add_note(notes, sizeof notes, "the body fork");
 		const char *name = b >= 0 && r->name[b][0] ? r->name[b] : "-";
 		if (notes[0])
 			strbuf_printf(sb, "# %6u  %4s  %-8s  %s\n", i, bone, name, notes);

@@ -88,17 +88,16 @@ static int show_pack(const uint8_t *p, size_t n, const char *label, const char *
 	char ext[4];
 	size_t len;
 	int rc = 1;
-	const struct skeleton *rig = src->rigged ? &src->rig : NULL;
+	const struct skeleton *rig = src->rig;
 	if (anim_decode(p, n, CLIP_NONE, &a, NULL))
 		return 1;
 	struct records map;
-	bool mapped = a.format == CLIP_P3RD && !records_init(&map, rig, &a, src->monster, NULL);
+	bool mapped = moveset_map(&a, src, &map) == 1;
 	if (!strcmp(rest, "pack.txt")) {
 		char *text = views_pack_text(&a, &len);
 		rc = emit_text(text, len);
 	} else if (mapped && !strcmp(rest, "records.txt")) {
-		char *text = records_print(&map, label, rig ? src->rig_label : NULL,
-					   src->monster_from[0] ? src->monster_from : NULL, &len);
+		char *text = moveset_records_text(&map, label, src, &len);
 		rc = emit_text(text, len);
 	} else if (sscanf(rest, "stream%u/slot%u.%3s", &stream, &slot, ext) == 3 &&
 		   stream < a.nstreams && slot < a.streams[stream].nslots &&
@@ -177,12 +176,12 @@ static int show(const uint8_t *p, size_t n, const char *label, const char *rest,
 	for (uint32_t j = 0; j < pac.count && !have_rig; j++) {
 		have_rig = pac.entries[j].size &&
 			   sniff(p + pac.entries[j].offset, pac.entries[j].size) == KIND_SKELETON &&
-			   !skeleton_decode(p + pac.entries[j].offset, pac.entries[j].size, &own.rig,
+			   !skeleton_decode(p + pac.entries[j].offset, pac.entries[j].size, &own.own,
 					    NULL);
 		if (have_rig)
 			snprintf(own.rig_label, sizeof own.rig_label, "%.60s/%u.skeleton", label, j);
 	}
-	own.rigged = have_rig;
+	own.rig = have_rig ? &own.own : NULL;
 	const uint8_t *m = p + pac.entries[i].offset;
 	size_t mn = pac.entries[i].size;
 	char sub[512];
@@ -194,8 +193,7 @@ static int show(const uint8_t *p, size_t n, const char *label, const char *rest,
 		snprintf(sub, sizeof sub, "%s/%u%s", label, i, mk == KIND_PAC ? "" : kind_ext(mk));
 		rc = show(m, mn, sub, after + 1, &own);
 	}
-	if (have_rig)
-		skeleton_free(&own.rig);
+	moveset_source_free(&own);
 	pac_free(&pac);
 	return rc;
 }
@@ -315,13 +313,11 @@ int main(int argc, char **argv)
 			else if (*rest == '/') {
 				/* A standalone MHP3rd moveset plays on the model
 				 * PAC before it. */
-				struct moveset_source src;
-				bool linked = k == KIND_ANIM && moveset_source_of(id, entry_of, &db, &src);
-				if (!linked)
-					src = (struct moveset_source){.monster = RECORDS_NO_MONSTER};
+				struct moveset_source src = {.monster = RECORDS_NO_MONSTER};
+				if (k == KIND_ANIM)
+					moveset_source_of(id, entry_of, &db, &src);
 				rc = show(p, n, label, rest + 1, &src);
-				if (linked)
-					skeleton_free(&src.rig);
+				moveset_source_free(&src);
 			}
 			free(p);
 		}

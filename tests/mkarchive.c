@@ -534,24 +534,14 @@ static void make_link(const char *target, const char *path)
 		fail(2, "cannot create link %s: %s", path, strerror(errno));
 }
 
-/* What an MHP3rd pack's record map is made from (tests/movesets.h). */
-struct map_from {
-	const struct skeleton *rig; /* NULL: no rig */
-	const char *rig_label;
-	int monster;
-	const char *monster_from;   /* NULL: not known */
-};
-
-/* The map of pack a, as the mount makes it (no override); false for a
+/* The map of pack a as the mount makes it (moveset_map); false for a
  * pack that is not MHP3rd's. */
-static bool make_map(const struct anim *a, const struct map_from *from, struct records *map)
+static bool make_map(const struct anim *a, const struct moveset_source *from, struct records *map)
 {
-	if (a->format != CLIP_P3RD)
-		return false;
-	if (records_init(map, from ? from->rig : NULL, a,
-			 from ? from->monster : RECORDS_NO_MONSTER, NULL))
+	int mapped = moveset_map(a, from, map);
+	if (mapped < 0)
 		fail(1, "out of memory for a record map");
-	return true;
+	return mapped;
 }
 
 /* A pack's stream folders: a clip's text and bytes under the slot that
@@ -649,7 +639,7 @@ static void extract_textures(const char *dir, const char *label, const uint8_t *
  * pack's record map is made from (NULL: no rig). */
 static void extract_model(const char *dir, const char *label, enum kind k,
 			  const uint8_t *p, size_t size, const struct skeleton *rig,
-			  const struct map_from *from)
+			  const struct moveset_source *from)
 {
 	char path[PATH_LEN];
 	struct mh_diag d;
@@ -682,9 +672,7 @@ static void extract_model(const char *dir, const char *label, enum kind k,
 	bool mapped = make_map(&a, from, &map);
 	if (mapped) {
 		path_of(path, "%s/records.txt", dir);
-		text = records_print(&map, label, from && from->rig ? from->rig_label : NULL,
-				     from ? from->monster_from : NULL, &len);
-		write_text(path, text, &len);
+		write_text(path, moveset_records_text(&map, label, from, &len), &len);
 	}
 	extract_streams(dir, label, &a, rig, mapped ? &map : NULL);
 	extract_entries(dir, label, &a, rig);
@@ -696,9 +684,9 @@ static void extract_model(const char *dir, const char *label, enum kind k,
 /* A PAC's model.glb: its rig and the first pack among its members (when
  * it decodes), else `moveset` (the standalone one of an MHP3rd model
  * PAC, or NULL) with `moveset_from`, as gltf_model_mapped makes it. */
-static void extract_glb(const char *dir, const char *rig_label, const struct pac *pac,
-			const uint8_t *p, const struct skeleton *rig, const struct anim *moveset,
-			const struct map_from *moveset_from)
+static void extract_glb(const char *dir, const struct moveset_source *own, const struct pac *pac,
+			const uint8_t *p, const struct anim *moveset,
+			const struct moveset_source *moveset_from)
 {
 	char path[PATH_LEN];
 	struct mh_diag d;
@@ -713,12 +701,11 @@ static void extract_glb(const char *dir, const char *rig_label, const struct pac
 		}
 	}
 	const struct anim *pack = have_pack ? &a : moveset;
-	struct map_from own = {rig, rig_label, RECORDS_NO_MONSTER, NULL};
 	struct records map;
-	bool mapped = pack && make_map(pack, have_pack ? &own : moveset_from, &map);
+	bool mapped = pack && make_map(pack, have_pack ? own : moveset_from, &map);
 	uint8_t *glb;
 	size_t len;
-	if (gltf_model_mapped(rig, pack, mapped ? &map : NULL, &glb, &len, &d))
+	if (gltf_model_mapped(own->rig, pack, mapped ? &map : NULL, &glb, &len, &d))
 		fail(1, "internal error: %s/model.glb: %s", dir, d.msg);
 	path_of(path, "%s/model.glb", dir);
 	write_file(path, glb, len);
@@ -753,14 +740,15 @@ static void extract_check(const char *dir, const uint8_t *p, size_t size,
  * skeleton of the PAC holding it, or NULL. */
 static void extract_pac(const char *dir, const char *label, const uint8_t *p,
 			size_t size, unsigned depth, const struct skeleton *outer_rig,
-			const struct anim *moveset, const struct map_from *moveset_from)
+			const struct anim *moveset, const struct moveset_source *moveset_from)
 {
 	bool holds_model = false;
 	struct pac pac;
 	struct mh_diag d;
 	struct skeleton rig;
 	bool have_rig = false;
-	char path[PATH_LEN], sublabel[PATH_LEN], rig_label[PATH_LEN] = "";
+	char path[PATH_LEN], sublabel[PATH_LEN];
+	struct moveset_source own = {.monster = RECORDS_NO_MONSTER};
 
 	make_dir(dir);
 	if (pac_decode(p, size, &pac, &d))
@@ -772,9 +760,9 @@ static void extract_pac(const char *dir, const char *label, const uint8_t *p,
 		have_rig = n && sniff(m, n) == KIND_SKELETON &&
 			   skeleton_decode(m, n, &rig, &d) == MH_OK;
 		if (have_rig)
-			path_of(rig_label, "%s/%u.skeleton", label, i);
+			snprintf(own.rig_label, sizeof own.rig_label, "%.70s/%u.skeleton", label, i);
 	}
-	struct map_from own = {have_rig ? &rig : NULL, rig_label, RECORDS_NO_MONSTER, NULL};
+	own.rig = have_rig ? &rig : NULL;
 	for (uint32_t i = 0; i < pac.count; i++) {
 		const uint8_t *m = p + pac.entries[i].offset;
 		uint32_t n = pac.entries[i].size;
@@ -797,7 +785,7 @@ static void extract_pac(const char *dir, const char *label, const uint8_t *p,
 	if (holds_model)
 		extract_check(dir, p, size, outer_rig);
 	if (have_rig) {
-		extract_glb(dir, rig_label, &pac, p, &rig, moveset, moveset_from);
+		extract_glb(dir, &own, &pac, p, moveset, moveset_from);
 		skeleton_free(&rig);
 	}
 	pac_free(&pac);
@@ -833,6 +821,7 @@ static bool moveset_at(const struct source *src, uint32_t id, struct anim *a,
 	uint8_t *p = entry_of((void *)src, id, &n);
 	bool ok = p && sniff(p, n) == KIND_ANIM && !anim_decode(p, n, CLIP_NONE, a, NULL);
 	free(p);
+	*from = (struct moveset_source){.monster = RECORDS_NO_MONSTER};
 	if (ok && !moveset_source_of(id, entry_of, (void *)src, from)) {
 		anim_free(a);
 		return false;
@@ -859,23 +848,18 @@ static void extract_entry(const char *dir, struct sink *index, const struct sour
 	if (k == KIND_PAC) {
 		/* An MHP3rd model PAC's model.glb plays its standalone moveset. */
 		bool linked = moveset_at(src, id + RECORDS_RIG_BEFORE, &moveset, &ms);
-		struct map_from from = {linked ? &ms.rig : NULL, ms.rig_label, ms.monster,
-					ms.monster_from[0] ? ms.monster_from : NULL};
-		extract_pac(path, name, p, size, TREE_DEPTH, NULL, linked ? &moveset : NULL,
-			    &from);
-		if (linked) {
+		extract_pac(path, name, p, size, TREE_DEPTH, NULL, linked ? &moveset : NULL, &ms);
+		if (linked)
 			anim_free(&moveset);
-			skeleton_free(&ms.rig);
-		}
+		moveset_source_free(&ms);
 	} else if (has_folder(k)) {
-		bool linked = k == KIND_ANIM && moveset_source_of(id, entry_of, (void *)src, &ms);
-		struct map_from from = {linked ? &ms.rig : NULL, ms.rig_label, ms.monster,
-					ms.monster_from[0] ? ms.monster_from : NULL};
-		extract_model(path, label, k, p, size, NULL, linked ? &from : NULL);
+		if (k == KIND_ANIM)
+			moveset_source_of(id, entry_of, (void *)src, &ms);
+		extract_model(path, label, k, p, size, NULL, k == KIND_ANIM ? &ms : NULL);
 		if (k == KIND_SKELETON || k == KIND_ANIM)
 			extract_check(path, p, size, NULL);
-		if (linked)
-			skeleton_free(&ms.rig);
+		if (k == KIND_ANIM)
+			moveset_source_free(&ms);
 	}
 	path_of(path, "%s/%s", dir, label);
 	write_file(path, p, size);

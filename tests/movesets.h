@@ -25,14 +25,40 @@
  * NULL when there is no such entry. */
 typedef uint8_t *moveset_entry_fn(void *ctx, uint32_t id, size_t *len);
 
-/* What a standalone moveset's map is made from. */
+/* What an MHP3rd pack's map is made from. */
 struct moveset_source {
-	bool rigged;
-	struct skeleton rig;     /* when rigged; the caller frees it */
-	char rig_label[96];      /* "file_05248/0.skeleton" */
+	const struct skeleton *rig; /* NULL: no rig */
+	struct skeleton own;        /* moveset_source_of's rig (moveset_source_free) */
+	char rig_label[96];         /* "file_05248/0.skeleton" */
 	int monster;
-	char monster_from[128];  /* "file_05246.ovl, em058m0.ovl" */
+	char monster_from[128];     /* "file_05246.ovl, em058m0.ovl"; "": not known */
 };
+
+static inline void moveset_source_free(struct moveset_source *src)
+{
+	if (src->rig == &src->own)
+		skeleton_free(&src->own);
+	src->rig = NULL;
+}
+
+/* The map of pack a as the mount makes it (no override) into *map: 1;
+ * 0 for a pack that is not MHP3rd's; -1 when out of memory. */
+static inline int moveset_map(const struct anim *a, const struct moveset_source *src,
+			      struct records *map)
+{
+	if (a->format != CLIP_P3RD)
+		return 0;
+	return records_init(map, src ? src->rig : NULL, a,
+			    src ? src->monster : RECORDS_NO_MONSTER, NULL) ? -1 : 1;
+}
+
+/* records.txt of that map. */
+static inline char *moveset_records_text(const struct records *map, const char *label,
+					 const struct moveset_source *src, size_t *len)
+{
+	return records_print(map, label, src && src->rig ? src->rig_label : NULL,
+			     src && src->monster_from[0] ? src->monster_from : NULL, len);
+}
 
 struct moveset_reader {
 	moveset_entry_fn *get;
@@ -74,8 +100,9 @@ static inline int moveset_pac_rig(const uint8_t *p, size_t n, struct skeleton *r
 	return found;
 }
 
-/* The source of the standalone moveset at entry `id`: false when it is
- * none (no model PAC with a skeleton before it). */
+/* The source of the standalone moveset at entry `id` (the caller frees
+ * it: moveset_source_free): false when it is none (no model PAC with a
+ * skeleton before it), *src then rigless. */
 static inline bool moveset_source_of(uint32_t id, moveset_entry_fn *get, void *ctx,
 				     struct moveset_source *src)
 {
@@ -86,11 +113,11 @@ static inline bool moveset_source_of(uint32_t id, moveset_entry_fn *get, void *c
 	uint32_t model = id - RECORDS_RIG_BEFORE;
 	size_t n;
 	uint8_t *p = get(ctx, model, &n);
-	int member = p ? moveset_pac_rig(p, n, &src->rig) : -1;
+	int member = p ? moveset_pac_rig(p, n, &src->own) : -1;
 	free(p);
 	if (member < 0)
 		return false;
-	src->rigged = true;
+	src->rig = &src->own;
 	char dir[32], name[RECORDS_OVERLAY_HEAD], file[32];
 	views_entry_dir_name(model, dir, sizeof dir);
 	snprintf(src->rig_label, sizeof src->rig_label, "%s/%d.skeleton", dir, member);
