@@ -145,6 +145,15 @@ const char *clip_format_name(enum clip_format f);
 char *clip_print(const struct clip *c, const char *header, int first_joint,
 		 size_t *len);
 
+/* Names track i of a clip in its comment ("joint 9"), into buf[0..len);
+ * "" for no comment. */
+typedef void clip_track_label_fn(const void *ctx, uint32_t track, char *buf, size_t len);
+
+/* The same, track i commented with what label(ctx, i) says: for tracks
+ * that are not a run of joints (an MHP3rd record map). */
+char *clip_print_labeled(const struct clip *c, const char *header, clip_track_label_fn *label,
+			 const void *ctx, size_t *len);
+
 /* The same for one part of an MHFU entry's text (entries.h), which
  * prints the units line once for all parts: no units line, and each
  * track commented "part P, joint J" ("part P" when first_joint is -1). */

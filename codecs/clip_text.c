@@ -71,23 +71,38 @@ static uint32_t channel_bits(const struct clip_track *t)
 	return bits;
 }
 
-static void print_track(struct strbuf *sb, const struct clip_track *t,
-			uint32_t i, long part, int first_joint, bool *first_channel)
+/* How the track comments name their joints (clip_print and its kin). */
+struct track_naming {
+	long part;                   /* >= 0: "part P" */
+	int first_joint;             /* >= 0: track i is "joint first_joint + i" */
+	clip_track_label_fn *label;  /* else, if set, names track i */
+	const void *ctx;
+};
+
+static void track_where(const struct track_naming *nm, uint32_t i, char *where, size_t len)
 {
-	char left[64], note[96], where[64] = "";
+	where[0] = '\0';
+	if (nm->part >= 0 && nm->first_joint >= 0)
+		snprintf(where, len, "part %ld, joint %lld", nm->part,
+			 (long long)nm->first_joint + i);
+	else if (nm->part >= 0)
+		snprintf(where, len, "part %ld", nm->part);
+	else if (nm->first_joint >= 0)
+		snprintf(where, len, "joint %lld", (long long)nm->first_joint + i);
+	else if (nm->label)
+		nm->label(nm->ctx, i, where, len);
+}
+
+static void print_track(struct strbuf *sb, const struct clip_track *t,
+			uint32_t i, const struct track_naming *nm, bool *first_channel)
+{
+	char left[64], note[96], where[64];
 	int n = snprintf(left, sizeof left, "track %u", i);
 	if (t->mask != channel_bits(t))
 		snprintf(left + n, sizeof left - (size_t)n, " mask 0x%03x",
 			 t->mask);
 	const char *empty = t->nchannels ? "" : "no channels";
-	if (part >= 0 && first_joint >= 0)
-		snprintf(where, sizeof where, "part %ld, joint %lld", part,
-			 (long long)first_joint + i);
-	else if (part >= 0)
-		snprintf(where, sizeof where, "part %ld", part);
-	else if (first_joint >= 0)
-		snprintf(where, sizeof where, "joint %lld",
-			 (long long)first_joint + i);
+	track_where(nm, i, where, sizeof where);
 	snprintf(note, sizeof note, "%s%s%s", where,
 		 *where && *empty ? ", " : "", empty);
 	strbuf_printf(sb, "\n");
@@ -120,36 +135,43 @@ static void print_track(struct strbuf *sb, const struct clip_track *t,
 	}
 }
 
-/* clip_print and clip_print_part: `part` -1 prints the units line and
- * no part in the track comments. */
-static char *print_clip(const struct clip *c, const char *header, long part,
-			int first_joint, size_t *len)
+/* clip_print and its kin: a part (nm->part >= 0) prints no units line. */
+static char *print_clip(const struct clip *c, const char *header, const struct track_naming *nm,
+			size_t *len)
 {
 	struct strbuf sb = {0};
 	char f[32];
 	print_header(&sb, header);
-	if (part < 0)
+	if (nm->part < 0)
 		strbuf_printf(&sb, "# units: rot 4096 = 90 deg, loc 16 = 1.0, "
 			      "scl 256 = 1.0; ease in channel units per frame\n");
 	text_f32(f, sizeof f, c->loop_start);
 	strbuf_printf(&sb, "loop %u\nloop_start %s\n", c->loop, f);
 	bool first_channel = true;
 	for (uint32_t i = 0; i < c->ntracks; i++)
-		print_track(&sb, &c->tracks[i], i, part, first_joint,
-			    &first_channel);
+		print_track(&sb, &c->tracks[i], i, nm, &first_channel);
 	return strbuf_take(&sb, len);
 }
 
 char *clip_print(const struct clip *c, const char *header, int first_joint,
 		 size_t *len)
 {
-	return print_clip(c, header, -1, first_joint, len);
+	struct track_naming nm = {.part = -1, .first_joint = first_joint};
+	return print_clip(c, header, &nm, len);
+}
+
+char *clip_print_labeled(const struct clip *c, const char *header, clip_track_label_fn *label,
+			 const void *ctx, size_t *len)
+{
+	struct track_naming nm = {.part = -1, .first_joint = -1, .label = label, .ctx = ctx};
+	return print_clip(c, header, &nm, len);
 }
 
 char *clip_print_part(const struct clip *c, const char *header, uint32_t part,
 		      int first_joint, size_t *len)
 {
-	return print_clip(c, header, part, first_joint, len);
+	struct track_naming nm = {.part = part, .first_joint = first_joint};
+	return print_clip(c, header, &nm, len);
 }
 
 /* ---- parsing ---------------------------------------------------------- */

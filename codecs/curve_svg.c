@@ -7,6 +7,7 @@
 
 #include "curve.h"
 #include "entries.h"
+#include "records.h"
 #include "strbuf.h"
 #include "views.h"
 
@@ -241,13 +242,21 @@ static double map_y(const struct plot_map *m, double raw)
 	return PLOT_Y + PLOT_H - (raw - m->y0) * PLOT_H / (m->y1 - m->y0);
 }
 
+/* The joint a section's track drives, -1 when not known. */
+static long long track_joint(const struct curve_svg_section *s, uint32_t track)
+{
+	if (s->first_joint >= 0)
+		return (long long)s->first_joint + track;
+	return s->joint && track < s->njoints ? s->joint[track] : -1;
+}
+
 /* "part 1, track 0, joint 31", as much as is known. */
 static int track_name(const struct curve_svg_section *s, uint32_t track, char *buf, size_t len)
 {
 	int n = s->part >= 0 ? snprintf(buf, len, "part %d, track %u", s->part, track)
 			     : snprintf(buf, len, "track %u", track);
-	if (s->first_joint >= 0)
-		n += snprintf(buf + n, len - (size_t)n, ", joint %u", (uint32_t)s->first_joint + track);
+	if (track_joint(s, track) >= 0)
+		n += snprintf(buf + n, len - (size_t)n, ", joint %lld", track_joint(s, track));
 	return n;
 }
 
@@ -346,8 +355,8 @@ static bool put_plot(struct strbuf *sb, const struct curve_svg_section *s, uint3
 	if (s->part >= 0)
 		strbuf_printf(sb, " data-part=\"%d\"", s->part);
 	strbuf_printf(sb, " data-track=\"%u\"", track);
-	if (s->first_joint >= 0)
-		strbuf_printf(sb, " data-joint=\"%u\"", (uint32_t)s->first_joint + track);
+	if (track_joint(s, track) >= 0)
+		strbuf_printf(sb, " data-joint=\"%lld\"", track_joint(s, track));
 	strbuf_printf(sb, " data-channel=\"%s\" data-unit=\"%s\">\n"
 		      "<text class=\"name\" x=\"%d\" y=\"%d\">", channel, unit, PLOT_X, PLOT_Y - 7);
 	put_escaped(sb, name);
@@ -544,10 +553,21 @@ char *curve_svg(const char *title, const struct curve_svg_section *sections,
 char *curve_svg_clip_view(const struct anim *a, uint32_t clip, const char *label,
 			  const struct skeleton *rig, size_t *len)
 {
-	char title[256];
+	return curve_svg_clip_view_mapped(a, clip, label, rig, NULL, len);
+}
+
+char *curve_svg_clip_view_mapped(const struct anim *a, uint32_t clip, const char *label,
+				 const struct skeleton *rig, const struct records *map,
+				 size_t *len)
+{
+	char title[320];
 	const struct clip *c = &a->clips[clip];
 	struct curve_svg_section s = {.clip = c, .part = -1};
-	s.first_joint = views_clip_heading(a, clip, label, rig, title, sizeof title);
+	s.first_joint = views_clip_heading_mapped(a, clip, label, rig, map, title, sizeof title);
+	if (views_mapped(a, map)) {
+		s.joint = map->bone;
+		s.njoints = map->nrecords;
+	}
 	return curve_svg(title, &s, 1, entries_clip_frames(c), len);
 }
 

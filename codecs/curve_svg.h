@@ -31,6 +31,8 @@ struct curve_svg_section {
 	const struct clip *clip; /* NULL: the heading alone */
 	int part;                /* >= 0: the part plots name (an entry's) */
 	int first_joint;         /* track i drives joint first_joint + i; -1: unknown */
+	const int32_t *joint;    /* else, if set: track i < njoints drives joint[i] */
+	uint32_t njoints;        /*   (-1: none), as a record map places them */
 };
 
 /* The document: `title` (its <title> and first line), a line on the
@@ -46,6 +48,13 @@ char *curve_svg(const char *title, const struct curve_svg_section *sections,
  * the rig (may be NULL). */
 char *curve_svg_clip_view(const struct anim *a, uint32_t clip, const char *label,
 			  const struct skeleton *rig, size_t *len);
+
+/* The same for a pack whose tracks a record map places (MHP3rd), as
+ * views_clip_text_mapped heads and names them. */
+struct records;
+char *curve_svg_clip_view_mapped(const struct anim *a, uint32_t clip, const char *label,
+				 const struct skeleton *rig, const struct records *map,
+				 size_t *len);
 
 /* entryNNN.svg: entry `entry` (< ENTRIES_MAX) of an MHFU pack, a section
  * per part: the part's stream, slot and joints and its clip's plots, or

@@ -18,6 +18,7 @@
 #include "clip.h"
 #include "curve.h"
 #include "entries.h"
+#include "records.h"
 #include "rig.h"
 #include "strbuf.h"
 
@@ -55,6 +56,7 @@ struct rig {
 				    column-major then translation */
 	uint32_t *parts;         /* MHFU: each animated joint's part */
 	uint32_t animated;
+	const struct records *map; /* MHP3rd: where the tracks go, or NULL */
 };
 
 /* One animation: which track drives each bone. */
@@ -497,6 +499,18 @@ static void drive(struct motion *m, const struct clip *c, uint32_t first, uint32
 		m->track_of[first + i] = &c->tracks[i];
 }
 
+/* Puts clip c's tracks on the bones the record map says. */
+static void drive_mapped(struct motion *m, const struct clip *c, const struct records *map,
+			 uint32_t nbones)
+{
+	drive(m, c, 0, 0, nbones); /* its length */
+	for (uint32_t i = 0; i < c->ntracks; i++) {
+		int32_t b = records_bone(map, i);
+		if (b >= 0 && (uint32_t)b < nbones)
+			m->track_of[b] = &c->tracks[i];
+	}
+}
+
 /* The motions' sources: MHFU entries 0..ENTRIES_MAX-1, or every slot of
  * every stream in order. */
 static uint32_t motion_sources(const struct anim *pack)
@@ -537,7 +551,10 @@ static bool motion_at(const struct rig *r, const struct anim *pack, uint32_t i,
 	if (clip == ANIM_EMPTY)
 		return false;
 	snprintf(m->name, sizeof m->name, "stream %u slot %03u", s, i);
-	drive(m, &pack->clips[clip], 0, r->n, r->n);
+	if (r->map && pack->format == CLIP_P3RD)
+		drive_mapped(m, &pack->clips[clip], r->map, r->n);
+	else
+		drive(m, &pack->clips[clip], 0, r->n, r->n);
 	return true;
 }
 
@@ -757,6 +774,13 @@ static enum mh_err glb_file(const struct glb *g, const struct strbuf *json, uint
 enum mh_err gltf_model(const struct skeleton *s, const struct anim *pack, uint8_t **out,
 		       size_t *len, struct mh_diag *d)
 {
+	return gltf_model_mapped(s, pack, NULL, out, len, d);
+}
+
+enum mh_err gltf_model_mapped(const struct skeleton *s, const struct anim *pack,
+			      const struct records *map, uint8_t **out, size_t *len,
+			      struct mh_diag *d)
+{
 	*out = NULL;
 	*len = 0;
 	if (!s->nbones)
@@ -764,6 +788,7 @@ enum mh_err gltf_model(const struct skeleton *s, const struct anim *pack, uint8_
 	struct rig r;
 	if (!rig_init(&r, s))
 		return mh_fail(d, MH_ENOMEM, 0, "out of memory for the rig");
+	r.map = map;
 	struct glb g = {0};
 	struct strbuf json = {0}, mesh = {0}, animations = {0};
 	struct motion m = {.track_of = calloc(r.n, sizeof *m.track_of)};

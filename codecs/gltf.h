@@ -18,9 +18,11 @@
  *   animations    MHFU: one per executor entry entries/ lists (entries.h),
  *                 "entry NNN", every part's clip on its joints; a part
  *                 whose slot is empty leaves its joints at the bind pose.
- *                 MHP3rd: one per filled slot, "stream S slot NNN", track
- *                 i on bone i (the record map, which places tracks on the
- *                 bones the moveset drives, is not applied yet).
+ *                 MHP3rd: one per filled slot, "stream S slot NNN", each
+ *                 track on the bone the pack's record map gives it
+ *                 (records.h; gltf_model_mapped), a track the map puts
+ *                 on no bone left out; without a map (gltf_model),
+ *                 track i on bone i.
  *                 Sampled at every frame from 0 to the clip's last key
  *                 (mhfu-clip(5) "ENTRIES"), GLTF_FPS frames a second,
  *                 LINEAR: per driven joint a rotation channel (its
@@ -64,5 +66,12 @@
  * the skeleton has no bone. */
 enum mh_err gltf_model(const struct skeleton *s, const struct anim *pack, uint8_t **out,
 		       size_t *len, struct mh_diag *d);
+
+/* The same, an MHP3rd pack's tracks placed by record map `map` (made on
+ * s; NULL: track i on bone i). */
+struct records;
+enum mh_err gltf_model_mapped(const struct skeleton *s, const struct anim *pack,
+			      const struct records *map, uint8_t **out, size_t *len,
+			      struct mh_diag *d);
 
 #endif

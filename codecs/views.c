@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "records.h"
 #include "rig.h"
 #include "rules.h"
 #include "strbuf.h"
@@ -41,6 +42,23 @@ int views_first_joint(const struct anim *a, const struct skeleton *rig,
 int views_clip_heading(const struct anim *a, uint32_t clip, const char *label,
 		       const struct skeleton *rig, char *buf, size_t len)
 {
+	return views_clip_heading_mapped(a, clip, label, rig, NULL, buf, len);
+}
+
+/* " - joints by records.txt: offset 0, 3 bones skipped", or that there
+ * is no rig. */
+static int map_heading(const struct records *map, char *buf, size_t len)
+{
+	if (!map->rigged)
+		return snprintf(buf, len, " - no rig (records.txt)");
+	return snprintf(buf, len, " - joints by records.txt: offset %u, %u bone%s skipped",
+			map->offset, map->nskip, map->nskip == 1 ? "" : "s");
+}
+
+int views_clip_heading_mapped(const struct anim *a, uint32_t clip, const char *label,
+			      const struct skeleton *rig, const struct records *map, char *buf,
+			      size_t len)
+{
 	uint32_t stream = 0, slot = 0, first, count;
 	anim_first_use(a, clip, &stream, &slot);
 	const struct clip *c = &a->clips[clip];
@@ -52,17 +70,38 @@ int views_clip_heading(const struct anim *a, uint32_t clip, const char *label,
 			      anim_mhfu_part(stream), first, first + count - 1);
 	if (known && c->ntracks != count && n >= 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - (size_t)n, " (the clip has %u tracks)", c->ntracks);
+	if (views_mapped(a, map) && n >= 0 && (size_t)n < len)
+		n += map_heading(map, buf + n, len - (size_t)n);
 	anim_clip_timing(c, timing, sizeof timing);
 	if (n >= 0 && (size_t)n < len)
 		snprintf(buf + n, len - (size_t)n, ", %s", timing);
 	return known ? (int)first : -1;
 }
 
+bool views_mapped(const struct anim *a, const struct records *map)
+{
+	return map && a->format == CLIP_P3RD;
+}
+
+/* clip_track_label_fn over a record map. */
+static void record_label(const void *map, uint32_t track, char *buf, size_t len)
+{
+	records_bone_label(map, track, buf, len);
+}
+
 char *views_clip_text(const struct anim *a, uint32_t clip, const char *label,
 		      const struct skeleton *rig, size_t *len)
 {
+	return views_clip_text_mapped(a, clip, label, rig, NULL, len);
+}
+
+char *views_clip_text_mapped(const struct anim *a, uint32_t clip, const char *label,
+			     const struct skeleton *rig, const struct records *map, size_t *len)
+{
 	char header[320];
-	int first = views_clip_heading(a, clip, label, rig, header, sizeof header);
+	int first = views_clip_heading_mapped(a, clip, label, rig, map, header, sizeof header);
+	if (views_mapped(a, map))
+		return clip_print_labeled(&a->clips[clip], header, record_label, map, len);
 	return clip_print(&a->clips[clip], header, first, len);
 }
 

@@ -5,6 +5,7 @@
 #ifndef MH_VIEWS_H
 #define MH_VIEWS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,6 +39,18 @@ int views_clip_heading(const struct anim *a, uint32_t clip, const char *label,
  * views_clip_heading.  rig may be NULL. */
 char *views_clip_text(const struct anim *a, uint32_t clip, const char *label,
 		      const struct skeleton *rig, size_t *len);
+
+/* The same for a pack whose tracks a record map places (records.h):
+ * when the pack is MHP3rd's and map is not NULL (views_mapped), the
+ * heading says how the map is made and each track is commented with
+ * its bone (records_bone_label); else as above. */
+struct records;
+bool views_mapped(const struct anim *a, const struct records *map);
+int views_clip_heading_mapped(const struct anim *a, uint32_t clip, const char *label,
+			      const struct skeleton *rig, const struct records *map, char *buf,
+			      size_t len);
+char *views_clip_text_mapped(const struct anim *a, uint32_t clip, const char *label,
+			     const struct skeleton *rig, const struct records *map, size_t *len);
 
 /* check.txt of a model folder's item: a skeleton, a pack (against `rig`,
  * may be NULL) or a PAC holding them: every engine rule it breaks now

@@ -1,5 +1,7 @@
 #include "archive.h"
 
+#include "records.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -468,6 +470,32 @@ void archive_trim(struct archive *ar)
 	pthread_rwlock_unlock(&ar->io);
 }
 
+/* Drops the decoded caches of the entries whose views are made from
+ * entry id's bytes as well as their own (mount.mhfu(8) "MHP3rd
+ * movesets"): the movesets up to RECORDS_LINK_SPAN entries after it
+ * (their maps read their model PAC and the overlays before it), and
+ * each one's model PAC, whose model.glb plays it (id's own too, when id
+ * is a moveset).  With `io` held exclusively. */
+static void forget_linked(struct archive *ar, uint32_t id)
+{
+	if (ar->format != FORMAT_DATABIN)
+		return;
+	for (uint64_t e = id; e <= (uint64_t)id + RECORDS_LINK_SPAN && e < ar->count; e++) {
+		if (archive_entry_kind(ar, (uint32_t)e) != KIND_ANIM)
+			continue;
+		if (e != id)
+			drop_caches(ar, (uint32_t)e);
+		if (e >= RECORDS_RIG_BEFORE && e - RECORDS_RIG_BEFORE != id)
+			drop_caches(ar, (uint32_t)e - RECORDS_RIG_BEFORE);
+	}
+}
+
+void archive_forget_views(struct archive *ar, uint32_t id)
+{
+	drop_caches(ar, id);
+	forget_linked(ar, id);
+}
+
 /* Forgets what was learnt about an entry: its bytes changed.  Called with
  * `io` held exclusively, so no reader holds a pointer into these. */
 static void forget_entry(struct archive *ar, uint32_t id)
@@ -499,6 +527,7 @@ int archive_replay_pending(struct archive *ar, struct fs_diag *why)
 		return EIO;
 	clock_gettime(CLOCK_REALTIME, &ar->entries[id].mtime);
 	forget_entry(ar, id);
+	forget_linked(ar, id);
 	mlog_printf(ar->log, "%s: replayed the journal of the commit that failed", ar->path);
 	return 0;
 }
@@ -528,5 +557,6 @@ int archive_write_entry(struct archive *ar, uint32_t id, const uint8_t *old,
 		ar->mtime = st.st_mtim;
 	clock_gettime(CLOCK_REALTIME, &ar->entries[id].mtime);
 	forget_entry(ar, id);
+	forget_linked(ar, id);
 	return err;
 }

@@ -27,6 +27,8 @@
 #include "pactree.h"
 #include "store.h"
 
+struct record;
+
 enum archive_format { FORMAT_DATABIN, FORMAT_PAC };
 
 /* Why archive_open failed: decides the exit code.  AR_EBUSY: another
@@ -83,6 +85,8 @@ struct archive {
 	uint64_t startup_us;           /* main() to mounted, for .mhfu/info */
 	_Atomic uint64_t last_commit_us; /* the last commit, lock to synced */
 	struct mlog *log;              /* where damaged entries are reported */
+	struct record *record;         /* where overrides are kept (record.h), or
+					  NULL; set once before the mount serves */
 };
 
 /* Opens `path`: a DATA.BIN (plain or encrypted) or a single PAC, locked
@@ -127,6 +131,12 @@ void archive_trim(struct archive *ar);
 
 /* The entry's name at the mount's root: file_NNNNN + extension. */
 void archive_entry_name(struct archive *ar, uint32_t id, char *buf, size_t len);
+
+/* Drops the decoded caches of entry id, whose bytes did not change, and
+ * of the entries whose views read it (an MHP3rd moveset's, its model
+ * PAC's: mount.mhfu(8) "MHP3rd movesets"), so they are made afresh: an
+ * override of a moveset's records.txt.  With `io` held exclusively. */
+void archive_forget_views(struct archive *ar, uint32_t id);
 
 /* Leaves the store's error state by replaying the pending journal, with
  * `io` held exclusively: 0 (also when there is none), or EIO with the

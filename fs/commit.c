@@ -208,6 +208,11 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 		goto out;
 	}
 	r->replayed = was_pending;
+	/* A view kept outside the archive commits on its own. */
+	if (node_class(&e->view)->commit) {
+		err = node_class(&e->view)->commit(fs, e, r);
+		goto out;
+	}
 	uint64_t size = archive_entry_size(ar, item.entry);
 	if ((err = node_resolve(fs, &item, &t))) {
 		err = failed(r, err, NULL);

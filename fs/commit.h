@@ -44,6 +44,7 @@ struct commit_result {
 	struct mh_diag diag;      /* refused by its encoding: what and where */
 	struct rule_report rules; /* violations: errors refused it, else warnings */
 	char why[512];            /* failed: why */
+	char note[512];           /* done outside the archive: what was done */
 	uint32_t entry;           /* the entry edited */
 	size_t entry_len;         /* done: its new size */
 	bool replayed;            /* a pending journal was completed first, */

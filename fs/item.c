@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "record.h"
 #include "views.h"
 
 
@@ -83,24 +84,115 @@ void item_label(struct archive *ar, const struct node *n, char *buf, size_t len)
 	}
 }
 
+/* The first skeleton beside a pack in the same container: its node. */
+static bool sibling_skeleton(const struct node *n, const struct item *it, struct node *sk)
+{
+	for (uint32_t i = 0; it->kind == KIND_ANIM && it->parent && i < it->parent->count; i++)
+		if (it->parent->subs[i].kind == KIND_SKELETON) {
+			*sk = *n;
+			sk->type = NODE_FILE;
+			sk->path[n->depth - 1] = (uint16_t)i;
+			return true;
+		}
+	return false;
+}
+
 /* The skeleton beside a pack in the same container, for joint comments. */
 static const struct skeleton *item_rig(struct archive *ar, const struct node *n,
 				       const struct item *it)
 {
-	if (it->kind != KIND_ANIM || !it->parent)
+	struct node sib;
+	struct item sit;
+	if (!sibling_skeleton(n, it, &sib) || item_resolve(ar, &sib, &sit))
 		return NULL;
-	for (uint32_t i = 0; i < it->parent->count; i++) {
-		if (it->parent->subs[i].kind != KIND_SKELETON)
-			continue;
-		struct node sib = *n;
-		struct item sit;
-		sib.path[n->depth - 1] = (uint16_t)i;
-		if (item_resolve(ar, &sib, &sit))
-			return NULL;
-		struct model *m = item_model(ar, &sib, &sit);
-		return m ? &m->skel : NULL;
+	struct model *m = item_model(ar, &sib, &sit);
+	return m ? &m->skel : NULL;
+}
+
+/* ---- MHP3rd movesets: their rig, monster and override --------------------- */
+
+bool item_moveset_rig(struct archive *ar, uint32_t entry, struct node *skel)
+{
+	if (ar->format != FORMAT_DATABIN || entry < RECORDS_RIG_BEFORE || entry >= ar->count ||
+	    archive_entry_kind(ar, entry) != KIND_ANIM)
+		return false;
+	uint32_t model = entry - RECORDS_RIG_BEFORE;
+	const struct pactree *tree = archive_entry_kind(ar, model) == KIND_PAC
+					     ? archive_entry_tree(ar, model) : NULL;
+	for (uint32_t i = 0; tree && i < tree->count; i++)
+		if (tree->subs[i].kind == KIND_SKELETON && tree->subs[i].size) {
+			*skel = (struct node){.type = NODE_FILE, .entry = model, .depth = 1};
+			skel->path[0] = (uint16_t)i;
+			return true;
+		}
+	return false;
+}
+
+void item_override_key(const struct archive *ar, const struct node *n, char *buf, size_t len)
+{
+	if (ar->format == FORMAT_PAC) {
+		buf[0] = '\0';
+		for (unsigned i = 0; i < n->depth; i++) {
+			size_t used = strlen(buf);
+			snprintf(buf + used, len - used, "%s%u", i ? "/" : "", n->path[i]);
+		}
+	} else {
+		views_item_dir_name(n->entry, n->path, n->depth, buf, len);
 	}
-	return NULL;
+}
+
+/* records_head_fn over the archive. */
+static long entry_head(void *ctx, uint32_t id, uint8_t *buf, size_t len)
+{
+	struct archive *ar = ctx;
+	return id < ar->count ? (long)archive_read(ar, id, 0, buf, len) : -1;
+}
+
+/* The skeleton model of node sk into *rig and its label; false when it
+ * does not decode. */
+static bool rig_of_node(struct archive *ar, const struct node *sk, const struct skeleton **rig,
+			char *label, size_t len)
+{
+	struct item it;
+	struct model *m = item_resolve(ar, sk, &it) ? NULL : item_model(ar, sk, &it);
+	if (!m)
+		return false;
+	*rig = &m->skel;
+	item_label(ar, sk, label, len);
+	return true;
+}
+
+/* What pack n's record map is made from (model.h), if it is MHP3rd's:
+ * the skeleton beside it in its PAC, else (a standalone moveset) the
+ * model PAC's RECORDS_RIG_BEFORE entries before it, whose group's
+ * overlay names the monster; and its override.  *override is malloc'ed
+ * (NULL: none). */
+static void map_source(struct archive *ar, const struct node *n, const struct item *it,
+		       struct model_map_source *src, uint8_t **override)
+{
+	struct node sk;
+	*src = (struct model_map_source){.monster = RECORDS_NO_MONSTER};
+	*override = NULL;
+	if (sibling_skeleton(n, it, &sk)) {
+		rig_of_node(ar, &sk, &src->rig, src->rig_label, sizeof src->rig_label);
+	} else if (!it->parent && item_moveset_rig(ar, n->entry, &sk)) {
+		rig_of_node(ar, &sk, &src->rig, src->rig_label, sizeof src->rig_label);
+		uint32_t from;
+		char name[RECORDS_OVERLAY_HEAD], file[32];
+		src->monster = records_find_monster(sk.entry, entry_head, ar, &from, name,
+						    sizeof name);
+		if (src->monster != RECORDS_NO_MONSTER) {
+			views_entry_file_name(from, KIND_OVL, file, sizeof file);
+			snprintf(src->monster_from, sizeof src->monster_from, "%s, %s", file, name);
+		}
+	}
+	char key[96];
+	item_override_key(ar, n, key, sizeof key);
+	if (ar->record && !record_override_get(ar->record, key, override, &src->override_len)) {
+		src->override = *override;
+		record_override_path(ar->record, key, src->override_path,
+				     sizeof src->override_path);
+	}
 }
 
 struct model *item_model(struct archive *ar, const struct node *n, const struct item *it)
@@ -111,6 +203,10 @@ struct model *item_model(struct archive *ar, const struct node *n, const struct 
 		return m;
 
 	const struct skeleton *rig = item_rig(ar, n, it);
+	struct model_map_source src;
+	uint8_t *override = NULL;
+	if (it->kind == KIND_ANIM)
+		map_source(ar, n, it, &src, &override);
 	char label[128];
 	struct fs_diag why = {""};
 	item_label(ar, n, label, sizeof label);
@@ -128,10 +224,15 @@ struct model *item_model(struct archive *ar, const struct node *n, const struct 
 			fs_diag_printf(&why, "read failed");
 		else
 			m = model_build(it->kind, buf, it->size, label, rig,
-					&ar->cached_bytes, &why);
+					it->kind == KIND_ANIM ? &src : NULL, &ar->cached_bytes,
+					&why);
 		free(buf);
 		if (m) {
 			atomic_store_explicit(&c->model, m, memory_order_release);
+			if (m->override_note[0])
+				mlog_printf(ar->log, "%s: the override of its records.txt is not "
+					    "in force, as it no longer fits: %s", label,
+					    m->override_note);
 		} else {
 			mlog_printf(ar->log, "%s: shown raw only%s: %s", label,
 				    transient ? " for now" : "", why.msg);
@@ -140,6 +241,7 @@ struct model *item_model(struct archive *ar, const struct node *n, const struct 
 		}
 	}
 	pthread_mutex_unlock(&ar->lock);
+	free(override);
 	return m;
 }
 
@@ -150,9 +252,13 @@ bool item_model_reserved(struct mhfs *fs, const struct node *dir, const struct n
 	(void)dir;
 	const char *end;
 	if (!t->model || (strcasecmp(name, "skeleton.txt") && strcasecmp(name, "pack.txt") &&
+			  strcasecmp(name, "records.txt") &&
 			  !(view_prefixed(name, "stream", &end) && !*end)))
 		return false;
 	fs_diag_printf(why, "this folder holds %s",
-		 t->model->kind == KIND_SKELETON ? "skeleton.txt" : "pack.txt and stream folders");
+		 t->model->kind == KIND_SKELETON ? "skeleton.txt"
+		 : t->model->records ? "pack.txt, records.txt and stream folders"
+				     : "pack.txt and stream folders (records.txt is an "
+				       "MHP3rd pack's)");
 	return true;
 }

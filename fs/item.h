@@ -72,6 +72,16 @@ enum mh_err pack_reencode(const struct edit *e, const uint8_t *old, size_t old_l
 			  enum clip_format *format, pack_edit_fn *apply, uint8_t **out,
 			  size_t *out_len, struct mh_diag *d);
 
+/* MHP3rd movesets (mount.mhfu(8) "MHP3rd movesets").  item_moveset_rig:
+ * whether top-level entry `entry` of a DATA.BIN is a standalone moveset
+ * (an animation pack) whose model PAC, RECORDS_RIG_BEFORE entries before
+ * it, holds a skeleton: *skel is then that skeleton's node (its first).
+ * item_override_key: what the record keeps the override of pack n's
+ * records.txt under ("file_05250", "file_06185/3"; in a single-PAC mount
+ * the member path, "3"). */
+bool item_moveset_rig(struct archive *ar, uint32_t entry, struct node *skel);
+void item_override_key(const struct archive *ar, const struct node *n, char *buf, size_t len);
+
 /* Whether the node is the root of a single-PAC mount (entry 0's folder). */
 bool item_is_pac_root(const struct archive *ar, const struct node *n);
 

@@ -200,7 +200,8 @@ static void print_help(void)
 		"                           with ENOSPC (default 256)\n"
 		"    -o lock_wait=SECONDS   how long to wait for another mount of the archive\n"
 		"                           to let go of it before refusing (default 3)\n"
-		"    -o state=DIR           keep the log and refused texts in DIR (default:\n"
+		"    -o state=DIR           keep the log, refused texts and records.txt\n"
+		"                           overrides in DIR (default:\n"
 		"                           $XDG_STATE_HOME/mhfufs/NAME-HASH, else under\n"
 		"                           ~/.local/state), where they outlive the mount\n"
 		"    -o foreground          stay in the foreground until unmounted;\n"
@@ -613,6 +614,7 @@ int main(int argc, char *argv[])
 			status = EXIT_USAGE;
 			break;
 		}
+		fs.ar.record = &fs.record;
 		/* Nothing renames anything in a read-only mount: names may be
 		 * cached as long as attributes. */
 		if (!fs.ar.writable)

@@ -50,9 +50,39 @@ static int tmh_build(struct model *m, const uint8_t *buf, size_t len, struct mh_
 	return -1;
 }
 
+/* An MHP3rd pack's record map and records.txt, the override in force
+ * when it still fits (else m->override_note says why not).  False when
+ * out of memory. */
+static bool pack_map(struct model *m, const struct model_map_source *src)
+{
+	if (!(m->records = calloc(1, sizeof *m->records)) ||
+	    records_init(m->records, src->rig, &m->pack, src->monster, NULL)) {
+		free(m->records);
+		m->records = NULL;
+		return false;
+	}
+	struct records_setting set;
+	struct mh_diag d = {0};
+	if (src->override &&
+	    (records_parse(m->records, (const char *)src->override, src->override_len, &set, &d) ||
+	     records_override(m->records, &set, &d))) {
+		if (d.code == MH_ENOMEM)
+			return false;
+		snprintf(m->override_note, sizeof m->override_note, "%.255s:%u:%u: %.192s", src->override_path,
+			 d.line, d.col, d.msg);
+	}
+	if (src->override)
+		records_setting_free(&set);
+	m->records_txt.text = records_print(m->records, m->label, src->rig ? src->rig_label : NULL,
+					    src->monster_from[0] ? src->monster_from : NULL,
+					    &m->records_txt.len);
+	return m->records_txt.text != NULL;
+}
+
 struct model *model_build(enum kind kind, const uint8_t *buf, size_t len,
 			  const char *label, const struct skeleton *rig,
-			  _Atomic size_t *account, struct fs_diag *why)
+			  const struct model_map_source *map, _Atomic size_t *account,
+			  struct fs_diag *why)
 {
 	struct mh_diag d = {0};
 	struct model *m = calloc(1, sizeof *m);
@@ -82,13 +112,15 @@ struct model *model_build(enum kind kind, const uint8_t *buf, size_t len,
 		anim_clip_offsets(&m->pack, m->clip_offset, m->clip_size);
 		m->rig = rig;
 		m->text.text = views_pack_text(&m->pack, &m->text.len);
+		if (map && m->pack.format == CLIP_P3RD && !pack_map(m, map))
+			goto nomem;
 	}
 	if (kind != KIND_TMH && !m->text.text)
 		goto nomem;
 	/* The decoded structures: about the size of the bytes they came
 	 * from, counted once; the texts exactly. */
 	m->account = account;
-	model_count(m, sizeof *m + len + m->text.len);
+	model_count(m, sizeof *m + len + m->text.len + m->records_txt.len);
 	return m;
 bad:
 	fs_diag_printf(why, "%s at byte %llu", d.msg, (unsigned long long)d.offset);
@@ -116,13 +148,12 @@ static struct model_text *model_publish(struct model *m, _Atomic(struct model_te
 	return t;
 }
 
-/* What prints the text of a pack's clip or entry i. */
-typedef char *pack_printer(const struct anim *a, uint32_t i, const char *label,
-			   const struct skeleton *rig, size_t *len);
+/* What prints text i of a pack's model (a clip's or an entry's). */
+typedef char *model_printer(const struct model *m, uint32_t i, size_t *len);
 
 /* Text i of `cache`, printed by `print` on first use. */
 static const struct model_text *cached_text(struct model *m, _Atomic(struct model_text *) *cache,
-					    uint32_t i, pack_printer *print)
+					    uint32_t i, model_printer *print)
 {
 	struct model_text *t = atomic_load_explicit(&cache[i], memory_order_acquire);
 	if (t)
@@ -130,12 +161,32 @@ static const struct model_text *cached_text(struct model *m, _Atomic(struct mode
 	t = malloc(sizeof *t);
 	if (!t)
 		return NULL;
-	t->text = print(&m->pack, i, m->label, m->rig, &t->len);
+	t->text = print(m, i, &t->len);
 	if (!t->text) {
 		free(t);
 		return NULL;
 	}
 	return model_publish(m, &cache[i], t);
+}
+
+static char *clip_text_of(const struct model *m, uint32_t clip, size_t *len)
+{
+	return views_clip_text_mapped(&m->pack, clip, m->label, m->rig, m->records, len);
+}
+
+static char *clip_svg_of(const struct model *m, uint32_t clip, size_t *len)
+{
+	return curve_svg_clip_view_mapped(&m->pack, clip, m->label, m->rig, m->records, len);
+}
+
+static char *entry_text_of(const struct model *m, uint32_t entry, size_t *len)
+{
+	return entries_print(&m->pack, entry, m->label, m->rig, len);
+}
+
+static char *entry_svg_of(const struct model *m, uint32_t entry, size_t *len)
+{
+	return curve_svg_entry_view(&m->pack, entry, m->label, m->rig, len);
 }
 
 const struct model_text *model_image_png(struct model *m, uint32_t image)
@@ -155,22 +206,22 @@ const struct model_text *model_image_png(struct model *m, uint32_t image)
 
 const struct model_text *model_clip_text(struct model *m, uint32_t clip)
 {
-	return cached_text(m, m->clip_text, clip, views_clip_text);
+	return cached_text(m, m->clip_text, clip, clip_text_of);
 }
 
 const struct model_text *model_clip_svg(struct model *m, uint32_t clip)
 {
-	return cached_text(m, m->clip_svg, clip, curve_svg_clip_view);
+	return cached_text(m, m->clip_svg, clip, clip_svg_of);
 }
 
 const struct model_text *model_entry_text(struct model *m, uint32_t entry)
 {
-	return cached_text(m, m->entry_text, entry, entries_print);
+	return cached_text(m, m->entry_text, entry, entry_text_of);
 }
 
 const struct model_text *model_entry_svg(struct model *m, uint32_t entry)
 {
-	return cached_text(m, m->entry_svg, entry, curve_svg_entry_view);
+	return cached_text(m, m->entry_svg, entry, entry_svg_of);
 }
 
 /* Frees a cache of n texts. */
@@ -221,6 +272,9 @@ void model_free(struct model *m)
 	free(m->clip_offset);
 	free(m->clip_size);
 	free(m->text.text);
+	records_free(m->records);
+	free(m->records);
+	free(m->records_txt.text);
 	free(m->label);
 	skeleton_free(&m->skel);
 	anim_free(&m->pack);

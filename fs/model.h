@@ -16,6 +16,7 @@
 #include "fserror.h"
 #include "anim.h"
 #include "kind.h"
+#include "records.h"
 #include "skeleton.h"
 #include "tmh.h"
 
@@ -48,6 +49,10 @@ struct model {
 	const struct skeleton *rig;  /* KIND_ANIM: the skeleton beside it, or NULL
 					(owned by its own model, in the same entry:
 					evicted together) */
+	struct records *records;     /* KIND_ANIM of MHP3rd: its record map (its
+					own copy of what it needs), else NULL */
+	struct model_text records_txt; /* records.txt of that map */
+	char override_note[512];     /* an override kept that is not in force: why */
 	_Atomic(struct model_text *) glb; /* KIND_SKELETON: its PAC's model.glb,
 					     kept once made (view_model.c) */
 	_Atomic size_t bytes;        /* memory held, texts printed so far included */
@@ -60,12 +65,27 @@ struct model_cache {
 	_Atomic bool failed;         /* the node's bytes do not decode */
 };
 
+/* What an MHP3rd pack's record map is made from (item.c finds it;
+ * mount.mhfu(8) "MHP3rd movesets"). */
+struct model_map_source {
+	const struct skeleton *rig;  /* the moveset's rig, NULL: none; read only
+					while the model is built */
+	char rig_label[128];         /* names the rig in records.txt */
+	int monster;                 /* RECORDS_NO_MONSTER: not known */
+	char monster_from[128];      /* where its id was read, "" when not known */
+	const uint8_t *override;     /* records.txt as last written, NULL: none */
+	size_t override_len;
+	char override_path[256];     /* where that is kept, for messages */
+};
+
 /* Decodes `kind` from buf[0..len).  `rig` is the skeleton of the same
- * container, if any, for the clips' joint comments.  NULL when the bytes
- * do not decode, with the reason in why. */
+ * container, if any, for the clips' joint comments; `map`, for a pack,
+ * what its record map is made from if it is MHP3rd's (NULL: no map).
+ * NULL when the bytes do not decode, with the reason in why. */
 struct model *model_build(enum kind kind, const uint8_t *buf, size_t len,
 			  const char *label, const struct skeleton *rig,
-			  _Atomic size_t *account, struct fs_diag *why);
+			  const struct model_map_source *map, _Atomic size_t *account,
+			  struct fs_diag *why);
 void model_free(struct model *m);
 
 /* Keeps bytes (malloc'ed, taken) as m's model.glb, unless another reader

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #define REJECTED "rejected"
+#define OVERRIDES "overrides"
+#define OVERRIDE_EXT ".records"
 
 /* FNV-1a, 64 bits: a stable name for a path, not a secret. */
 static uint64_t path_hash(const char *s)
@@ -362,6 +364,76 @@ int record_remove(struct record *r, const char *name)
 	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
 		err = ENOENT;
 	else if (unlinkat(dir, name, 0))
+		err = errno;
+	close(dir);
+	return err;
+}
+
+/* ---- overrides ---------------------------------------------------------- */
+
+/* KEY's file name in overrides/: '/' as '%', then OVERRIDE_EXT. */
+static void override_name(const char *key, char *buf, size_t len)
+{
+	size_t i = 0;
+	for (; key[i] && i + sizeof OVERRIDE_EXT < len; i++)
+		buf[i] = key[i] == '/' ? '%' : key[i];
+	snprintf(buf + i, len - i, "%s", OVERRIDE_EXT);
+}
+
+void record_override_path(const struct record *r, const char *key, char *buf, size_t len)
+{
+	char name[256];
+	override_name(key, name, sizeof name);
+	snprintf(buf, len, "%s/%s/%s", r->path ? r->path : "?", OVERRIDES, name);
+}
+
+int record_override_get(struct record *r, const char *key, uint8_t **data, size_t *len)
+{
+	char name[256];
+	if (r->dir < 0)
+		return ENOENT;
+	int dir = openat(r->dir, OVERRIDES, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0)
+		return errno;
+	override_name(key, name, sizeof name);
+	int err = read_text(dir, name, data, len);
+	close(dir);
+	return err;
+}
+
+int record_override_put(struct record *r, const char *key, const void *data, size_t len)
+{
+	char name[256], temp[272];
+	if (r->dir < 0)
+		return ENOENT;
+	if (mkdirat(r->dir, OVERRIDES, 0700) && errno != EEXIST)
+		return errno;
+	int dir = openat(r->dir, OVERRIDES, O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = 0;
+	if (dir < 0)
+		return errno;
+	override_name(key, name, sizeof name);
+	if (!len) {
+		if (unlinkat(dir, name, 0) && errno != ENOENT)
+			err = errno;
+	} else {
+		/* Written beside and renamed over: a crash leaves the old
+		 * override or the new one, never half of one. */
+		snprintf(temp, sizeof temp, ".%s.new", name);
+		int fd = openat(dir, temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (fd < 0)
+			err = errno;
+		if (!err)
+			err = write_all(fd, data, len);
+		if (!err && fsync(fd))
+			err = errno;
+		if (fd >= 0)
+			close(fd);
+		if (!err && renameat(dir, temp, dir, name))
+			err = errno;
+		if (err)
+			unlinkat(dir, temp, 0);
+	}
+	if (!err && fsync(dir))
 		err = errno;
 	close(dir);
 	return err;

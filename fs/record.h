@@ -1,6 +1,7 @@
 /* The mount's record on disk: a folder per archive holding `log` (what
  * .mhfu/log shows, appended by log.c) and `rejected/` (the texts of
- * refused writes, what .mhfu/rejected/ lists), so both outlive the mount.
+ * refused writes, what .mhfu/rejected/ lists), and `overrides/` (what a
+ * moveset's records.txt was set to), so they outlive the mount.
  *
  * The folder is -o state=DIR itself when given, else
  * BASE/mhfufs/NAME-HASH: NAME the archive's file name, HASH a hash of its
@@ -76,5 +77,15 @@ int record_get(struct record *r, uint64_t ino, struct stat *st, uint8_t **data,
 	       size_t *len);
 /* Removes a kept text.  0 or an errno. */
 int record_remove(struct record *r, const char *name);
+
+/* Overrides (an MHP3rd moveset's records.txt): overrides/KEY.records,
+ * KEY naming the item ('/' as '%').  record_override_get: its text,
+ * malloc'ed; ENOENT when there is none (or no folder).  record_override_put:
+ * replaces it durably (written beside, synced, renamed over, the folder
+ * synced); len 0 removes it.  0 or an errno. */
+int record_override_get(struct record *r, const char *key, uint8_t **data, size_t *len);
+int record_override_put(struct record *r, const char *key, const void *data, size_t len);
+/* Where an override is kept, for messages: "DIR/overrides/KEY.records". */
+void record_override_path(const struct record *r, const char *key, char *buf, size_t len);
 
 #endif

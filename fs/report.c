@@ -132,8 +132,11 @@ void report_commit(struct mhfs *fs, const struct edit *e, const struct commit_re
 		if (r->rules.n)
 			log_violations(fs, e, r->path, &r->rules, NULL, 0); /* warnings only */
 		set_view_error(fs, ino, NULL);
-		mlog_printf(&fs->log, "%s: committed (%zu bytes, entry %u now %zu bytes)", r->path,
-			    e->len, r->entry, r->entry_len);
+		if (r->note[0])
+			mlog_printf(&fs->log, "%s: committed: %s", r->path, r->note);
+		else
+			mlog_printf(&fs->log, "%s: committed (%zu bytes, entry %u now %zu bytes)",
+				    r->path, e->len, r->entry, r->entry_len);
 		if (r->removed_text)
 			keep_text(fs, r->removed_path, r->removed_text, r->removed_len,
 				  "the removed clip's text");

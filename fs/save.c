@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "commit.h"
+#include "records.h"
 #include "report.h"
 
 /* Drops what the kernel caches of the entry's inodes: pages (of mmaps
@@ -17,13 +18,23 @@
  * kernel would take the directory's lock, which the operation that
  * committed (a rename) may hold while it waits for us; if the driver died
  * then, the connection could never be aborted.  View names expire after fs->entry_timeout. */
-static void invalidate(struct mhfs *fs, uint32_t entry)
+static void invalidate_entry(struct mhfs *fs, uint64_t entry)
 {
 	size_t n;
-	uint64_t *inos = known_with_top(&fs->known, (uint64_t)entry + 1, &n);
+	uint64_t *inos = known_with_top(&fs->known, entry + 1, &n);
 	for (size_t i = 0; fs->se && i < n; i++)
 		fuse_lowlevel_notify_inval_inode(fs->se, inos[i], 0, 0);
 	free(inos);
+}
+
+static void invalidate(struct mhfs *fs, uint32_t entry)
+{
+	/* The entries whose views read this one too (archive_forget_views):
+	 * an MHP3rd moveset's model PAC before it, the movesets after it. */
+	uint64_t from = entry >= RECORDS_RIG_BEFORE ? entry - RECORDS_RIG_BEFORE : 0;
+	for (uint64_t e = from; e <= (uint64_t)entry + RECORDS_LINK_SPAN && e < fs->ar.count; e++)
+		if (fs->ar.format == FORMAT_DATABIN || e == entry)
+			invalidate_entry(fs, e);
 	/* The root (names, sizes) and index.tsv (every entry's start and
 	 * size: a growth moves the later ones) depend on every entry. */
 	if (fs->se) {

@@ -39,6 +39,7 @@ struct mhfs;
 struct node;
 struct node_target;
 struct edit;
+struct commit_result;
 
 /* The view classes, in inode order: a view's type is its line here (the
  * mount's own nodes are their type as inode number; the root must be 1,
@@ -68,7 +69,8 @@ struct edit;
 	X(NODE_ENTRY_SVG, view_entry_svg) /* DIR/entries/entryNNN.svg */        \
 	X(NODE_TMH_DIR, view_tmh_dir)   /* a texture bank's folder */            \
 	X(NODE_TMH_PNG, view_tmh_png)   /* DIR/imageNN.png */        \
-	X(NODE_MODEL_GLB, view_model_glb) /* PAC/model.glb */
+	X(NODE_MODEL_GLB, view_model_glb) /* PAC/model.glb */                 \
+	X(NODE_RECORDS_TXT, view_records_txt) /* DIR/records.txt (MHP3rd) */
 
 #define VIEW_ENUM(type, cls) type,
 enum node_type { NODE_NONE, VIEW_TABLE(VIEW_ENUM) NODE_TYPES };
@@ -133,6 +135,11 @@ struct view_class {
 			      struct mh_diag *d);
 	/* The line of the edited text a rule violation points at, 0 if none. */
 	unsigned (*violation_line)(const struct edit *e, const struct rule_violation *v);
+	/* Writable files kept outside the archive (records.txt): the whole
+	 * commit of an edit, instead of encode, with the io lock held
+	 * exclusively; fills r as commit_edit does (commit.h) and returns
+	 * its errno. */
+	int (*commit)(struct mhfs *fs, const struct edit *e, struct commit_result *r);
 };
 
 /* Name parsing shared by the classes (node.c).  view_number: the

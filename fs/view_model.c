@@ -2,7 +2,9 @@
  * mesh, and its animation pack's motions, as glTF 2.0 (codecs/gltf.h).
  * Read-only; present when the PAC holds a skeleton that decodes.  The
  * first skeleton and the first pack of the PAC are used, as a pack's
- * joint comments do (item.c). */
+ * joint comments do (item.c); an MHP3rd model PAC of a DATA.BIN, which
+ * holds no pack, plays its standalone moveset (item_moveset_rig), and
+ * MHP3rd tracks go where the pack's record map puts them. */
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -13,6 +15,7 @@
 #include "gltf.h"
 #include "item.h"
 #include "log.h"
+#include "records.h"
 #include "mhfs.h"
 
 /* The decoded model of the PAC's first member of kind k into *m, NULL
@@ -66,6 +69,22 @@ static bool model_glb_exists(struct mhfs *fs, const struct node *n)
 	return !pac_skeleton(fs, n, &t);
 }
 
+/* The moveset of an MHP3rd model PAC at the top of a DATA.BIN: the
+ * standalone pack RECORDS_RIG_BEFORE entries after it, whose rig is the
+ * PAC's first skeleton (NULL when none, or it does not decode); 0, or
+ * EIO as first_member_model. */
+static int linked_moveset(struct mhfs *fs, const struct node *dir, struct model **m)
+{
+	struct node rig, pack = {.type = NODE_FILE, .entry = dir->entry + RECORDS_RIG_BEFORE};
+	struct item it;
+	*m = NULL;
+	if (dir->depth || pack.entry < dir->entry ||
+	    !item_moveset_rig(&fs->ar, pack.entry, &rig) || item_resolve(&fs->ar, &pack, &it))
+		return 0;
+	*m = item_model(&fs->ar, &pack, &it);
+	return *m || atomic_load(&it.cache->failed) ? 0 : EIO;
+}
+
 /* Made on first use and kept with the skeleton's model: a read-only
  * mount asks for a file's contents at every read request, and the
  * Tigrex's file is megabytes.  A commit to the PAC builds its models
@@ -82,10 +101,11 @@ static int model_glb_resolve(struct mhfs *fs, const struct node *n, struct node_
 		struct mh_diag d = {0};
 		uint8_t *bytes;
 		size_t len;
-		if ((err = first_member_model(fs, &dir, t->tree, KIND_ANIM, &pack)))
+		if ((err = first_member_model(fs, &dir, t->tree, KIND_ANIM, &pack)) ||
+		    (!pack && (err = linked_moveset(fs, &dir, &pack))))
 			return err;
-		enum mh_err e = gltf_model(&t->model->skel, pack ? &pack->pack : NULL, &bytes,
-					   &len, &d);
+		enum mh_err e = gltf_model_mapped(&t->model->skel, pack ? &pack->pack : NULL,
+						  pack ? pack->records : NULL, &bytes, &len, &d);
 		if (e != MH_OK) {
 			if (e != MH_ENOMEM) {
 				char label[128];

@@ -61,9 +61,10 @@ cp "$glb" "$work/before.glb"
 check "its size is its length" test "$(stat -c %s "$glb")" = "$(wc -c <"$glb")"
 check "a PAC without a skeleton has no model.glb" bash -c "
 	test -d '$mnt/file_00025' && ! test -e '$mnt/file_00025/model.glb'"
-read -r p3_joints p3_anims _ < <(glb_facts "$mnt/file_05248/model.glb")
-check "the MHP3rd model PAC (skeleton, no pack) has one: 46 joints, no animation" \
-	test "$p3_joints $p3_anims" = "46 0"
+read -r p3_joints p3_anims p3_first _ < <(glb_facts "$mnt/file_05248/model.glb")
+p3_slots=$(find "$sample/src/file_05250" -name 'slot*.txt' | wc -l)
+check "the MHP3rd model PAC plays its moveset two entries on: 46 joints, $p3_slots slots" \
+	test "$p3_joints $p3_anims $p3_first" = "46 $p3_slots stream"
 check "it is read-only" bash -c "! printf x >'$glb' 2>/dev/null && ! rm '$glb' 2>/dev/null"
 
 # An edit of an entry is in model.glb at once: the file is the pack's.
@@ -78,6 +79,8 @@ cp "$glb" "$work/model.glb"
 if have node && have npm && NODE_PATH=$(npm root -g) node -e "require('gltf-validator')" 2>/dev/null; then
 	check "the Khronos glTF validator finds no error" \
 		env NODE_PATH="$(npm root -g)" node "$here/gltf_validate.js" "$work/model.glb"
+	check "nor in an MHP3rd model's, its moveset placed by the record map" \
+		env NODE_PATH="$(npm root -g)" node "$here/gltf_validate.js" "$mnt/file_05344/model.glb"
 else
 	skip "the Khronos glTF validator" "npm's gltf-validator is not installed (bash tests/deps.sh pictures)"
 fi

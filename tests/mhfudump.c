@@ -5,7 +5,9 @@
  *                             file_06185.pac, file_06185/3.anim,
  *                             file_06185/0/skeleton.txt, file_06185/3/pack.txt,
  *                             file_06185/3/stream2/slot024.txt (or .bin),
- *                             file_06185/2/image00.png
+ *                             file_06185/2/image00.png, file_05250/records.txt
+ *                             (MHP3rd tracks named by the record map the
+ *                             archive gives, with no override)
  *   mhfudump --check ARCHIVE  decodes the TOC and every entry, every PAC,
  *                             skeleton, pack and texture bank in it; prints
  *                             a summary
@@ -21,6 +23,7 @@
 #include "cipher.h"
 #include "databin.h"
 #include "kind.h"
+#include "movesets.h"
 #include "pac.h"
 #include "skeleton.h"
 #include "tmh.h"
@@ -69,10 +72,60 @@ static int emit_text(char *text, size_t n)
 	return rc;
 }
 
+/* moveset_entry_fn over the archive. */
+static uint8_t *entry_of(void *db, uint32_t id, size_t *len)
+{
+	return id < ((struct databin *)db)->count ? entry_bytes(db, id, len) : NULL;
+}
+
+/* A pack's view: pack.txt, records.txt (MHP3rd), a slot's text or bytes;
+ * `src` says what its rig is. */
+static int show_pack(const uint8_t *p, size_t n, const char *label, const char *rest,
+		     const struct moveset_source *src)
+{
+	struct anim a;
+	unsigned stream, slot;
+	char ext[4];
+	size_t len;
+	int rc = 1;
+	const struct skeleton *rig = src->rig;
+	if (anim_decode(p, n, CLIP_NONE, &a, NULL))
+		return 1;
+	struct records map;
+	bool mapped = moveset_map(&a, src, &map) == 1;
+	if (!strcmp(rest, "pack.txt")) {
+		char *text = views_pack_text(&a, &len);
+		rc = emit_text(text, len);
+	} else if (mapped && !strcmp(rest, "records.txt")) {
+		char *text = moveset_records_text(&map, label, src, &len);
+		rc = emit_text(text, len);
+	} else if (sscanf(rest, "stream%u/slot%u.%3s", &stream, &slot, ext) == 3 &&
+		   stream < a.nstreams && slot < a.streams[stream].nslots &&
+		   a.streams[stream].slots[slot] >= 0) {
+		uint32_t clip = (uint32_t)a.streams[stream].slots[slot];
+		if (!strcmp(ext, "txt")) {
+			char *text = views_clip_text_mapped(&a, clip, label, rig,
+							    mapped ? &map : NULL, &len);
+			rc = emit_text(text, len);
+		} else {
+			uint8_t *bytes;
+			if (!clip_encode(a.format, &a.clips[clip], &bytes, &len, NULL)) {
+				rc = emit(bytes, len);
+				free(bytes);
+			}
+		}
+	}
+	if (mapped)
+		records_free(&map);
+	anim_free(&a);
+	return rc;
+}
+
 /* The view named by `rest` inside an item (bytes p, n, named `label`),
- * with `rig` the skeleton beside it. */
+ * with `src` the rig beside it (and, for a standalone moveset, its
+ * monster). */
 static int show(const uint8_t *p, size_t n, const char *label, const char *rest,
-		const struct skeleton *rig)
+		const struct moveset_source *src)
 {
 	enum kind k = sniff(p, n);
 	size_t len;
@@ -106,38 +159,12 @@ static int show(const uint8_t *p, size_t n, const char *label, const char *rest,
 		tmh_free(&t);
 		return rc;
 	}
-	if (k == KIND_ANIM) {
-		struct anim a;
-		unsigned stream, slot;
-		char ext[4];
-		int rc = 1;
-		if (anim_decode(p, n, CLIP_NONE, &a, NULL))
-			return 1;
-		if (!strcmp(rest, "pack.txt")) {
-			char *text = views_pack_text(&a, &len);
-			rc = emit_text(text, len);
-		} else if (sscanf(rest, "stream%u/slot%u.%3s", &stream, &slot, ext) == 3 &&
-			   stream < a.nstreams && slot < a.streams[stream].nslots &&
-			   a.streams[stream].slots[slot] >= 0) {
-			uint32_t clip = (uint32_t)a.streams[stream].slots[slot];
-			if (!strcmp(ext, "txt")) {
-				char *text = views_clip_text(&a, clip, label, rig, &len);
-				rc = emit_text(text, len);
-			} else {
-				uint8_t *bytes;
-				if (!clip_encode(a.format, &a.clips[clip], &bytes, &len, NULL)) {
-					rc = emit(bytes, len);
-					free(bytes);
-				}
-			}
-		}
-		anim_free(&a);
-		return rc;
-	}
+	if (k == KIND_ANIM)
+		return show_pack(p, n, label, rest, src);
 	if (k != KIND_PAC)
 		return 1;
 	struct pac pac;
-	struct skeleton own;
+	struct moveset_source own = {.monster = RECORDS_NO_MONSTER};
 	bool have_rig = false;
 	unsigned i;
 	int used = 0, rc = 1;
@@ -146,10 +173,15 @@ static int show(const uint8_t *p, size_t n, const char *label, const char *rest,
 		pac_free(&pac);
 		return 1;
 	}
-	for (uint32_t j = 0; j < pac.count && !have_rig; j++)
+	for (uint32_t j = 0; j < pac.count && !have_rig; j++) {
 		have_rig = pac.entries[j].size &&
 			   sniff(p + pac.entries[j].offset, pac.entries[j].size) == KIND_SKELETON &&
-			   !skeleton_decode(p + pac.entries[j].offset, pac.entries[j].size, &own, NULL);
+			   !skeleton_decode(p + pac.entries[j].offset, pac.entries[j].size, &own.own,
+					    NULL);
+		if (have_rig)
+			snprintf(own.rig_label, sizeof own.rig_label, "%.60s/%u.skeleton", label, j);
+	}
+	own.rig = have_rig ? &own.own : NULL;
 	const uint8_t *m = p + pac.entries[i].offset;
 	size_t mn = pac.entries[i].size;
 	char sub[512];
@@ -159,10 +191,9 @@ static int show(const uint8_t *p, size_t n, const char *label, const char *rest,
 		rc = strcmp(after, kind_ext(mk)) ? 1 : emit(m, mn);
 	} else if (*after == '/') {
 		snprintf(sub, sizeof sub, "%s/%u%s", label, i, mk == KIND_PAC ? "" : kind_ext(mk));
-		rc = show(m, mn, sub, after + 1, have_rig ? &own : NULL);
+		rc = show(m, mn, sub, after + 1, &own);
 	}
-	if (have_rig)
-		skeleton_free(&own);
+	moveset_source_free(&own);
 	pac_free(&pac);
 	return rc;
 }
@@ -241,7 +272,8 @@ int main(int argc, char **argv)
 			rc = check_item(file_bytes, file_len, &models) ? 0 : 1;
 			printf("PAC: %s, %u models\n", rc ? "damaged" : "ok", models);
 		} else {
-			rc = show(file_bytes, file_len, "", argv[2], NULL);
+			struct moveset_source none = {.monster = RECORDS_NO_MONSTER};
+			rc = show(file_bytes, file_len, "", argv[2], &none);
 		}
 		free(file_bytes);
 		return rc;
@@ -278,8 +310,15 @@ int main(int argc, char **argv)
 				rc = 2;
 			else if (*rest == '.')
 				rc = strcmp(rest, kind_ext(k)) ? 1 : emit(p, n);
-			else if (*rest == '/')
-				rc = show(p, n, label, rest + 1, NULL);
+			else if (*rest == '/') {
+				/* A standalone MHP3rd moveset plays on the model
+				 * PAC before it. */
+				struct moveset_source src = {.monster = RECORDS_NO_MONSTER};
+				if (k == KIND_ANIM)
+					moveset_source_of(id, entry_of, &db, &src);
+				rc = show(p, n, label, rest + 1, &src);
+				moveset_source_free(&src);
+			}
 			free(p);
 		}
 	}

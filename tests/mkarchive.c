@@ -32,10 +32,12 @@
 #include "pac.h"
 #include "skeleton.h"
 #include "mkmodels.h"
+#include "movesets.h"
 #include "rng.h"
 #include "curve_svg.h"
 #include "entries.h"
 #include "gltf.h"
+#include "records.h"
 #include "rig.h"
 #include "views.h"
 #include "tmh.h"
@@ -532,10 +534,22 @@ static void make_link(const char *target, const char *path)
 		fail(2, "cannot create link %s: %s", path, strerror(errno));
 }
 
+/* The map of pack a as the mount makes it (moveset_map); false for a
+ * pack that is not MHP3rd's. */
+static bool make_map(const struct anim *a, const struct moveset_source *from, struct records *map)
+{
+	int mapped = moveset_map(a, from, map);
+	if (mapped < 0)
+		fail(1, "out of memory for a record map");
+	return mapped;
+}
+
 /* A pack's stream folders: a clip's text and bytes under the slot that
- * first uses it, links from the slots that share it. */
+ * first uses it, links from the slots that share it; MHP3rd tracks
+ * named by `map` (NULL: MHFU). */
 static void extract_streams(const char *dir, const char *label,
-			    const struct anim *a, const struct skeleton *rig)
+			    const struct anim *a, const struct skeleton *rig,
+			    const struct records *map)
 {
 	char path[PATH_LEN], name[32], link[64];
 	for (uint32_t s = 0; s < a->nstreams; s++) {
@@ -553,8 +567,8 @@ static void extract_streams(const char *dir, const char *label,
 				if (link[0]) {
 					make_link(link, path);
 				} else if (file == VIEWS_SLOT_SVG) {
-					char *svg = curve_svg_clip_view(a, (uint32_t)clip, label,
-									rig, &len);
+					char *svg = curve_svg_clip_view_mapped(
+						a, (uint32_t)clip, label, rig, map, &len);
 					write_text(path, svg, &len);
 				} else if (file == VIEWS_SLOT_BIN) {
 					uint8_t *bytes;
@@ -565,8 +579,8 @@ static void extract_streams(const char *dir, const char *label,
 					write_file(path, bytes, len);
 					free(bytes);
 				} else {
-					char *text = views_clip_text(a, (uint32_t)clip, label,
-								     rig, &len);
+					char *text = views_clip_text_mapped(
+						a, (uint32_t)clip, label, rig, map, &len);
 					write_text(path, text, &len);
 				}
 			}
@@ -619,11 +633,13 @@ static void extract_textures(const char *dir, const char *label, const uint8_t *
 }
 
 /* The folder the mount shows for a skeleton (skeleton.txt, bind_world.tsv), a pack
- * (pack.txt, the streams, entries/) or a texture bank (its images), with the texts
- * and pictures the codecs make: the mount tests' oracle.  `rig` is the skeleton
- * beside a pack, or NULL. */
+ * (pack.txt, records.txt of an MHP3rd one, the streams, entries/) or a texture bank
+ * (its images), with the texts and pictures the codecs make: the mount tests'
+ * oracle.  `rig` is the skeleton beside a pack, or NULL; `from` what an MHP3rd
+ * pack's record map is made from (NULL: no rig). */
 static void extract_model(const char *dir, const char *label, enum kind k,
-			  const uint8_t *p, size_t size, const struct skeleton *rig)
+			  const uint8_t *p, size_t size, const struct skeleton *rig,
+			  const struct moveset_source *from)
 {
 	char path[PATH_LEN];
 	struct mh_diag d;
@@ -652,15 +668,25 @@ static void extract_model(const char *dir, const char *label, enum kind k,
 	path_of(path, "%s/pack.txt", dir);
 	char *text = views_pack_text(&a, &len);
 	write_text(path, text, &len);
-	extract_streams(dir, label, &a, rig);
+	struct records map;
+	bool mapped = make_map(&a, from, &map);
+	if (mapped) {
+		path_of(path, "%s/records.txt", dir);
+		write_text(path, moveset_records_text(&map, label, from, &len), &len);
+	}
+	extract_streams(dir, label, &a, rig, mapped ? &map : NULL);
 	extract_entries(dir, label, &a, rig);
+	if (mapped)
+		records_free(&map);
 	anim_free(&a);
 }
 
 /* A PAC's model.glb: its rig and the first pack among its members (when
- * it decodes), as gltf_model makes it. */
-static void extract_glb(const char *dir, const struct pac *pac, const uint8_t *p,
-			const struct skeleton *rig)
+ * it decodes), else `moveset` (the standalone one of an MHP3rd model
+ * PAC, or NULL) with `moveset_from`, as gltf_model_mapped makes it. */
+static void extract_glb(const char *dir, const struct moveset_source *own, const struct pac *pac,
+			const uint8_t *p, const struct anim *moveset,
+			const struct moveset_source *moveset_from)
 {
 	char path[PATH_LEN];
 	struct mh_diag d;
@@ -674,13 +700,18 @@ static void extract_glb(const char *dir, const struct pac *pac, const uint8_t *p
 			break;
 		}
 	}
+	const struct anim *pack = have_pack ? &a : moveset;
+	struct records map;
+	bool mapped = pack && make_map(pack, have_pack ? own : moveset_from, &map);
 	uint8_t *glb;
 	size_t len;
-	if (gltf_model(rig, have_pack ? &a : NULL, &glb, &len, &d))
+	if (gltf_model_mapped(own->rig, pack, mapped ? &map : NULL, &glb, &len, &d))
 		fail(1, "internal error: %s/model.glb: %s", dir, d.msg);
 	path_of(path, "%s/model.glb", dir);
 	write_file(path, glb, len);
 	free(glb);
+	if (mapped)
+		records_free(&map);
 	if (have_pack)
 		anim_free(&a);
 }
@@ -708,7 +739,8 @@ static void extract_check(const char *dir, const uint8_t *p, size_t size,
  * `label` names the PAC in the views' comments, `outer_rig` is the first
  * skeleton of the PAC holding it, or NULL. */
 static void extract_pac(const char *dir, const char *label, const uint8_t *p,
-			size_t size, unsigned depth, const struct skeleton *outer_rig)
+			size_t size, unsigned depth, const struct skeleton *outer_rig,
+			const struct anim *moveset, const struct moveset_source *moveset_from)
 {
 	bool holds_model = false;
 	struct pac pac;
@@ -716,6 +748,7 @@ static void extract_pac(const char *dir, const char *label, const uint8_t *p,
 	struct skeleton rig;
 	bool have_rig = false;
 	char path[PATH_LEN], sublabel[PATH_LEN];
+	struct moveset_source own = {.monster = RECORDS_NO_MONSTER};
 
 	make_dir(dir);
 	if (pac_decode(p, size, &pac, &d))
@@ -726,7 +759,10 @@ static void extract_pac(const char *dir, const char *label, const uint8_t *p,
 		uint32_t n = pac.entries[i].size;
 		have_rig = n && sniff(m, n) == KIND_SKELETON &&
 			   skeleton_decode(m, n, &rig, &d) == MH_OK;
+		if (have_rig)
+			snprintf(own.rig_label, sizeof own.rig_label, "%.70s/%u.skeleton", label, i);
 	}
+	own.rig = have_rig ? &rig : NULL;
 	for (uint32_t i = 0; i < pac.count; i++) {
 		const uint8_t *m = p + pac.entries[i].offset;
 		uint32_t n = pac.entries[i].size;
@@ -741,38 +777,89 @@ static void extract_pac(const char *dir, const char *label, const uint8_t *p,
 		path_of(path, "%s/%u", dir, i);
 		path_of(sublabel, "%s/%u%s", label, i, k == KIND_PAC ? "" : kind_ext(k));
 		if (k == KIND_PAC)
-			extract_pac(path, sublabel, m, n, depth - 1, have_rig ? &rig : NULL);
+			extract_pac(path, sublabel, m, n, depth - 1, have_rig ? &rig : NULL, NULL,
+				    NULL);
 		else
-			extract_model(path, sublabel, k, m, n, have_rig ? &rig : NULL);
+			extract_model(path, sublabel, k, m, n, have_rig ? &rig : NULL, &own);
 	}
 	if (holds_model)
 		extract_check(dir, p, size, outer_rig);
 	if (have_rig) {
-		extract_glb(dir, &pac, p, &rig);
+		extract_glb(dir, &own, &pac, p, moveset, moveset_from);
 		skeleton_free(&rig);
 	}
 	pac_free(&pac);
 }
 
+/* The entries of the archive being written, rebuilt on demand (they
+ * are the same every time): what a moveset's map is made from. */
+struct source {
+	const struct opts *o;
+	const struct plan *p;
+	const struct databin *db;
+};
+
+/* moveset_entry_fn: entry id's bytes as the mount shows them. */
+static uint8_t *entry_of(void *ctx, uint32_t id, size_t *len)
+{
+	const struct source *src = ctx;
+	struct buf b = {0};
+	if (id >= src->db->count)
+		return NULL;
+	build_entry(src->o, src->p, id, &b);
+	buf_resize(&b, (size_t)databin_entry_size(src->db, id)); /* its padding */
+	*len = b.len;
+	return b.p;
+}
+
+/* The standalone moveset at entry id, decoded into *a, and what its map
+ * is made from (the caller frees both); false when it is none. */
+static bool moveset_at(const struct source *src, uint32_t id, struct anim *a,
+		       struct moveset_source *from)
+{
+	size_t n;
+	uint8_t *p = entry_of((void *)src, id, &n);
+	bool ok = p && sniff(p, n) == KIND_ANIM && !anim_decode(p, n, CLIP_NONE, a, NULL);
+	free(p);
+	*from = (struct moveset_source){.monster = RECORDS_NO_MONSTER};
+	if (ok && !moveset_source_of(id, entry_of, (void *)src, from)) {
+		anim_free(a);
+		return false;
+	}
+	return ok;
+}
+
 /* Writes one entry's logical bytes (p, padded) to DIR/name, its folder if
  * it has one, and its line of the index.  The name is the community's
  * file_NNNNN, NNNNN = engine id - 1, so entry 0 is file_-0001. */
-static void extract_entry(const char *dir, struct sink *index,
-			  const struct databin *db, uint32_t id, const uint8_t *p)
+static void extract_entry(const char *dir, struct sink *index, const struct source *src,
+			  uint32_t id, const uint8_t *p)
 {
+	const struct databin *db = src->db;
 	uint64_t size = databin_entry_size(db, id);
 	enum kind k = sniff(p, size);
 	char name[32], path[PATH_LEN], label[64];
+	struct moveset_source ms;
+	struct anim moveset;
 
 	snprintf(name, sizeof name, "file_%05d", (int)id - 1);
 	snprintf(label, sizeof label, "%s%s", name, kind_ext(k));
 	path_of(path, "%s/%s", dir, name);
 	if (k == KIND_PAC) {
-		extract_pac(path, name, p, size, TREE_DEPTH, NULL);
+		/* An MHP3rd model PAC's model.glb plays its standalone moveset. */
+		bool linked = moveset_at(src, id + RECORDS_RIG_BEFORE, &moveset, &ms);
+		extract_pac(path, name, p, size, TREE_DEPTH, NULL, linked ? &moveset : NULL, &ms);
+		if (linked)
+			anim_free(&moveset);
+		moveset_source_free(&ms);
 	} else if (has_folder(k)) {
-		extract_model(path, label, k, p, size, NULL);
+		if (k == KIND_ANIM)
+			moveset_source_of(id, entry_of, (void *)src, &ms);
+		extract_model(path, label, k, p, size, NULL, k == KIND_ANIM ? &ms : NULL);
 		if (k == KIND_SKELETON || k == KIND_ANIM)
 			extract_check(path, p, size, NULL);
+		if (k == KIND_ANIM)
+			moveset_source_free(&ms);
 	}
 	path_of(path, "%s/%s", dir, label);
 	write_file(path, p, size);
@@ -817,7 +904,7 @@ static void write_archive(const struct opts *o, const struct plan *p,
 		buf_resize(&b, span); /* pad with zeros, in plain */
 		sink_write(&plain, b.p, span);
 		if (o->extract)
-			extract_entry(o->extract, &index, db, id, b.p);
+			extract_entry(o->extract, &index, &(struct source){o, p, db}, id, b.p);
 		if (!plain_id(id)) /* last: it encrypts in place */
 			cipher_encrypt(db->start[id], 0, b.p, span);
 		sink_write(&out, b.p, span);

@@ -16,6 +16,7 @@
 
 #include "anim.h"
 #include "pac.h"
+#include "records.h"
 #include "rng.h"
 #include "skeleton.h"
 #include "tmh.h"
@@ -27,6 +28,19 @@ const struct mkmodel_place MKMODEL_PLACES[MODEL_COUNT] = {
 	{5249, MODEL_P3RD},         /* file_05248: the Brute Tigrex's model */
 	{5250, MODEL_P3RD_GEOMETRY},/* file_05249 */
 	{5251, MODEL_P3RD_MOVESET}, /* file_05250 */
+	{5142, MODEL_EM001_OVERLAY0},   /* file_05141 */
+	{5143, MODEL_EM001_OVERLAY1},
+	{5144, MODEL_RATHIAN},          /* file_05143 */
+	{5145, MODEL_RATHIAN_GEOMETRY},
+	{5146, MODEL_RATHIAN_MOVESET},  /* file_05145 */
+	{5147, MODEL_RATHALOS},         /* file_05146 */
+	{5148, MODEL_RATHALOS_GEOMETRY},
+	{5149, MODEL_RATHALOS_MOVESET}, /* file_05148 */
+	{5343, MODEL_EM040_OVERLAY0},   /* file_05342 */
+	{5344, MODEL_EM040_OVERLAY1},
+	{5345, MODEL_ZINOGRE},          /* file_05344 */
+	{5346, MODEL_ZINOGRE_GEOMETRY},
+	{5347, MODEL_ZINOGRE_MOVESET},  /* file_05346 */
 };
 
 /* A rig: joint counts of each part, then the unanimated chain. */
@@ -35,6 +49,11 @@ struct rig_shape {
 	uint32_t parts[4];  /* joints per part; 0 ends the list */
 	uint32_t severed;   /* joints of the unanimated root chain */
 	bool chain_roots;   /* roots are siblings of each other */
+};
+
+/* An MHP3rd quadruped (quadruped_tree), then the unanimated chain. */
+struct quad_shape {
+	uint32_t lead, spine, front, rear, severed;
 };
 
 static float coord(struct rng *r)
@@ -56,6 +75,40 @@ static void part_tree(struct skeleton *s, struct rng *r, uint32_t first, uint32_
 	}
 }
 
+/* An MHP3rd quadruped's parents: `lead` bones on a root chain of their
+ * own, the body's root and `spine` bones down to the body fork (bone
+ * lead + spine), a front and a rear branch off it. */
+static void quadruped_tree(struct skeleton *s, const struct quad_shape *q)
+{
+	uint32_t b = 0, fork = q->lead + q->spine;
+	for (uint32_t i = 0; i < q->lead; i++, b++)
+		s->bones[b].parent = i ? (int32_t)b - 1 : -1;
+	for (uint32_t i = 0; i <= q->spine; i++, b++)
+		s->bones[b].parent = i ? (int32_t)b - 1 : -1;
+	for (uint32_t i = 0; i < q->front + q->rear; i++, b++)
+		s->bones[b].parent = i == 0 || i == q->front ? (int32_t)fork : (int32_t)b - 1;
+}
+
+static int finish_skeleton(struct skeleton *s, enum skeleton_game game, uint32_t animated,
+			   bool chain_roots, struct rng *r, uint8_t **out, size_t *len,
+			   char *why, size_t why_len);
+
+/* A quadruped's skeleton, bones placed and named as build_skeleton's. */
+static int build_quadruped(const struct quad_shape *q, struct rng *r, uint8_t **out,
+			   size_t *len, char *why, size_t why_len)
+{
+	struct skeleton s;
+	struct mh_diag d = {0};
+	uint32_t animated = q->lead + q->spine + 1 + q->front + q->rear;
+	if (skeleton_init(&s, SKELETON_MHP3RD, animated + q->severed, &d)) {
+		snprintf(why, why_len, "skeleton: %s", d.msg);
+		return -1;
+	}
+	quadruped_tree(&s, q);
+	part_tree(&s, r, animated, q->severed, -1, false);
+	return finish_skeleton(&s, SKELETON_MHP3RD, animated, false, r, out, len, why, why_len);
+}
+
 static int build_skeleton(const struct rig_shape *shape, struct rng *r,
 			  uint8_t **out, size_t *len, char *why, size_t why_len)
 {
@@ -64,8 +117,10 @@ static int build_skeleton(const struct rig_shape *shape, struct rng *r,
 	uint32_t animated = 0, nparts = 0;
 	while (nparts < 4 && shape->parts[nparts])
 		animated += shape->parts[nparts++];
-	if (skeleton_init(&s, shape->game, animated + shape->severed, &d))
-		goto fail;
+	if (skeleton_init(&s, shape->game, animated + shape->severed, &d)) {
+		snprintf(why, why_len, "skeleton: %s", d.msg);
+		return -1;
+	}
 
 	uint32_t first = 0;
 	for (uint32_t p = 0; p < nparts; p++) {
@@ -80,9 +135,19 @@ static int build_skeleton(const struct rig_shape *shape, struct rng *r,
 	part_tree(&s, r, animated, shape->severed, -1, false);
 	for (uint32_t i = 0; i < shape->severed; i++)
 		s.bones[animated + i].part = shape->game == SKELETON_MHFU ? nparts : 0;
+	return finish_skeleton(&s, shape->game, animated, shape->chain_roots, r, out, len, why,
+			       why_len);
+}
 
-	for (uint32_t b = 0; b < s.nbones; b++) {
-		struct skeleton_bone *bone = &s.bones[b];
+/* Places, kinds and names the bones of s (its parents set), links it,
+ * sets its params and encodes it; frees s. */
+static int finish_skeleton(struct skeleton *s, enum skeleton_game game, uint32_t animated,
+			   bool chain_roots, struct rng *r, uint8_t **out, size_t *len,
+			   char *why, size_t why_len)
+{
+	struct mh_diag d = {0};
+	for (uint32_t b = 0; b < s->nbones; b++) {
+		struct skeleton_bone *bone = &s->bones[b];
 		bool severed = b >= animated;
 		bone->position[0] = coord(r);
 		bone->position[1] = coord(r);
@@ -93,29 +158,28 @@ static int build_skeleton(const struct rig_shape *shape, struct rng *r,
 		} else if (rng_below(r, 20) == 0) {
 			bone->kind = 3;
 		}
-		if (shape->game == SKELETON_MHP3RD) {
+		if (game == SKELETON_MHP3RD) {
 			/* A name, a NUL, then leftovers as the game's files have. */
 			snprintf((char *)bone->rest, SKELETON_NAME_LEN, "b%03u", b % 1000);
 			bone->rest[SKELETON_NAME_LEN - 1] = (uint8_t)rng_below(r, 256);
 		}
 	}
-	skeleton_link(&s, shape->chain_roots);
-	if (shape->game == SKELETON_MHFU) {
+	skeleton_link(s, chain_roots);
+	if (game == SKELETON_MHFU) {
 		uint32_t params[] = {0, animated};
-		skeleton_set_params(&s, 2, params);
+		skeleton_set_params(s, 2, params);
 	} else {
 		uint32_t params[] = {0, animated, 0};
-		skeleton_set_params(&s, 3, params);
-		s.params_count = 2; /* disagrees, as on some MHP3rd skeletons */
+		skeleton_set_params(s, 3, params);
+		s->params_count = 2; /* disagrees, as on some MHP3rd skeletons */
 	}
-	if (skeleton_encode(&s, out, len, &d))
-		goto fail;
-	skeleton_free(&s);
-	return 0;
-fail:
-	snprintf(why, why_len, "skeleton: %s", d.msg);
-	skeleton_free(&s);
-	return -1;
+	int rc = 0;
+	if (skeleton_encode(s, out, len, &d)) {
+		snprintf(why, why_len, "skeleton: %s", d.msg);
+		rc = -1;
+	}
+	skeleton_free(s);
+	return rc;
 }
 
 /* One channel of 1..5 keys from frame 0 to `length`, frames ascending. */
@@ -454,6 +518,66 @@ static const struct pack_shape P3RD_PACK = {
 	CLIP_P3RD, 3, {100, 30, 0}, {70, 20, 0}, {43, 43, 0}, {0, 0}, 0, 6, 0, NULL,
 };
 
+/* The MHP3rd groups' sets: a rig, a moveset of as many records as the
+ * rig's animated joints the skip list leaves, the first ones moving. */
+static const struct {
+	enum mkmodel model;
+	struct quad_shape rig;
+	struct pack_shape pack;
+} P3RD_SETS[] = {
+	{MODEL_RATHIAN, {2, 2, 12, 12, 2},
+	 {CLIP_P3RD, 2, {40, 10}, {12, 4}, {24, 24}, {0, 0}, 0, 2, 0, NULL}},
+	{MODEL_RATHALOS, {1, 3, 12, 12, 2},
+	 {CLIP_P3RD, 2, {40, 10}, {12, 4}, {25, 25}, {0, 0}, 0, 3, 0, NULL}},
+	{MODEL_ZINOGRE, {0, 1, 23, 21, 5},
+	 {CLIP_P3RD, 3, {60, 20, 0}, {16, 6, 0}, {37, 37, 0}, {0, 0}, 0, 2, 0, NULL}},
+};
+
+/* The overlays opening the groups: their names. */
+static const struct {
+	enum mkmodel model;
+	const char *name;
+} OVERLAYS[] = {
+	{MODEL_EM001_OVERLAY0, "em001m0.ovl"}, {MODEL_EM001_OVERLAY1, "em001m1.ovl"},
+	{MODEL_EM040_OVERLAY0, "em040m0.ovl"}, {MODEL_EM040_OVERLAY1, "em040m1.ovl"},
+};
+
+/* An AI overlay: "MWo3", a header whose name sits at RECORDS_OVERLAY_NAME_AT, code. */
+static uint8_t *overlay(struct rng *r, const char *name, size_t *len)
+{
+	uint8_t *p = magic_blob(r, "MWo3", 4, len);
+	if (p) {
+		memset(p + RECORDS_OVERLAY_NAME_AT, 0, RECORDS_OVERLAY_HEAD - RECORDS_OVERLAY_NAME_AT);
+		memcpy(p + RECORDS_OVERLAY_NAME_AT, name, strlen(name));
+	}
+	return p;
+}
+
+/* An MHP3rd model PAC's members: skeleton (of `rig`, else `quad`), PMO,
+ * TMH, low-detail PMO, TMH. */
+static int p3rd_members(const struct rig_shape *rig, const struct quad_shape *quad,
+			struct rng *r, uint8_t **bytes, size_t *sizes, char *why, size_t why_len)
+{
+	return (rig ? build_skeleton(rig, r, &bytes[0], &sizes[0], why, why_len)
+		    : build_quadruped(quad, r, &bytes[0], &sizes[0], why, why_len)) ||
+	       !(bytes[1] = magic_blob(r, "pmo\0", 4, &sizes[1])) ||
+	       tex_member(TEX(P3RD_TEX), r, &bytes[2], &sizes[2], why, why_len) ||
+	       !(bytes[3] = magic_blob(r, "pmo\0", 4, &sizes[3])) ||
+	       tex_member(TEX(P3RD_TEX2), r, &bytes[4], &sizes[4], why, why_len);
+}
+
+/* The set whose model, geometry or moveset `model` is: its index, and
+ * which of the three (0, 1, 2); -1 when none. */
+static int p3rd_set_of(enum mkmodel model, int *which)
+{
+	for (size_t i = 0; i < sizeof P3RD_SETS / sizeof *P3RD_SETS; i++)
+		if (model >= P3RD_SETS[i].model && model <= P3RD_SETS[i].model + 2) {
+			*which = (int)(model - P3RD_SETS[i].model);
+			return (int)i;
+		}
+	return -1;
+}
+
 uint8_t *mkmodel_build(enum mkmodel model, uint64_t seed, size_t *len,
 		       char *why, size_t why_len)
 {
@@ -493,11 +617,7 @@ uint8_t *mkmodel_build(enum mkmodel model, uint64_t seed, size_t *len,
 	}
 	case MODEL_P3RD:
 		count = 5;
-		if (build_skeleton(&P3RD_RIG, &r, &bytes[0], &sizes[0], why, why_len) ||
-		    !(bytes[1] = magic_blob(&r, "pmo\0", 4, &sizes[1])) ||
-		    tex_member(TEX(P3RD_TEX), &r, &bytes[2], &sizes[2], why, why_len) ||
-		    !(bytes[3] = magic_blob(&r, "pmo\0", 4, &sizes[3])) ||
-		    tex_member(TEX(P3RD_TEX2), &r, &bytes[4], &sizes[4], why, why_len))
+		if (p3rd_members(&P3RD_RIG, NULL, &r, bytes, sizes, why, why_len))
 			goto out;
 		break;
 	case MODEL_P3RD_GEOMETRY:
@@ -508,6 +628,25 @@ uint8_t *mkmodel_build(enum mkmodel model, uint64_t seed, size_t *len,
 		goto out;
 	case MODEL_COUNT:
 		goto out;
+	default: {
+		int which, set = p3rd_set_of(model, &which);
+		for (size_t i = 0; i < sizeof OVERLAYS / sizeof *OVERLAYS; i++)
+			if (OVERLAYS[i].model == model)
+				out = overlay(&r, OVERLAYS[i].name, len);
+		if (set < 0 || which == 1) {
+			if (set >= 0)
+				out = magic_blob(&r, "pmo\0", 4, len);
+			goto out;
+		}
+		if (which == 2) {
+			build_pack(&P3RD_SETS[set].pack, &r, &out, len, why, why_len);
+			goto out;
+		}
+		count = 5;
+		if (p3rd_members(NULL, &P3RD_SETS[set].rig, &r, bytes, sizes, why, why_len))
+			goto out;
+		break;
+	}
 	}
 	for (uint32_t i = 0; i < count; i++)
 		m[i] = (struct pac_blob){bytes[i], (uint32_t)sizes[i]};

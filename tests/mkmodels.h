@@ -13,6 +13,22 @@ enum mkmodel {
 	MODEL_P3RD,         /* MHP3rd model PAC: named skeleton, PMO, TMH, PMO, TMH */
 	MODEL_P3RD_GEOMETRY,/* the PMO beside it (id + 1) */
 	MODEL_P3RD_MOVESET, /* its moveset, a standalone pack (id + 2) */
+	/* MHP3rd groups (mount.mhfu(8) "MHP3rd movesets"): the overlays
+	 * naming the monster, then its asset sets of model PAC, geometry
+	 * and moveset; rigs whose body fork sits at different joints. */
+	MODEL_EM001_OVERLAY0,   /* em001m0.ovl */
+	MODEL_EM001_OVERLAY1,   /* em001m1.ovl */
+	MODEL_RATHIAN,          /* em001, set 1: a 2-bone lead chain, fork 4 */
+	MODEL_RATHIAN_GEOMETRY,
+	MODEL_RATHIAN_MOVESET,  /* 24 records, 0-1 moving: offset 2 */
+	MODEL_RATHALOS,         /* em001, set 2: a lone root, fork 4 */
+	MODEL_RATHALOS_GEOMETRY,
+	MODEL_RATHALOS_MOVESET, /* 25 records, 0-2 moving: offset 1 */
+	MODEL_EM040_OVERLAY0,   /* em040m0.ovl */
+	MODEL_EM040_OVERLAY1,   /* em040m1.ovl */
+	MODEL_ZINOGRE,          /* em040: 51 bones, fork 1 */
+	MODEL_ZINOGRE_GEOMETRY,
+	MODEL_ZINOGRE_MOVESET,  /* 37 records, 0-1 moving: offset 0 */
 	MODEL_COUNT
 };
 

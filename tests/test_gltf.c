@@ -23,6 +23,7 @@
 #include "faults.h"
 #include "gltf.h"
 #include "jsonread.h"
+#include "records.h"
 
 #define PI_QUARTER 0.78539816339744830962 /* 45 degrees */
 
@@ -435,6 +436,49 @@ static void mhp3rd_slots_on_the_first_bones(void **state)
 	anim_free(&a);
 }
 
+/* With a record map, MHP3rd track i plays on the bone the map gives it
+ * (mhfu-clip(5) "RECORD MAPS"): skipping bone 1 puts tracks 0, 1, 2 on
+ * bones 0, 2, 3, and bone 1 stays at rest. */
+static void mhp3rd_tracks_follow_the_record_map(void **state)
+{
+	(void)state;
+	struct skeleton s;
+	struct anim a;
+	struct records map;
+	small_rig(&s);
+	s.game = SKELETON_MHP3RD;
+	assert_int_equal(anim_init(&a, CLIP_P3RD, 1, (const uint32_t[]){1}, NULL), MH_OK);
+	struct clip c;
+	still_clip(&c, 3, 6);
+	assert_int_equal(anim_set_slot(&a, 0, 0, add(&a, &c), NULL), MH_OK);
+	assert_int_equal(records_init(&map, &s, &a, RECORDS_NO_MONSTER, NULL), MH_OK);
+	uint32_t skip[] = {1};
+	struct records_setting set = {.skip_set = true, .nskip = 1, .skip = skip};
+	assert_int_equal(records_override(&map, &set, NULL), MH_OK);
+	uint8_t *b;
+	size_t len;
+	struct glb_read g;
+	struct mh_diag d = {0};
+	assert_int_equal(gltf_model_mapped(&s, &a, &map, &b, &len, &d), MH_OK);
+	glb_open(b, len, &g);
+	assert_int_equal(json_get(json_at(json_get(&g.json, "animations"), 0), "channels")->n, 3);
+	assert_true(channel_output(&g, 0, 0, "rotation") >= 0);
+	assert_int_equal(channel_output(&g, 0, 1, "rotation"), -1);
+	assert_true(channel_output(&g, 0, 2, "rotation") >= 0);
+	assert_true(channel_output(&g, 0, 3, "rotation") >= 0);
+	glb_close(b, &g);
+	/* A map of no rig places nothing: the animation is left out. */
+	records_free(&map);
+	assert_int_equal(records_init(&map, NULL, &a, RECORDS_NO_MONSTER, NULL), MH_OK);
+	assert_int_equal(gltf_model_mapped(&s, &a, &map, &b, &len, &d), MH_OK);
+	glb_open(b, len, &g);
+	assert_int_equal(count_of(&g, "animations"), 0);
+	glb_close(b, &g);
+	records_free(&map);
+	skeleton_free(&s);
+	anim_free(&a);
+}
+
 static void broken_rigs_still_make_a_valid_file(void **state)
 {
 	(void)state;
@@ -603,6 +647,7 @@ int main(void)
 		cmocka_unit_test(sampled_as_the_engine_plays),
 		cmocka_unit_test(euler_order_is_rz_ry_rx),
 		cmocka_unit_test(mhp3rd_slots_on_the_first_bones),
+		cmocka_unit_test(mhp3rd_tracks_follow_the_record_map),
 		cmocka_unit_test(broken_rigs_still_make_a_valid_file),
 		cmocka_unit_test(too_big_is_refused_before_it_is_made),
 		cmocka_unit_test(deterministic_and_clean_under_allocation_failures),
