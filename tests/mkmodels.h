@@ -13,6 +13,8 @@ enum mkmodel {
 	MODEL_P3RD,         /* MHP3rd model PAC: named skeleton, PMO, TMH, PMO, TMH */
 	MODEL_P3RD_GEOMETRY,/* the PMO beside it (id + 1) */
 	MODEL_P3RD_MOVESET, /* its moveset, a standalone pack (id + 2) */
+	MODEL_ODD_STREAMS,  /* MHFU, 3 parts whose odd streams are filled too
+			       (entries 100-124), 120 and 121 the head's alone */
 	MODEL_COUNT
 };
 
