@@ -71,16 +71,32 @@ static uint32_t channel_bits(const struct clip_track *t)
 	return bits;
 }
 
+/* Where a clip's tracks land: part (-1: a clip file), track 0's joint
+ * (-1: unknown) and the part's joint count (past it, no joint). */
+struct track_place {
+	long part;
+	int first_joint;
+	uint32_t joints;
+};
+
 static void print_track(struct strbuf *sb, const struct clip_track *t,
-			uint32_t i, long part, int first_joint, bool *first_channel)
+			uint32_t i, const struct track_place *at, bool *first_channel)
 {
-	char left[64], note[96], where[64] = "";
+	long part = at->part;
+	int first_joint = at->first_joint;
+	char left[64], note[128], where[96] = "";
 	int n = snprintf(left, sizeof left, "track %u", i);
 	if (t->mask != channel_bits(t))
 		snprintf(left + n, sizeof left - (size_t)n, " mask 0x%03x",
 			 t->mask);
 	const char *empty = t->nchannels ? "" : "no channels";
-	if (part >= 0 && first_joint >= 0)
+	if (first_joint >= 0 && i >= at->joints && part >= 0)
+		snprintf(where, sizeof where, "part %ld, past its %u joints: drives none", part,
+			 at->joints);
+	else if (first_joint >= 0 && i >= at->joints)
+		snprintf(where, sizeof where, "past the part's %u joints: drives none",
+			 at->joints);
+	else if (part >= 0 && first_joint >= 0)
 		snprintf(where, sizeof where, "part %ld, joint %lld", part,
 			 (long long)first_joint + i);
 	else if (part >= 0)
@@ -122,9 +138,10 @@ static void print_track(struct strbuf *sb, const struct clip_track *t,
 
 /* clip_print and clip_print_part: `part` -1 prints the units line and
  * no part in the track comments. */
-static char *print_clip(const struct clip *c, const char *header, long part,
-			int first_joint, size_t *len)
+static char *print_clip(const struct clip *c, const char *header,
+			const struct track_place *at, size_t *len)
 {
+	long part = at->part;
 	struct strbuf sb = {0};
 	char f[32];
 	print_header(&sb, header);
@@ -135,21 +152,22 @@ static char *print_clip(const struct clip *c, const char *header, long part,
 	strbuf_printf(&sb, "loop %u\nloop_start %s\n", c->loop, f);
 	bool first_channel = true;
 	for (uint32_t i = 0; i < c->ntracks; i++)
-		print_track(&sb, &c->tracks[i], i, part, first_joint,
-			    &first_channel);
+		print_track(&sb, &c->tracks[i], i, at, &first_channel);
 	return strbuf_take(&sb, len);
 }
 
 char *clip_print(const struct clip *c, const char *header, int first_joint,
 		 size_t *len)
 {
-	return print_clip(c, header, -1, first_joint, len);
+	struct track_place at = {-1, first_joint, UINT32_MAX};
+	return print_clip(c, header, &at, len);
 }
 
-char *clip_print_part(const struct clip *c, const char *header, uint32_t part,
-		      int first_joint, size_t *len)
+char *clip_print_at(const struct clip *c, const char *header, long part, int first_joint,
+		    uint32_t joints, size_t *len)
 {
-	return print_clip(c, header, part, first_joint, len);
+	struct track_place at = {part < 0 ? -1 : part, first_joint, joints};
+	return print_clip(c, header, &at, len);
 }
 
 /* ---- parsing ---------------------------------------------------------- */

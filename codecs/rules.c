@@ -36,6 +36,7 @@
 #include "lex.h"
 #include "pac.h"
 #include "pacpath.h"
+#include "rig.h"
 #include "views.h"
 
 #define SCALE_BITS (CLIP_SCL_X | CLIP_SCL_Y | CLIP_SCL_Z)
@@ -273,20 +274,11 @@ static enum mh_err outcome(const struct rule_report *r)
 
 /* ---- skeleton rules --------------------------------------------------- */
 
-/* Whether the skeleton says how many joints are animated, and well: a
- * second params value of 1 to the bone count (ANIMATED_COUNT). */
-static bool count_broken(const struct skeleton *s)
-{
-	return s->nparams >= 2 && (!s->params[1] || s->params[1] > s->nbones);
-}
-
-/* The animated joints: the first params[1] bones, else all; 0 when the
- * count is broken (the rules that need it are skipped). */
+/* The animated joints (rig_animated); 0 when the count is broken
+ * (ANIMATED_COUNT), so the rules that need it are skipped. */
 static uint32_t animated_joints(const struct skeleton *s)
 {
-	if (count_broken(s))
-		return 0;
-	return s->nparams >= 2 ? s->params[1] : s->nbones;
+	return rig_animated_sound(s) ? rig_animated(s) : 0;
 }
 
 static struct rule_violation at_bone(uint32_t i)
@@ -312,7 +304,7 @@ static void check_parent_order(const struct skeleton *s, struct rule_report *r)
 static void check_animated_count(const struct skeleton *s,
 				 struct rule_report *r)
 {
-	if (!count_broken(s))
+	if (rig_animated_sound(s))
 		return;
 	if (!s->params[1])
 		report(r, RULE_ANIMATED_COUNT, nowhere(), "params give 0 "
@@ -796,7 +788,7 @@ enum mh_err rules_check_pack(const struct anim *a, const struct skeleton *rig,
 {
 	/* Without a sound animated count no part is known. */
 	if (rig && (rig->game != SKELETON_MHFU || a->format != CLIP_MHFU ||
-		    count_broken(rig)))
+		    !rig_animated_sound(rig)))
 		rig = NULL;
 	uint32_t *stamp = malloc(((size_t)a->nclips + 1) * sizeof *stamp);
 	if (!stamp) {

@@ -24,6 +24,7 @@
 #include "clipgen.h"
 #include "entries.h"
 #include "faults.h"
+#include "tigrex.h"
 
 /* ---- the sample's MHFU packs ------------------------------------------- */
 
@@ -645,6 +646,41 @@ static void test_head_only_entries(void **state)
 	anim_free(&a);
 }
 
+/* An entry names each part's joints from the skeleton, not from its
+ * clip's track count: with 44 animated joints the tail's part has 4
+ * (40..43) and its clips still 5 tracks, the last driving none. */
+static void test_joints_from_the_skeleton(void **state)
+{
+	(void)state;
+	struct skeleton s;
+	struct anim a;
+	tigrex_skeleton(&s, TIGREX_BONES);
+	tigrex_pack(&a);
+	s.params[1] = 44;
+	char *text = print_ok(&a, 1, &s);
+	assert_non_null(strstr(text, "\npart 2                  # stream 4 slot 1, joints 40..43 "
+			       "(the clip has 5 tracks), runs to frame "));
+	assert_non_null(strstr(text, "\npart 1                  # stream 2 slot 1, joints "
+			       "31..39, runs to frame "));
+	assert_non_null(strstr(text, "# part 2, joint 43\n"));
+	assert_non_null(strstr(text, "# part 2, past its 4 joints: drives none\n"));
+	assert_null(strstr(text, "joint 44"));
+	/* It still parses back to the same pack. */
+	struct entries_edit ed;
+	parse_ok(text, 3, &ed);
+	assert_int_equal(ed.parts[2].clip.ntracks, 5);
+	entries_edit_free(&ed);
+	free(text);
+	/* No animated count: the joints are unknown, tracks count from 0. */
+	s.nparams = 1;
+	text = print_ok(&a, 1, &s);
+	assert_non_null(strstr(text, "# no rig: the joints are unknown"));
+	assert_null(strstr(text, "joints 40"));
+	free(text);
+	anim_free(&a);
+	skeleton_free(&s);
+}
+
 /* "keeps its clip" empties a filled slot; a clip fills an empty one. */
 static void test_keep_and_fill(void **state)
 {
@@ -1082,6 +1118,7 @@ int main(void)
 		cmocka_unit_test(test_shared_clip_copy_on_write),
 		cmocka_unit_test(test_error_in_last_part_changes_nothing),
 		cmocka_unit_test(test_head_only_entries),
+		cmocka_unit_test(test_joints_from_the_skeleton),
 		cmocka_unit_test(test_keep_and_fill),
 		cmocka_unit_test(test_clip_shared_across_parts),
 		cmocka_unit_test(test_missing_slot_refused),
