@@ -182,22 +182,30 @@ const struct view_class view_entry_svg = {
 
 /* ---- entries/index.tsv --------------------------------------------------- */
 
-static int entries_index_contents(struct mhfs *fs, const struct node *n, uint8_t **data,
-				  size_t *len)
+/* Printed on first use and kept with the pack's model. */
+static int entries_index_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
 {
-	struct node_target t;
-	memset(&t, 0, sizeof t);
-	int err = entries_resolve(fs, n, &t);
+	int err = entries_resolve(fs, n, t);
 	if (err)
 		return err;
-	*data = (uint8_t *)entries_index(&t.model->pack, len);
-	return *data ? 0 : ENOMEM;
+	const struct model_text *text = model_entries_index(t->model);
+	if (!text)
+		return ENOMEM;
+	t->text = text->text;
+	t->text_len = text->len;
+	return 0;
+}
+
+static bool entries_index_exists(struct mhfs *fs, const struct node *n)
+{
+	struct node_target t;
+	return !entries_resolve(fs, n, &t);
 }
 
 const struct view_class view_entries_index = {
 	.flags = VIEW_ITEM,
 	.in = NODE_ENTRIES_DIR,
 	.fixed_name = "index.tsv",
-	.resolve = entries_resolve,
-	.contents = entries_index_contents,
+	.resolve = entries_index_resolve,
+	.exists = entries_index_exists,
 };
