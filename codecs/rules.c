@@ -648,12 +648,14 @@ static void check_empty_channel(const struct clip *c, const struct where *w,
 				       "no keyframes");
 }
 
-/* Only where the part is known (w->joints >= 0). */
+/* Only where the part is known (w->joints >= 0).  A clip without tracks
+ * is NO_TRACKS', as the toolkit's PARTITION counts only clips with
+ * tracks. */
 static void check_partition(const struct clip *c, const struct where *w,
 			      struct rule_report *r)
 {
 	struct rule_violation v = at_clip(w, c, -1, -1, -1);
-	if (w->joints < 0 || c->ntracks == w->joints)
+	if (w->joints < 0 || !c->ntracks || c->ntracks == w->joints)
 		return;
 	if (w->part < 0)
 		report(r, RULE_PARTITION, v, "%u tracks, its part has %lld "
