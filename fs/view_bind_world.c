@@ -26,14 +26,7 @@ static bool bind_world_exists(struct mhfs *fs, const struct node *n)
 static int bind_world_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
 {
 	int err = bind_world_folder(fs, n, t);
-	if (err)
-		return err;
-	const struct model_text *text = model_bind_world(t->model);
-	if (!text)
-		return ENOMEM;
-	t->text = text->text;
-	t->text_len = text->len;
-	return 0;
+	return err ? err : item_kept_text(t, model_bind_world(t->model));
 }
 
 const struct view_class view_bind_world = {

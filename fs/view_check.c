@@ -100,13 +100,10 @@ static int check_resolve(struct mhfs *fs, const struct node *n, struct node_targ
 		char *text = check_print(fs, n, t, &len, &err);
 		if (!text)
 			return err;
-		if (!(kept = model_text_keep(&it.cache->check, text, len, &added)))
-			return ENOMEM;
-		atomic_fetch_add(&fs->ar.cached_bytes, added);
+		if ((kept = model_text_keep(&it.cache->check, text, len, &added)))
+			atomic_fetch_add(&fs->ar.cached_bytes, added);
 	}
-	t->text = kept->text;
-	t->text_len = kept->len;
-	return 0;
+	return item_kept_text(t, kept);
 }
 
 const struct view_class view_check = {

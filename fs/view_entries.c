@@ -109,12 +109,7 @@ static int entry_resolve(struct mhfs *fs, const struct node *n, struct node_targ
 		return err;
 	if (!entries_listed(&t->model->pack, n->slot))
 		return ENOENT;
-	const struct model_text *text = model_entry_text(t->model, n->slot);
-	if (!text)
-		return ENOMEM;
-	t->text = text->text;
-	t->text_len = text->len;
-	return 0;
+	return item_kept_text(t, model_entry_text(t->model, n->slot));
 }
 
 static enum mh_err split_entry(const struct edit *e, struct anim *a, struct mh_diag *d)
@@ -163,14 +158,7 @@ static void entry_svg_name(struct mhfs *fs, const struct node *n, char *buf, siz
 static int entry_svg_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
 {
 	int err = entry_resolve(fs, n, t);
-	if (err)
-		return err;
-	const struct model_text *svg = model_entry_svg(t->model, n->slot);
-	if (!svg)
-		return ENOMEM;
-	t->text = svg->text;
-	t->text_len = svg->len;
-	return 0;
+	return err ? err : item_kept_text(t, model_entry_svg(t->model, n->slot));
 }
 
 const struct view_class view_entry_svg = {
@@ -186,14 +174,7 @@ const struct view_class view_entry_svg = {
 static int entries_index_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
 {
 	int err = entries_resolve(fs, n, t);
-	if (err)
-		return err;
-	const struct model_text *text = model_entries_index(t->model);
-	if (!text)
-		return ENOMEM;
-	t->text = text->text;
-	t->text_len = text->len;
-	return 0;
+	return err ? err : item_kept_text(t, model_entries_index(t->model));
 }
 
 static bool entries_index_exists(struct mhfs *fs, const struct node *n)
