@@ -136,7 +136,7 @@ static void print_track(struct strbuf *sb, const struct clip_track *t,
 	}
 }
 
-/* clip_print and clip_print_part: `part` -1 prints the units line and
+/* clip_print and clip_print_at: `part` -1 prints the units line and
  * no part in the track comments. */
 static char *print_clip(const struct clip *c, const char *header,
 			const struct track_place *at, size_t *len)
