@@ -170,6 +170,7 @@ mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(SAMPLE)/.
 	bash tests/install_test.sh $(MOUNT) $(SAMPLE)
 	bash tests/write_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/rules_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
+	bash tests/rules_agreement_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/entries_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/svg_test.sh $(MOUNT) $(SAMPLE)
 	bash tests/texture_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)

@@ -175,20 +175,28 @@ bool anim_first_use(const struct anim *a, uint32_t clip, uint32_t *stream,
 	return false;
 }
 
-bool anim_part_joints(const uint32_t *parts, uint32_t njoints, uint32_t part,
-		      uint32_t *first, uint32_t *count)
+bool anim_part_joints_of(const uint32_t *part0, size_t stride, uint32_t njoints,
+			 uint32_t part, uint32_t *first, uint32_t *count)
 {
+#define PART_OF(j) (*(const uint32_t *)((const char *)part0 + (size_t)(j) * stride))
 	uint32_t j = 0, n = 0;
-	while (j < njoints && parts[j] != part)
+	while (j < njoints && PART_OF(j) != part)
 		j++;
 	*first = j;
-	while (j + n < njoints && parts[j + n] == part)
+	while (j + n < njoints && PART_OF(j + n) == part)
 		n++;
 	*count = n;
 	for (uint32_t k = j + n; k < njoints; k++)
-		if (parts[k] == part)
+		if (PART_OF(k) == part)
 			return false;
 	return n > 0;
+#undef PART_OF
+}
+
+bool anim_part_joints(const uint32_t *parts, uint32_t njoints, uint32_t part,
+		      uint32_t *first, uint32_t *count)
+{
+	return anim_part_joints_of(parts, sizeof *parts, njoints, part, first, count);
 }
 
 void anim_mhfu_entry_slot(uint32_t part, uint32_t entry, uint32_t *stream,

@@ -135,6 +135,11 @@ static inline uint32_t anim_mhfu_part(uint32_t stream)
 bool anim_part_joints(const uint32_t *parts, uint32_t njoints, uint32_t part,
 		      uint32_t *first, uint32_t *count);
 
+/* The same over a field of an array of structs: parts[j] is the uint32_t
+ * at (const char *)part0 + j * stride (a skeleton's bones' part fields). */
+bool anim_part_joints_of(const uint32_t *part0, size_t stride, uint32_t njoints,
+			 uint32_t part, uint32_t *first, uint32_t *count);
+
 /* Where MHFU executor entry `entry` of `part` lives: slot entry % 100 of
  * stream 2 * part + entry / 100. */
 void anim_mhfu_entry_slot(uint32_t part, uint32_t entry, uint32_t *stream,

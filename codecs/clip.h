@@ -154,11 +154,14 @@ typedef void clip_track_label_fn(const void *ctx, uint32_t track, char *buf, siz
 char *clip_print_labeled(const struct clip *c, const char *header, clip_track_label_fn *label,
 			 const void *ctx, size_t *len);
 
-/* The same for one part of an MHFU entry's text (entries.h), which
+/* clip_print knowing the part: tracks past its `joints` joints (the
+ * skeleton's count, whatever the clip's) drive no joint and say so.
+ * part >= 0 is one part of an MHFU entry's text (entries.h), which
  * prints the units line once for all parts: no units line, and each
- * track commented "part P, joint J" ("part P" when first_joint is -1). */
-char *clip_print_part(const struct clip *c, const char *header, uint32_t part,
-		      int first_joint, size_t *len);
+ * track commented "part P, joint J" ("part P" when first_joint is -1);
+ * part -1 is a clip file, as clip_print. */
+char *clip_print_at(const struct clip *c, const char *header, long part, int first_joint,
+		    uint32_t joints, size_t *len);
 
 /* Parses clip text (len bytes; NUL bytes are an error).  On failure *c
  * is empty and d holds line:col and what was expected. */

@@ -71,18 +71,27 @@ static uint32_t channel_bits(const struct clip_track *t)
 	return bits;
 }
 
-/* How the track comments name their joints (clip_print and its kin). */
+/* How the track comments name their joints (clip_print and its kin):
+ * part (-1: a clip file), track 0's joint (-1: unknown) and the part's
+ * joint count (past it, no joint); with no joint known, label names
+ * track i (if set). */
 struct track_naming {
-	long part;                   /* >= 0: "part P" */
-	int first_joint;             /* >= 0: track i is "joint first_joint + i" */
-	clip_track_label_fn *label;  /* else, if set, names track i */
+	long part;
+	int first_joint;
+	uint32_t joints;
+	clip_track_label_fn *label;
 	const void *ctx;
 };
 
 static void track_where(const struct track_naming *nm, uint32_t i, char *where, size_t len)
 {
 	where[0] = '\0';
-	if (nm->part >= 0 && nm->first_joint >= 0)
+	if (nm->first_joint >= 0 && i >= nm->joints && nm->part >= 0)
+		snprintf(where, len, "part %ld, past its %u joints: drives none", nm->part,
+			 nm->joints);
+	else if (nm->first_joint >= 0 && i >= nm->joints)
+		snprintf(where, len, "past the part's %u joints: drives none", nm->joints);
+	else if (nm->part >= 0 && nm->first_joint >= 0)
 		snprintf(where, len, "part %ld, joint %lld", nm->part,
 			 (long long)nm->first_joint + i);
 	else if (nm->part >= 0)
@@ -96,7 +105,7 @@ static void track_where(const struct track_naming *nm, uint32_t i, char *where, 
 static void print_track(struct strbuf *sb, const struct clip_track *t,
 			uint32_t i, const struct track_naming *nm, bool *first_channel)
 {
-	char left[64], note[96], where[64];
+	char left[64], note[128], where[96];
 	int n = snprintf(left, sizeof left, "track %u", i);
 	if (t->mask != channel_bits(t))
 		snprintf(left + n, sizeof left - (size_t)n, " mask 0x%03x",
@@ -156,21 +165,23 @@ static char *print_clip(const struct clip *c, const char *header, const struct t
 char *clip_print(const struct clip *c, const char *header, int first_joint,
 		 size_t *len)
 {
-	struct track_naming nm = {.part = -1, .first_joint = first_joint};
+	struct track_naming nm = {.part = -1, .first_joint = first_joint, .joints = UINT32_MAX};
 	return print_clip(c, header, &nm, len);
 }
 
 char *clip_print_labeled(const struct clip *c, const char *header, clip_track_label_fn *label,
 			 const void *ctx, size_t *len)
 {
-	struct track_naming nm = {.part = -1, .first_joint = -1, .label = label, .ctx = ctx};
+	struct track_naming nm = {.part = -1, .first_joint = -1, .joints = UINT32_MAX,
+				  .label = label, .ctx = ctx};
 	return print_clip(c, header, &nm, len);
 }
 
-char *clip_print_part(const struct clip *c, const char *header, uint32_t part,
-		      int first_joint, size_t *len)
+char *clip_print_at(const struct clip *c, const char *header, long part, int first_joint,
+		    uint32_t joints, size_t *len)
 {
-	struct track_naming nm = {.part = part, .first_joint = first_joint};
+	struct track_naming nm = {.part = part < 0 ? -1 : part, .first_joint = first_joint,
+				  .joints = joints};
 	return print_clip(c, header, &nm, len);
 }
 

@@ -81,7 +81,7 @@ struct curve_pose {
 
 /* The pose of every track of c at `frame` (whole or fractional; see
  * curve_sample) into out[0 .. c->ntracks).  Track i drives the part's
- * i-th joint (MHFU; views_first_joint says which joint that is).
+ * i-th joint (MHFU; views_stream_joints says which joint that is).
  * Channels whose bit is not one of the twelve are left out. */
 void curve_pose_at(const struct clip *c, double frame, struct curve_pose *out);
 

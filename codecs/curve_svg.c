@@ -571,22 +571,23 @@ char *curve_svg_clip_view_mapped(const struct anim *a, uint32_t clip, const char
 	return curve_svg(title, &s, 1, entries_clip_frames(c), len);
 }
 
-/* A part's heading: where its clip is, which joints it drives, or that
- * it keeps its clip. */
+/* A part's heading: where its clip is, which joints of the rig it drives
+ * (`joints` of them from first_joint; 0 unknown), or that it keeps its
+ * clip. */
 static void part_heading(const struct anim *a, uint32_t part, uint32_t stream, uint32_t slot,
-			 int32_t clip, int first_joint, char *buf, size_t len)
+			 int32_t clip, uint32_t first_joint, uint32_t joints, char *buf,
+			 size_t len)
 {
 	if (clip == ANIM_EMPTY) {
 		snprintf(buf, len, "part %u keeps its clip (stream %u slot %u is empty)", part,
 			 stream, slot);
 		return;
 	}
-	uint32_t ntracks = a->clips[clip].ntracks;
-	if (first_joint >= 0 && ntracks)
-		snprintf(buf, len, "part %u: stream %u slot %u, joints %d..%u", part, stream, slot,
-			 first_joint, (uint32_t)first_joint + ntracks - 1);
-	else
-		snprintf(buf, len, "part %u: stream %u slot %u", part, stream, slot);
+	int n = snprintf(buf, len, "part %u: stream %u slot %u%s", part, stream, slot,
+			 joints ? ", " : "");
+	if (joints && n >= 0 && (size_t)n < len)
+		views_joints_phrase(buf + n, len - (size_t)n, first_joint, joints,
+				    a->clips[clip].ntracks);
 }
 
 char *curve_svg_entry_view(const struct anim *a, uint32_t entry, const char *label,
@@ -608,13 +609,15 @@ char *curve_svg_entry_view(const struct anim *a, uint32_t entry, const char *lab
 		s[k].heading = headings + (size_t)k * HEADING;
 		s[k].part = (int)k;
 		s[k].first_joint = -1;
+		uint32_t first = 0, joints = 0;
+		if (clip != ANIM_EMPTY && views_stream_joints(a, rig, stream, &first, &joints))
+			s[k].first_joint = (int)first;
 		if (clip != ANIM_EMPTY) {
 			s[k].clip = &a->clips[clip];
-			s[k].first_joint = views_first_joint(a, rig, stream);
 			int32_t f = entries_clip_frames(s[k].clip);
 			frames = f > frames ? f : frames;
 		}
-		part_heading(a, k, stream, slot, clip, s[k].first_joint,
+		part_heading(a, k, stream, slot, clip, first, joints,
 			     headings + (size_t)k * HEADING, HEADING);
 	}
 	char title[256];

@@ -18,6 +18,7 @@
 #include "lex.h"
 #include "rig.h"
 #include "strbuf.h"
+#include "views.h"
 
 /* Where trailing comments start on "part" lines, as on track lines. */
 #define NOTE_COLUMN 24
@@ -213,19 +214,22 @@ static void print_sharing(struct strbuf *sb, const struct anim *a, int32_t clip,
 	strbuf_printf(sb, ": an edit here gives this slot a clip of its own");
 }
 
-/* The part's line, sharing comment and clip text; false when out of
- * memory. */
+/* The part's line, sharing comment and clip text, its tracks named by
+ * the rig's joints of the part when `joints` (the part's joint count, 0
+ * when unknown) is given; false when out of memory. */
 static bool print_played_part(struct strbuf *sb, const struct anim *a,
 			      uint32_t part, uint32_t stream, uint32_t slot,
-			      int32_t clip, int first_joint)
+			      int32_t clip, uint32_t first_joint, uint32_t joints)
 {
 	const struct clip *c = &a->clips[clip];
 	bool shared = is_shared(a, clip, stream, slot);
-	char left[32], note[128];
+	char left[32], note[160];
 	int n = snprintf(note, sizeof note, "stream %u slot %u", stream, slot);
-	if (first_joint >= 0 && c->ntracks)
-		n += snprintf(note + n, sizeof note - (size_t)n, ", joints %d..%u",
-			      first_joint, (uint32_t)first_joint + c->ntracks - 1);
+	if (joints)
+		n += snprintf(note + n, sizeof note - (size_t)n, ", ");
+	if (joints)
+		n += views_joints_phrase(note + n, sizeof note - (size_t)n, first_joint, joints,
+					 c->ntracks);
 	snprintf(note + n, sizeof note - (size_t)n, ", runs to frame %d%s",
 		 (int)entries_clip_frames(c), shared ? "" : ", not shared");
 	snprintf(left, sizeof left, "part %u", part);
@@ -235,8 +239,8 @@ static bool print_played_part(struct strbuf *sb, const struct anim *a,
 	if (shared)
 		print_sharing(&header, a, clip, stream, slot);
 	char *head = strbuf_take(&header, NULL);
-	char *text = head ? clip_print_part(c, shared ? head : NULL, part,
-					    first_joint, NULL) : NULL;
+	char *text = head ? clip_print_at(c, shared ? head : NULL, part,
+					  joints ? (int)first_joint : -1, joints, NULL) : NULL;
 	free(head);
 	if (!text)
 		return false;
@@ -264,16 +268,14 @@ char *entries_print(const struct anim *a, uint32_t entry, const char *label,
 	print_heading(&sb, a, entry, label, reached, have_rig);
 	for (uint32_t k = 0; ok && k < nparts; k++) {
 		int32_t clip = entries_part_clip(a, entry, k, &stream, &slot);
-		uint32_t first, count;
-		bool known = false;
+		uint32_t first = 0, count = 0;
 		strbuf_printf(&sb, "\n");
+		if (have_rig && !rig_part_joints(rig, k, &first, &count))
+			count = 0;
 		if (clip == ANIM_EMPTY)
 			print_kept_part(&sb, a, k, stream, slot);
-		else if (have_rig && rig_part_joints(rig, k, &known, &first, &count))
-			ok = false;
 		else
-			ok = print_played_part(&sb, a, k, stream, slot, clip,
-					       known ? (int)first : -1);
+			ok = print_played_part(&sb, a, k, stream, slot, clip, first, count);
 	}
 	free(reached);
 	if (!ok) {

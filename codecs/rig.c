@@ -12,21 +12,18 @@ uint32_t rig_animated(const struct skeleton *s)
 	return s->nbones;
 }
 
-enum mh_err rig_part_joints(const struct skeleton *s, uint32_t part, bool *known,
-			    uint32_t *first, uint32_t *count)
+bool rig_animated_sound(const struct skeleton *s)
 {
-	*known = false;
-	if (s->nparams < 2)
-		return MH_OK;
-	uint32_t animated = rig_animated(s);
-	uint32_t *parts = malloc((animated ? animated : 1) * sizeof *parts);
-	if (!parts)
-		return MH_ENOMEM;
-	for (uint32_t j = 0; j < animated; j++)
-		parts[j] = s->bones[j].part;
-	*known = anim_part_joints(parts, animated, part, first, count);
-	free(parts);
-	return MH_OK;
+	return s->nparams < 2 || (s->params[1] && s->params[1] <= s->nbones);
+}
+
+bool rig_part_joints(const struct skeleton *s, uint32_t part, uint32_t *first,
+		     uint32_t *count)
+{
+	*first = *count = 0;
+	return s->nparams >= 2 && s->nbones &&
+	       anim_part_joints_of(&s->bones[0].part, sizeof s->bones[0], rig_animated(s), part,
+				   first, count);
 }
 
 int32_t rig_body_fork(const struct skeleton *s)

@@ -12,15 +12,21 @@
 #include "skeleton.h"
 
 /* The animated joints: the first params[1] bones (MHFU monsters), else
- * all of them. */
+ * all of them (also when params[1] is past the bones). */
 uint32_t rig_animated(const struct skeleton *s);
 
+/* Whether the rig says soundly how many joints are animated: no second
+ * params value (all are), or one of 1 to the bone count.  The rules'
+ * ANIMATED_COUNT; the rules that need the parts are skipped without it. */
+bool rig_animated_sound(const struct skeleton *s);
+
 /* The joints MHFU part `part` drives on the rig: the contiguous run of
- * animated joints (params' second value) whose part is `part`
- * (anim_part_joints).  *known is false when the rig gives no animated
- * count or the part has no such run; MH_ENOMEM when memory ran out. */
-enum mh_err rig_part_joints(const struct skeleton *s, uint32_t part, bool *known,
-			    uint32_t *first, uint32_t *count);
+ * animated joints (rig_animated) whose part is `part`
+ * (anim_part_joints).  False, *first and *count then meaningless, when
+ * the rig gives no animated count (params' second value) or the part
+ * has no such run.  Allocates nothing: it cannot fail otherwise. */
+bool rig_part_joints(const struct skeleton *s, uint32_t part, uint32_t *first,
+		     uint32_t *count);
 
 /* The body fork: the lowest joint with more than one child (counted by
  * their parent fields), -1 if none. */

@@ -32,11 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kind.h"
 #include "lex.h"
-#include "pac.h"
-#include "pacpath.h"
-#include "views.h"
+#include "rig.h"
 
 #define SCALE_BITS (CLIP_SCL_X | CLIP_SCL_Y | CLIP_SCL_Z)
 /* The bits the engine's channel table plays: the three unnamed ones,
@@ -273,20 +270,11 @@ static enum mh_err outcome(const struct rule_report *r)
 
 /* ---- skeleton rules --------------------------------------------------- */
 
-/* Whether the skeleton says how many joints are animated, and well: a
- * second params value of 1 to the bone count (ANIMATED_COUNT). */
-static bool count_broken(const struct skeleton *s)
-{
-	return s->nparams >= 2 && (!s->params[1] || s->params[1] > s->nbones);
-}
-
-/* The animated joints: the first params[1] bones, else all; 0 when the
- * count is broken (the rules that need it are skipped). */
+/* The animated joints (rig_animated); 0 when the count is broken
+ * (ANIMATED_COUNT), so the rules that need it are skipped. */
 static uint32_t animated_joints(const struct skeleton *s)
 {
-	if (count_broken(s))
-		return 0;
-	return s->nparams >= 2 ? s->params[1] : s->nbones;
+	return rig_animated_sound(s) ? rig_animated(s) : 0;
 }
 
 static struct rule_violation at_bone(uint32_t i)
@@ -312,7 +300,7 @@ static void check_parent_order(const struct skeleton *s, struct rule_report *r)
 static void check_animated_count(const struct skeleton *s,
 				 struct rule_report *r)
 {
-	if (!count_broken(s))
+	if (rig_animated_sound(s))
 		return;
 	if (!s->params[1])
 		report(r, RULE_ANIMATED_COUNT, nowhere(), "params give 0 "
@@ -656,12 +644,14 @@ static void check_empty_channel(const struct clip *c, const struct where *w,
 				       "no keyframes");
 }
 
-/* Only where the part is known (w->joints >= 0). */
+/* Only where the part is known (w->joints >= 0).  A clip without tracks
+ * is NO_TRACKS', as the toolkit's PARTITION counts only clips with
+ * tracks. */
 static void check_partition(const struct clip *c, const struct where *w,
 			      struct rule_report *r)
 {
 	struct rule_violation v = at_clip(w, c, -1, -1, -1);
-	if (w->joints < 0 || c->ntracks == w->joints)
+	if (w->joints < 0 || !c->ntracks || c->ntracks == w->joints)
 		return;
 	if (w->part < 0)
 		report(r, RULE_PARTITION, v, "%u tracks, its part has %lld "
@@ -796,7 +786,7 @@ enum mh_err rules_check_pack(const struct anim *a, const struct skeleton *rig,
 {
 	/* Without a sound animated count no part is known. */
 	if (rig && (rig->game != SKELETON_MHFU || a->format != CLIP_MHFU ||
-		    count_broken(rig)))
+		    !rig_animated_sound(rig)))
 		rig = NULL;
 	uint32_t *stamp = malloc(((size_t)a->nclips + 1) * sizeof *stamp);
 	if (!stamp) {
@@ -814,137 +804,6 @@ enum mh_err rules_check_pack(const struct anim *a, const struct skeleton *rig,
 		check_parts_have_streams(a, rig, r);
 	}
 	free(stamp);
-	return outcome(r);
-}
-
-/* ---- items ------------------------------------------------------------ */
-
-/* Whether a decode succeeded; one that ran out of memory fails the
- * report. */
-static bool decoded(enum mh_err err, struct rule_report *r)
-{
-	if (err == MH_ENOMEM)
-		r->failed = true;
-	return err == MH_OK;
-}
-
-static void check_skeleton_item(const uint8_t *item, size_t len,
-				const uint8_t *before, size_t before_len,
-				struct rule_report *r)
-{
-	struct skeleton s, old;
-	bool have_old = before && decoded(skeleton_decode(before, before_len, &old, NULL), r);
-	if (decoded(skeleton_decode(item, len, &s, NULL), r)) {
-		rules_check_skeleton(&s, have_old ? &old : NULL, r);
-		skeleton_free(&s);
-	}
-	if (have_old)
-		skeleton_free(&old);
-}
-
-static void check_pack_item(const uint8_t *item, size_t len,
-			    const struct skeleton *rig, struct rule_report *r)
-{
-	struct anim a;
-	if (decoded(anim_decode(item, len, CLIP_NONE, &a, NULL), r)) {
-		rules_check_pack(&a, rig, r);
-		anim_free(&a);
-	}
-}
-
-/* Names the member of violations [from, r->n): member `index` of kind k
- * of a PAC, ahead of the member a nested PAC's walk named. */
-static void name_member(struct rule_report *r, size_t from, uint32_t index, enum kind k)
-{
-	char folder[16];
-	size_t prefix = (size_t)snprintf(folder, sizeof folder, "%u/", index);
-	for (size_t i = from; i < r->n; i++) {
-		char *member = r->v[i].member;
-		size_t size = sizeof r->v[i].member, keep = strlen(member);
-		if (k != KIND_PAC) {
-			views_member_name(index, k, member, size);
-			continue;
-		}
-		if (prefix + keep >= size)
-			keep = size - 1 - prefix; /* cut short, as names are */
-		memmove(member + prefix, member, keep);
-		memcpy(member, folder, prefix);
-		member[prefix + keep] = '\0';
-	}
-}
-
-/* A port: the PAC's violations [from, r->n) hold no error but TEMPLATE,
- * and it carries its own skeleton and a pack.  Its own members' TEMPLATE
- * violations then become warnings (rules_table). */
-static void allow_port(struct rule_report *r, size_t from, bool has_pack)
-{
-	for (size_t i = from; i < r->n; i++)
-		if (!has_pack || (r->v[i].level == RULE_ERROR && r->v[i].code != RULE_TEMPLATE))
-			return;
-	for (size_t i = from; i < r->n; i++) {
-		struct rule_violation *v = &r->v[i];
-		if (v->code != RULE_TEMPLATE || strchr(v->member, '/'))
-			continue;
-		v->level = RULE_WARNING;
-		size_t used = strlen(v->msg);
-		snprintf(v->msg + used, sizeof v->msg - used, " (a port: the PAC "
-			 "carries its own skeleton and pack, and they agree)");
-	}
-}
-
-static void check_pac_item(const uint8_t *item, size_t len, const uint8_t *before,
-			   size_t before_len, const struct skeleton *rig,
-			   bool whole_model, struct rule_report *r)
-{
-	struct pac pac, old;
-	struct skeleton own;
-	bool have_own = false, has_pack = false;
-	size_t from = r->n;
-	decoded(pacpath_first_skeleton(item, len, &own, &have_own, NULL), r);
-	bool have_old = before && decoded(pac_decode(before, before_len, &old, NULL), r);
-	if (decoded(pac_decode(item, len, &pac, NULL), r)) {
-		for (uint32_t i = 0; i < pac.count && !r->failed; i++) {
-			const struct pac_entry *m = &pac.entries[i];
-			bool same = have_old && i < old.count && old.entries[i].size;
-			size_t at = r->n;
-			if (!m->size)
-				continue;
-			enum kind k = kind_of(item + m->offset, m->size);
-			has_pack |= k == KIND_ANIM;
-			rules_check_item(item + m->offset, m->size,
-					 same ? before + old.entries[i].offset : NULL,
-					 same ? old.entries[i].size : 0,
-					 have_own ? &own : rig, whole_model, r);
-			name_member(r, at, i, k);
-		}
-		pac_free(&pac);
-	}
-	if (whole_model && have_own)
-		allow_port(r, from, has_pack);
-	if (have_old)
-		pac_free(&old);
-	if (have_own)
-		skeleton_free(&own);
-}
-
-enum mh_err rules_check_item(const uint8_t *item, size_t len,
-			     const uint8_t *before, size_t before_len,
-			     const struct skeleton *rig, bool whole_model,
-			     struct rule_report *r)
-{
-	switch (kind_of(item, len)) {
-	case KIND_SKELETON:
-		check_skeleton_item(item, len, before, before_len, r);
-		break;
-	case KIND_ANIM:
-		check_pack_item(item, len, rig, r);
-		break;
-	case KIND_PAC:
-		check_pac_item(item, len, before, before_len, rig, whole_model, r);
-		break;
-	default:
-		break;
-	}
 	return outcome(r);
 }
 

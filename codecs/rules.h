@@ -150,7 +150,8 @@ enum mh_err rules_check_clip(const struct clip *c, enum clip_format f,
 enum mh_err rules_check_pack(const struct anim *a, const struct skeleton *rig,
 			     struct rule_report *r);
 
-/* The rules of every skeleton and pack in an item's bytes item[0..len):
+/* The rules of every skeleton and pack in an item's bytes item[0..len)
+ * (rules_item.c):
  * the item itself when it is a skeleton (rules_check_skeleton) or a pack
  * (rules_check_pack against `rig`, NULL: none), and when it is a PAC,
  * every member's, recursively, a PAC's members against its own first

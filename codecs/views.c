@@ -22,27 +22,20 @@ char *views_pack_text(const struct anim *a, size_t *len)
 	return anim_print_shape(a, len);
 }
 
-/* The joints MHFU stream `stream` plays on the rig: the first and how
- * many; false when unknown (views_first_joint). */
-static bool stream_joints(const struct anim *a, const struct skeleton *rig, uint32_t stream,
-			  uint32_t *first, uint32_t *count)
+bool views_stream_joints(const struct anim *a, const struct skeleton *rig, uint32_t stream,
+			 uint32_t *first, uint32_t *count)
 {
-	bool known = false;
 	return rig && a->format == CLIP_MHFU &&
-	       !rig_part_joints(rig, anim_mhfu_part(stream), &known, first, count) && known;
+	       rig_part_joints(rig, anim_mhfu_part(stream), first, count);
 }
 
-int views_first_joint(const struct anim *a, const struct skeleton *rig,
-		      uint32_t stream)
+int views_joints_phrase(char *buf, size_t len, uint32_t first, uint32_t count,
+			uint32_t ntracks)
 {
-	uint32_t first, count;
-	return stream_joints(a, rig, stream, &first, &count) ? (int)first : -1;
-}
-
-int views_clip_heading(const struct anim *a, uint32_t clip, const char *label,
-		       const struct skeleton *rig, char *buf, size_t len)
-{
-	return views_clip_heading_mapped(a, clip, label, rig, NULL, buf, len);
+	int n = snprintf(buf, len, "joints %u..%u", first, first + count - 1);
+	if (ntracks != count && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " (the clip has %u tracks)", ntracks);
+	return n;
 }
 
 /* " - joints by records.txt: offset 0, 3 bones skipped", or that there
@@ -55,32 +48,48 @@ static int map_heading(const struct records *map, char *buf, size_t len)
 			map->offset, map->nskip, map->nskip == 1 ? "" : "s");
 }
 
-int views_clip_heading_mapped(const struct anim *a, uint32_t clip, const char *label,
-			      const struct skeleton *rig, const struct records *map, char *buf,
-			      size_t len)
+bool views_mapped(const struct anim *a, const struct records *map)
 {
-	uint32_t stream = 0, slot = 0, first, count;
+	return map && a->format == CLIP_P3RD;
+}
+
+/* The heading, and the part's joints in *first and *count (false when
+ * unknown). */
+static bool clip_heading(const struct anim *a, uint32_t clip, const char *label,
+			 const struct skeleton *rig, const struct records *map, char *buf,
+			 size_t len, uint32_t *first, uint32_t *count)
+{
+	uint32_t stream = 0, slot = 0;
 	anim_first_use(a, clip, &stream, &slot);
 	const struct clip *c = &a->clips[clip];
-	bool known = stream_joints(a, rig, stream, &first, &count);
+	bool known = views_stream_joints(a, rig, stream, first, count);
 	char timing[96];
 	int n = snprintf(buf, len, "%s stream %u slot %u", label, stream, slot);
 	if (known && n >= 0 && (size_t)n < len)
-		n += snprintf(buf + n, len - (size_t)n, " - part %u, joints %u..%u",
-			      anim_mhfu_part(stream), first, first + count - 1);
-	if (known && c->ntracks != count && n >= 0 && (size_t)n < len)
-		n += snprintf(buf + n, len - (size_t)n, " (the clip has %u tracks)", c->ntracks);
+		n += snprintf(buf + n, len - (size_t)n, " - part %u, ", anim_mhfu_part(stream));
+	if (known && n >= 0 && (size_t)n < len)
+		n += views_joints_phrase(buf + n, len - (size_t)n, *first, *count, c->ntracks);
 	if (views_mapped(a, map) && n >= 0 && (size_t)n < len)
 		n += map_heading(map, buf + n, len - (size_t)n);
 	anim_clip_timing(c, timing, sizeof timing);
 	if (n >= 0 && (size_t)n < len)
 		snprintf(buf + n, len - (size_t)n, ", %s", timing);
-	return known ? (int)first : -1;
+	return known;
 }
 
-bool views_mapped(const struct anim *a, const struct records *map)
+int views_clip_heading(const struct anim *a, uint32_t clip, const char *label,
+		       const struct skeleton *rig, char *buf, size_t len)
 {
-	return map && a->format == CLIP_P3RD;
+	return views_clip_heading_mapped(a, clip, label, rig, NULL, buf, len);
+}
+
+int views_clip_heading_mapped(const struct anim *a, uint32_t clip, const char *label,
+			      const struct skeleton *rig, const struct records *map, char *buf,
+			      size_t len)
+{
+	uint32_t first, count;
+	return clip_heading(a, clip, label, rig, map, buf, len, &first, &count) ? (int)first
+										  : -1;
 }
 
 /* clip_track_label_fn over a record map. */
@@ -99,10 +108,13 @@ char *views_clip_text_mapped(const struct anim *a, uint32_t clip, const char *la
 			     const struct skeleton *rig, const struct records *map, size_t *len)
 {
 	char header[320];
-	int first = views_clip_heading_mapped(a, clip, label, rig, map, header, sizeof header);
+	uint32_t first, count;
+	bool known = clip_heading(a, clip, label, rig, map, header, sizeof header, &first, &count);
 	if (views_mapped(a, map))
 		return clip_print_labeled(&a->clips[clip], header, record_label, map, len);
-	return clip_print(&a->clips[clip], header, first, len);
+	if (!known)
+		return clip_print(&a->clips[clip], header, -1, len);
+	return clip_print_at(&a->clips[clip], header, -1, (int)first, count, len);
 }
 
 char *views_check_text(const uint8_t *item, size_t item_len,

@@ -19,11 +19,19 @@ char *views_skeleton_text(const struct skeleton *s, const char *label, size_t *l
 /* pack.txt of a pack. */
 char *views_pack_text(const struct anim *a, size_t *len);
 
-/* The first joint an MHFU stream's tracks drive, from the rig's parts
- * (stream s plays part s/2 over the first params[1] joints); -1 when
- * unknown: no rig, an MHP3rd pack, or parts that are not a run. */
-int views_first_joint(const struct anim *a, const struct skeleton *rig,
-		      uint32_t stream);
+/* The joints an MHFU stream's tracks drive, from the rig's parts (stream
+ * s plays part s/2 over the first params[1] joints, rig_part_joints):
+ * the first and how many, whatever the clips' track counts.  False when
+ * unknown: no rig, an MHP3rd pack, no animated count, or parts that are
+ * not a run.  Allocates nothing, so "unknown" is its only failure. */
+bool views_stream_joints(const struct anim *a, const struct skeleton *rig, uint32_t stream,
+			 uint32_t *first, uint32_t *count);
+
+/* "joints 31..39", and " (the clip has 5 tracks)" when ntracks is not
+ * count: how a clip's heading names its part's joints.  Into buf (len
+ * bytes, cut short as snprintf does); returns what snprintf does. */
+int views_joints_phrase(char *buf, size_t len, uint32_t first, uint32_t count,
+			uint32_t ntracks);
 
 /* The heading of clip `clip` of the pack named `label`: the slot that
  * first uses it (the file the other slots link to) and, given the rig,
@@ -31,7 +39,7 @@ int views_first_joint(const struct anim *a, const struct skeleton *rig,
  * count when it differs), how long it runs and whether it loops
  * (anim_clip_timing): "file_06185/3.anim stream 2 slot 24 - part 1,
  * joints 31..39, runs to frame 495, loops from frame 9".  Returns the first joint its tracks drive
- * (views_first_joint): -1 when unknown.  rig may be NULL. */
+ * (views_stream_joints): -1 when unknown.  rig may be NULL. */
 int views_clip_heading(const struct anim *a, uint32_t clip, const char *label,
 		       const struct skeleton *rig, char *buf, size_t len);
 

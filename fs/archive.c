@@ -444,9 +444,9 @@ static void drop_caches(struct archive *ar, uint32_t id)
 {
 	struct archive_entry *e = &ar->entries[id];
 	struct pactree *t = atomic_exchange(&e->tree, NULL);
-	atomic_fetch_sub(&ar->cached_bytes, pactree_bytes(t));
+	atomic_fetch_sub(&ar->cached_bytes, pactree_bytes(t) + model_cache_text_bytes(&e->cache));
 	pactree_free(t);
-	model_free(atomic_exchange(&e->cache.model, NULL));
+	model_cache_free(&e->cache);
 }
 
 void archive_trim(struct archive *ar)
@@ -460,7 +460,8 @@ void archive_trim(struct archive *ar)
 		uint32_t id = ar->clock_hand;
 		struct archive_entry *e = &ar->entries[id];
 		ar->clock_hand = id + 1 < ar->count ? id + 1 : 0;
-		if (!atomic_load(&e->tree) && !atomic_load(&e->cache.model))
+		if (!atomic_load(&e->tree) && !atomic_load(&e->cache.model) &&
+		    !atomic_load(&e->cache.check))
 			continue;
 		if (atomic_exchange(&e->used, false))
 			continue;

@@ -245,6 +245,15 @@ struct model *item_model(struct archive *ar, const struct node *n, const struct 
 	return m;
 }
 
+int item_kept_text(struct node_target *t, const struct model_text *text)
+{
+	if (!text)
+		return ENOMEM;
+	t->text = text->text;
+	t->text_len = text->len;
+	return 0;
+}
+
 bool item_model_reserved(struct mhfs *fs, const struct node *dir, const struct node_target *t,
 			 const char *name, struct fs_diag *why)
 {

@@ -82,6 +82,10 @@ enum mh_err pack_reencode(const struct edit *e, const uint8_t *old, size_t old_l
 bool item_moveset_rig(struct archive *ar, uint32_t entry, struct node *skel);
 void item_override_key(const struct archive *ar, const struct node *n, char *buf, size_t len);
 
+/* Points t at a text kept with a model (resolve callbacks): 0, or
+ * ENOMEM when text is NULL (it could not be made). */
+int item_kept_text(struct node_target *t, const struct model_text *text);
+
 /* Whether the node is the root of a single-PAC mount (entry 0's folder). */
 bool item_is_pac_root(const struct archive *ar, const struct node *n);
 

@@ -6,6 +6,7 @@
 
 #include "curve_svg.h"
 #include "entries.h"
+#include "rig.h"
 #include "views.h"
 
 /* Adds n bytes to what m holds. */
@@ -133,18 +134,33 @@ nomem:
 	return NULL;
 }
 
-/* Publishes t (text made by this reader) in *slot, unless another reader
- * published one first: the one published is returned. */
-static struct model_text *model_publish(struct model *m, _Atomic(struct model_text *) *slot,
-					struct model_text *t)
+const struct model_text *model_text_keep(_Atomic(struct model_text *) *slot, char *text,
+					 size_t len, size_t *kept)
 {
-	struct model_text *expected = NULL;
+	struct model_text *t = malloc(sizeof *t), *expected = NULL;
+	*kept = 0;
+	if (!t) {
+		free(text);
+		return NULL;
+	}
+	*t = (struct model_text){.text = text, .len = len};
 	if (!atomic_compare_exchange_strong(slot, &expected, t)) {
-		free(t->text); /* another reader made it first */
+		free(text); /* another reader made it first */
 		free(t);
 		return expected;
 	}
-	model_count(m, sizeof *t + t->len);
+	*kept = sizeof *t + len;
+	return t;
+}
+
+/* model_text_keep, counted in m's memory; NULL text: out of memory. */
+static const struct model_text *model_keep(struct model *m, _Atomic(struct model_text *) *slot,
+					   char *text, size_t len)
+{
+	size_t kept;
+	const struct model_text *t = text ? model_text_keep(slot, text, len, &kept) : NULL;
+	if (t)
+		model_count(m, kept);
 	return t;
 }
 
@@ -156,17 +172,11 @@ static const struct model_text *cached_text(struct model *m, _Atomic(struct mode
 					    uint32_t i, model_printer *print)
 {
 	struct model_text *t = atomic_load_explicit(&cache[i], memory_order_acquire);
+	size_t len = 0;
 	if (t)
 		return t;
-	t = malloc(sizeof *t);
-	if (!t)
-		return NULL;
-	t->text = print(m, i, &t->len);
-	if (!t->text) {
-		free(t);
-		return NULL;
-	}
-	return model_publish(m, &cache[i], t);
+	char *text = print(m, i, &len);
+	return model_keep(m, &cache[i], text, len);
 }
 
 static char *clip_text_of(const struct model *m, uint32_t clip, size_t *len)
@@ -192,16 +202,33 @@ static char *entry_svg_of(const struct model *m, uint32_t entry, size_t *len)
 const struct model_text *model_image_png(struct model *m, uint32_t image)
 {
 	struct model_text *t = atomic_load_explicit(&m->image_png[image], memory_order_acquire);
+	uint8_t *png;
+	size_t len;
 	if (t)
 		return t;
-	uint8_t *png;
-	t = malloc(sizeof *t);
-	if (!t || tmh_image_png(&m->tex.images[image], &png, &t->len, NULL)) {
-		free(t);
+	if (tmh_image_png(&m->tex.images[image], &png, &len, NULL))
 		return NULL;
-	}
-	t->text = (char *)png;
-	return model_publish(m, &m->image_png[image], t);
+	return model_keep(m, &m->image_png[image], (char *)png, len);
+}
+
+const struct model_text *model_bind_world(struct model *m)
+{
+	struct model_text *t = atomic_load_explicit(&m->bind_world, memory_order_acquire);
+	size_t len = 0;
+	if (t)
+		return t;
+	char *text = rig_bind_world_text(&m->skel, m->label, &len);
+	return model_keep(m, &m->bind_world, text, len);
+}
+
+const struct model_text *model_entries_index(struct model *m)
+{
+	struct model_text *t = atomic_load_explicit(&m->entries_index, memory_order_acquire);
+	size_t len = 0;
+	if (t)
+		return t;
+	char *text = entries_index(&m->pack, &len);
+	return model_keep(m, &m->entries_index, text, len);
 }
 
 const struct model_text *model_clip_text(struct model *m, uint32_t clip)
@@ -224,33 +251,38 @@ const struct model_text *model_entry_svg(struct model *m, uint32_t entry)
 	return cached_text(m, m->entry_svg, entry, entry_svg_of);
 }
 
-/* Frees a cache of n texts. */
-static void free_texts(_Atomic(struct model_text *) *cache, uint32_t n)
-{
-	for (uint32_t c = 0; cache && c < n; c++) {
-		struct model_text *t = atomic_load(&cache[c]);
-		if (t)
-			free(t->text);
-		free(t);
-	}
-	free(cache);
-}
 
 const struct model_text *model_keep_glb(struct model *m, uint8_t *bytes, size_t len)
 {
-	struct model_text *t = malloc(sizeof *t), *expected = NULL;
-	if (!t) {
-		free(bytes);
-		return NULL;
-	}
-	*t = (struct model_text){.text = (char *)bytes, .len = len};
-	if (!atomic_compare_exchange_strong(&m->glb, &expected, t)) {
-		free(bytes); /* another reader made it first */
-		free(t);
-		return expected;
-	}
-	model_count(m, sizeof *t + len);
-	return t;
+	return model_keep(m, &m->glb, (char *)bytes, len);
+}
+
+/* Frees one kept text. */
+static void free_text(struct model_text *t)
+{
+	if (t)
+		free(t->text);
+	free(t);
+}
+
+size_t model_cache_text_bytes(const struct model_cache *c)
+{
+	const struct model_text *t = atomic_load(&c->check);
+	return t ? sizeof *t + t->len : 0;
+}
+
+void model_cache_free(struct model_cache *c)
+{
+	model_free(atomic_exchange(&c->model, NULL));
+	free_text(atomic_exchange(&c->check, NULL));
+}
+
+/* Frees a cache of n texts. */
+static void free_texts(_Atomic(struct model_text *) *cache, uint32_t n)
+{
+	for (uint32_t c = 0; cache && c < n; c++)
+		free_text(atomic_load(&cache[c]));
+	free(cache);
 }
 
 void model_free(struct model *m)
@@ -265,10 +297,9 @@ void model_free(struct model *m)
 	free_texts(m->entry_text, ENTRIES_MAX);
 	free_texts(m->image_png, m->tex.count);
 	tmh_free(&m->tex);
-	struct model_text *glb = atomic_load(&m->glb);
-	if (glb)
-		free(glb->text);
-	free(glb);
+	free_text(atomic_load(&m->glb));
+	free_text(atomic_load(&m->bind_world));
+	free_text(atomic_load(&m->entries_index));
 	free(m->clip_offset);
 	free(m->clip_size);
 	free(m->text.text);

@@ -55,6 +55,10 @@ struct model {
 	char override_note[512];     /* an override kept that is not in force: why */
 	_Atomic(struct model_text *) glb; /* KIND_SKELETON: its PAC's model.glb,
 					     kept once made (view_model.c) */
+	_Atomic(struct model_text *) bind_world; /* KIND_SKELETON: bind_world.tsv,
+						    printed on first use */
+	_Atomic(struct model_text *) entries_index; /* KIND_ANIM (MHFU): entries/
+						       index.tsv, likewise */
 	_Atomic size_t bytes;        /* memory held, texts printed so far included */
 	_Atomic size_t *account;     /* where bytes is also counted */
 };
@@ -63,6 +67,10 @@ struct model {
 struct model_cache {
 	_Atomic(struct model *) model;
 	_Atomic bool failed;         /* the node's bytes do not decode */
+	_Atomic(struct model_text *) check; /* the item's check.txt (a PAC's or a
+					       model's folder), kept once made
+					       (view_check.c); its bytes count
+					       in the archive's cached bytes */
 };
 
 /* What an MHP3rd pack's record map is made from (item.c finds it;
@@ -78,6 +86,18 @@ struct model_map_source {
 	char override_path[256];     /* where that is kept, for messages */
 };
 
+/* The bytes c's check text holds, and freeing what c holds (its model
+ * and check text), with nothing else reading it. */
+size_t model_cache_text_bytes(const struct model_cache *c);
+void model_cache_free(struct model_cache *c);
+
+/* Keeps text (malloc'ed, taken; len bytes) in *slot unless another
+ * reader kept one first: returns the one kept, NULL when out of memory
+ * (text freed).  *kept is what the kept one added (0 when another's
+ * was), for the caller to count. */
+const struct model_text *model_text_keep(_Atomic(struct model_text *) *slot, char *text,
+					 size_t len, size_t *kept);
+
 /* Decodes `kind` from buf[0..len).  `rig` is the skeleton of the same
  * container, if any, for the clips' joint comments; `map`, for a pack,
  * what its record map is made from if it is MHP3rd's (NULL: no map).
@@ -92,6 +112,11 @@ void model_free(struct model *m);
  * kept one first; returns the one kept, NULL when out of memory (bytes
  * freed).  Counted in m's memory like its texts. */
 const struct model_text *model_keep_glb(struct model *m, uint8_t *bytes, size_t len);
+
+/* A skeleton's bind_world.tsv and an MHFU pack's entries/index.tsv,
+ * printed on first use; NULL when out of memory. */
+const struct model_text *model_bind_world(struct model *m);
+const struct model_text *model_entries_index(struct model *m);
 
 /* The text of clip i, printed on first use; NULL when out of memory. */
 const struct model_text *model_clip_text(struct model *m, uint32_t clip);

@@ -49,7 +49,7 @@ size_t pactree_bytes(const struct pactree *t)
 {
 	size_t n = t ? sizeof *t + t->count * sizeof *t->subs : 0;
 	for (uint32_t i = 0; t && i < t->count; i++)
-		n += pactree_bytes(t->subs[i].child);
+		n += pactree_bytes(t->subs[i].child) + model_cache_text_bytes(&t->subs[i].cache);
 	return n;
 }
 
@@ -59,7 +59,7 @@ void pactree_free(struct pactree *t)
 		return;
 	for (uint32_t i = 0; i < t->count; i++) {
 		pactree_free(t->subs[i].child);
-		model_free(atomic_load(&t->subs[i].cache.model));
+		model_cache_free(&t->subs[i].cache);
 	}
 	free(t->subs);
 	free(t);

@@ -35,7 +35,8 @@ struct pactree {
 struct pactree *pactree_build(const uint8_t *buf, uint64_t len, uint64_t base,
 			      unsigned depth, struct fs_diag *why);
 
-/* Bytes the tree itself holds (its models count their own). */
+/* Bytes the tree itself holds, its members' check texts included (its
+ * models count their own). */
 size_t pactree_bytes(const struct pactree *t);
 
 /* Frees the tree and every model cached in it. */

@@ -124,7 +124,9 @@ struct view_class {
 	bool (*fillable)(struct mhfs *fs, const struct node *dir, const struct node_target *t,
 			 const char *name, struct node *view);
 
-	/* Files.  Contents made afresh at each use (the mount's own files);
+	/* Files.  Contents made afresh at each use (the mount's live files,
+	 * .mhfu/info and log; a view of a decoded model keeps its text with
+	 * the model instead, its resolve setting the target's text);
 	 * NULL: the target's text, or its bytes in the archive. */
 	int (*contents)(struct mhfs *fs, const struct node *n, uint8_t **data, size_t *len);
 	/* Writable files: the item's new bytes from an edit of this view

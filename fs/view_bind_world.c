@@ -1,14 +1,14 @@
 /* A skeleton folder's bind_world.tsv: each bone's bind position in model
  * space, its part, and the rig's facts (body fork, animated joints,
- * severed chain), read-only (rig.h). */
+ * severed chain), read-only (rig.h), printed once and kept with the
+ * skeleton's model. */
 #include <errno.h>
 #include <stdio.h>
 
 #include "item.h"
 #include "mhfs.h"
-#include "rig.h"
 
-static int bind_world_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
+static int bind_world_folder(struct mhfs *fs, const struct node *n, struct node_target *t)
 {
 	struct node dir = *n;
 	dir.type = NODE_SKEL_DIR;
@@ -16,15 +16,17 @@ static int bind_world_resolve(struct mhfs *fs, const struct node *n, struct node
 	return err ? err : t->model ? 0 : ENOENT;
 }
 
-static int bind_world_contents(struct mhfs *fs, const struct node *n, uint8_t **data,
-			       size_t *len)
+static bool bind_world_exists(struct mhfs *fs, const struct node *n)
 {
-	struct node_target t = {0};
-	int err = bind_world_resolve(fs, n, &t);
-	if (err)
-		return err;
-	*data = (uint8_t *)rig_bind_world_text(&t.model->skel, t.model->label, len);
-	return *data ? 0 : ENOMEM;
+	struct node_target t;
+	return !bind_world_folder(fs, n, &t);
+}
+
+/* Printed on first use and kept with the skeleton's model. */
+static int bind_world_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
+{
+	int err = bind_world_folder(fs, n, t);
+	return err ? err : item_kept_text(t, model_bind_world(t->model));
 }
 
 const struct view_class view_bind_world = {
@@ -32,5 +34,5 @@ const struct view_class view_bind_world = {
 	.in = NODE_SKEL_DIR,
 	.fixed_name = "bind_world.tsv",
 	.resolve = bind_world_resolve,
-	.contents = bind_world_contents,
+	.exists = bind_world_exists,
 };

@@ -2,8 +2,10 @@
  * with the fix, read-only (views_check_text).  A model folder is a PAC's
  * folder holding a skeleton or a pack, or the folder of a skeleton or
  * pack that is an entry of its own; in a PAC the members' folders have
- * none (their PAC's lists them).  Printed afresh at each use from the
- * archive's bytes, so it follows every commit. */
+ * none (their PAC's lists them).  Made on first use from the archive's
+ * bytes and kept with the item's model cache (the rules run once, not at
+ * every stat), which a commit to the entry drops: it follows every
+ * commit. */
 #include <errno.h>
 #include <stdlib.h>
 
@@ -38,7 +40,8 @@ static bool holds_model(const struct pactree *tree)
 	return false;
 }
 
-static int check_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
+/* Whether n's folder is a model folder; its target in t. */
+static int check_folder_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
 {
 	struct node dir;
 	int err = check_folder(fs, n, &dir);
@@ -51,33 +54,56 @@ static int check_resolve(struct mhfs *fs, const struct node *n, struct node_targ
 	return model_folder ? 0 : ENOENT;
 }
 
-static int check_contents(struct mhfs *fs, const struct node *n, uint8_t **data, size_t *len)
+static bool check_exists(struct mhfs *fs, const struct node *n)
 {
 	struct node_target t;
-	int err = check_resolve(fs, n, &t);
-	if (err)
-		return err;
-	/* The whole entry: a nested PAC's packs meet its container's rig. */
+	return !check_folder_resolve(fs, n, &t);
+}
+
+/* The text, printed from the whole entry (a nested PAC's packs meet its
+ * container's rig): malloc'ed, NULL with the errno in *err. */
+static char *check_print(struct mhfs *fs, const struct node *n, const struct node_target *t,
+			 size_t *len, int *err)
+{
 	uint64_t size = archive_entry_size(&fs->ar, n->entry);
 	uint8_t *entry = malloc(size ? size : 1);
+	char *text = NULL;
+	*err = ENOMEM;
 	if (!entry)
-		return ENOMEM;
+		return NULL;
 	ssize_t got = archive_read(&fs->ar, n->entry, 0, entry, size);
 	if (got != (ssize_t)size) {
 		free(entry);
-		return got < 0 ? (int)-got : EIO;
+		*err = got < 0 ? (int)-got : EIO;
+		return NULL;
 	}
 	struct skeleton rig;
 	bool have_rig = false;
-	if (pacpath_item_rig(entry, size, n->path, n->depth, &rig, &have_rig, NULL) == MH_ENOMEM)
-		err = ENOMEM;
-	else if (!(*data = (uint8_t *)views_check_text(entry + t.offset, t.size,
-							 have_rig ? &rig : NULL, len)))
-		err = ENOMEM;
+	if (pacpath_item_rig(entry, size, n->path, n->depth, &rig, &have_rig, NULL) != MH_ENOMEM)
+		text = views_check_text(entry + t->offset, t->size, have_rig ? &rig : NULL, len);
 	if (have_rig)
 		skeleton_free(&rig);
 	free(entry);
-	return err;
+	return text;
+}
+
+static int check_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
+{
+	struct item it;
+	int err = check_folder_resolve(fs, n, t);
+	if (err || (err = item_resolve(&fs->ar, n, &it)))
+		return err;
+	const struct model_text *kept = atomic_load_explicit(&it.cache->check,
+							     memory_order_acquire);
+	if (!kept) {
+		size_t len = 0, added;
+		char *text = check_print(fs, n, t, &len, &err);
+		if (!text)
+			return err;
+		if ((kept = model_text_keep(&it.cache->check, text, len, &added)))
+			atomic_fetch_add(&fs->ar.cached_bytes, added);
+	}
+	return item_kept_text(t, kept);
 }
 
 const struct view_class view_check = {
@@ -86,5 +112,5 @@ const struct view_class view_check = {
 	.also_in = {NODE_SKEL_DIR, NODE_PACK_DIR},
 	.fixed_name = "check.txt",
 	.resolve = check_resolve,
-	.contents = check_contents,
+	.exists = check_exists,
 };

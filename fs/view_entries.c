@@ -109,12 +109,7 @@ static int entry_resolve(struct mhfs *fs, const struct node *n, struct node_targ
 		return err;
 	if (!entries_listed(&t->model->pack, n->slot))
 		return ENOENT;
-	const struct model_text *text = model_entry_text(t->model, n->slot);
-	if (!text)
-		return ENOMEM;
-	t->text = text->text;
-	t->text_len = text->len;
-	return 0;
+	return item_kept_text(t, model_entry_text(t->model, n->slot));
 }
 
 static enum mh_err split_entry(const struct edit *e, struct anim *a, struct mh_diag *d)
@@ -163,14 +158,7 @@ static void entry_svg_name(struct mhfs *fs, const struct node *n, char *buf, siz
 static int entry_svg_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
 {
 	int err = entry_resolve(fs, n, t);
-	if (err)
-		return err;
-	const struct model_text *svg = model_entry_svg(t->model, n->slot);
-	if (!svg)
-		return ENOMEM;
-	t->text = svg->text;
-	t->text_len = svg->len;
-	return 0;
+	return err ? err : item_kept_text(t, model_entry_svg(t->model, n->slot));
 }
 
 const struct view_class view_entry_svg = {
@@ -182,22 +170,23 @@ const struct view_class view_entry_svg = {
 
 /* ---- entries/index.tsv --------------------------------------------------- */
 
-static int entries_index_contents(struct mhfs *fs, const struct node *n, uint8_t **data,
-				  size_t *len)
+/* Printed on first use and kept with the pack's model. */
+static int entries_index_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
+{
+	int err = entries_resolve(fs, n, t);
+	return err ? err : item_kept_text(t, model_entries_index(t->model));
+}
+
+static bool entries_index_exists(struct mhfs *fs, const struct node *n)
 {
 	struct node_target t;
-	memset(&t, 0, sizeof t);
-	int err = entries_resolve(fs, n, &t);
-	if (err)
-		return err;
-	*data = (uint8_t *)entries_index(&t.model->pack, len);
-	return *data ? 0 : ENOMEM;
+	return !entries_resolve(fs, n, &t);
 }
 
 const struct view_class view_entries_index = {
 	.flags = VIEW_ITEM,
 	.in = NODE_ENTRIES_DIR,
 	.fixed_name = "index.tsv",
-	.resolve = entries_resolve,
-	.contents = entries_index_contents,
+	.resolve = entries_index_resolve,
+	.exists = entries_index_exists,
 };

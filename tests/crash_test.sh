@@ -3,7 +3,10 @@
 # journals, a full disk, a read-only filesystem.  After every crash the
 # archive is remounted (replaying the journal) and checked on disk with
 # mhfudump against a model of the commits that were acknowledged: each
-# one present, nothing partial, every entry decodable.
+# one present, nothing partial, every entry decodable.  The commits are a
+# keyframe value, a clip that grows (moving entries), and an executor
+# entry written whole: its three parts' slots (odd streams 1, 3, 5) are
+# all new or all old.
 #
 #   bash tests/crash_test.sh MOUNT_BINARY SAMPLE_DIR MHFUDUMP_BINARY [ROUNDS]
 #
@@ -20,6 +23,9 @@ mnt=$work/mnt
 archive=$work/DATA.BIN
 small=file_06185/3/stream2/slot024.txt  # same-size value edits
 grow=file_06185/3/stream2/slot025.txt   # toggled between two sizes: moves entries
+entry=file_06111/3/entries/entry107.txt # one text over three parts' slots
+entry_slots=(file_06111/3/stream1/slot007.txt file_06111/3/stream3/slot007.txt
+	file_06111/3/stream5/slot007.txt)
 tmpfs=
 
 cleanup() {
@@ -53,12 +59,35 @@ awk '/^channel/ && !d { print; print "#  frame value ease_in ease_out";
 keys0=$(grep -c '^ *[0-9]' "$work/grow0.txt")
 keys1=$(grep -c '^ *[0-9]' "$work/grow1.txt")
 
-lost=0 torn=0 hung=0 acked_n=0 value=$(value_of) keys=$keys0
+# The entry: its text as the mount prints it, and each part's first
+# keyframe value, read from the parts' slots on disk ("a b c").
+"$mount_bin" -o ro "$archive" "$mnt" && cp "$mnt/$entry" "$work/entry.txt" && unmount "$mnt"
+first_value() { awk '/^ +[0-9]+ +-?[0-9]+/ { print $2; exit }'; }
+entry_values() {
+	local s out=
+	for s in "${entry_slots[@]}"; do out="$out $("$dump" "$archive" "$s" | first_value)"; done
+	echo $out
+}
+# The entry text with every part's first keyframe value set to $1.
+entry_with() {
+	awk -v v="$1" '/^part / { p = 1 } p && /^ +[0-9]+ +-?[0-9]+/ {
+		sub(/^ *[0-9]+ +-?[0-9]+/, sprintf("%8d %7d", $1, v)); p = 0 } { print }' "$work/entry.txt"
+}
+
+lost=0 torn=0 hung=0 acked_n=0 entry_rounds=0 value=$(value_of) keys=$keys0
+values=$(entry_values)
 for round in $(seq "$rounds"); do
 	"$mount_bin" -o rules=off "$archive" "$mnt" || { not_ok "round $round: remount"; break; }
 	pid=$(daemon_pid "$mnt")
 	rm -f "$work/acked"
-	if [ $((RANDOM % 4)) -eq 0 ]; then
+	pick=$((RANDOM % 4))
+	if [ "$pick" -eq 1 ]; then
+		want=$((RANDOM % 30000))
+		entry_with "$want" >"$work/entry-new.txt"
+		(cp "$work/entry-new.txt" "$mnt/$entry" 2>/dev/null && touch "$work/acked") &
+		kind=entry want_values="$want $want $want"
+		entry_rounds=$((entry_rounds + 1))
+	elif [ "$pick" -eq 0 ]; then
 		want_keys=$([ "$keys" = "$keys0" ] && echo "$keys1" || echo "$keys0")
 		src=$([ "$want_keys" = "$keys1" ] && echo grow1 || echo grow0)
 		(cp "$work/$src.txt" "$mnt/$grow" 2>/dev/null && touch "$work/acked") &
@@ -90,9 +119,16 @@ for round in $(seq "$rounds"); do
 		not_ok "round $round: the archive does not decode"; cat "$work/check"
 		break
 	fi
-	now_value=$(value_of) now_keys=$(keys_of)
+	now_value=$(value_of) now_keys=$(keys_of) now_values=$(entry_values)
 	[ -f "$work/acked" ] && acked_n=$((acked_n + 1))
-	if [ "$kind" = value ]; then
+	if [ "$kind" = entry ]; then
+		if [ -f "$work/acked" ] && [ "$now_values" != "$want_values" ]; then
+			lost=$((lost + 1)); not_ok "round $round: acknowledged entry ($want_values) lost ($now_values)"
+		elif [ "$now_values" != "$want_values" ] && [ "$now_values" != "$values" ]; then
+			torn=$((torn + 1))
+			not_ok "round $round: entry parts $now_values are neither all old ($values) nor all new"
+		fi
+	elif [ "$kind" = value ]; then
 		if [ -f "$work/acked" ] && [ "$now_value" != "$want" ]; then
 			lost=$((lost + 1)); not_ok "round $round: acknowledged value $want lost ($now_value)"
 		elif [ "$now_value" != "$want" ] && [ "$now_value" != "$value" ]; then
@@ -105,12 +141,14 @@ for round in $(seq "$rounds"); do
 			torn=$((torn + 1)); not_ok "round $round: clip neither old nor new"
 		fi
 	fi
-	value=$now_value keys=$now_keys
+	value=$now_value keys=$now_keys values=$now_values
 	[ -e "$archive.mhfu-journal" ] || [ -e "$archive.mhfu-new" ] && {
 		torn=$((torn + 1)); not_ok "round $round: a sidecar file was left after recovery"; }
 done
 [ "$lost" -eq 0 ] && [ "$torn" -eq 0 ] && [ "$hung" -eq 0 ] &&
 	ok "$rounds kill -9 rounds: $acked_n acknowledged commits, none lost, no partial entry"
+[ "$entry_rounds" -gt 0 ] && [ "$lost" -eq 0 ] && [ "$torn" -eq 0 ] &&
+	ok "$entry_rounds of them wrote an entry: its three parts all new or all old"
 
 # A torn journal: discarded, the archive untouched.  (The record of the
 # rounds above is dropped: the log must hold this mount's lines only.)
@@ -162,6 +200,6 @@ else
 fi
 
 printf '\n| crash figure | value |\n|---|---|\n'
-printf '| kill -9 rounds | %s |\n| acknowledged commits | %s |\n| acknowledged commits lost | %s |\n| torn entries | %s |\n| operations hung | %s |\n' \
-	"$rounds" "$acked_n" "$lost" "$torn" "$hung"
+printf '| kill -9 rounds | %s |\n| of them entry writes | %s |\n| acknowledged commits | %s |\n| acknowledged commits lost | %s |\n| torn entries | %s |\n| operations hung | %s |\n' \
+	"$rounds" "$entry_rounds" "$acked_n" "$lost" "$torn" "$hung"
 finish

@@ -90,6 +90,74 @@ check "the log points at the frame's line of the entry" \
 	grep -q "$pack/entries/entry001.txt:$line: NEGATIVE_FRAME" "$mnt/.mhfu/log"
 check "still no part was written" cmp "$archive" "$work/committed.BIN"
 
+# --- head-only entries: the Tigrex's 24 reaches the head alone -------------------
+slot 2 024 >"$work/head24.txt"
+line=$(first_key_of_part 1 "$entries/entry024.txt")
+check "writing entry 24 (head only) commits" \
+	sed -i "${line}s/^\( *[0-9]* *\)-\?[0-9]*/\14242/" "$entries/entry024.txt"
+check "stream 2 slot 24 holds the new value; streams 0 and 4 still have no slot 24" bash -c "
+	'$dump' '$archive' '$pack/stream2/slot024.txt' | diff '$work/head24.txt' - | grep -q '^> .* 4242 ' &&
+	! '$dump' '$archive' '$pack/stream0/slot024.txt' >/dev/null 2>&1 &&
+	! '$dump' '$archive' '$pack/stream4/slot024.txt' >/dev/null 2>&1"
+check "index.tsv: entry 24's parts 0 and 2 keep their clips (no length)" \
+	awk -F'\t' '$1 == 24 { found = $2 == 0 && $3 == 24 && $4 == "-" && $8 != "-" && $12 == "-" }
+		END { exit !found }' "$entries/index.tsv"
+
+# --- entries 100 and up: file_06111 fills its odd streams in every part ----------
+odd=file_06111/3
+oddent=$mnt/$odd/entries
+oddslot() { "$dump" "$archive" "$odd/stream$1/slot$2.txt"; }
+check "file_06111 lists entries 100-124 (odd streams), not 20, 21 (no part plays them) or 125" bash -c "
+	for e in 100 107 119 120 121 122 123 124; do test -f '$oddent/entry'\$e'.txt' || exit 1; done
+	! test -e '$oddent/entry020.txt' && ! test -e '$oddent/entry021.txt' &&
+	! test -e '$oddent/entry125.txt'"
+check "index.tsv: 107 plays slot 7 of streams 1, 3, 5; 120 the head's alone; 123 all but the head" \
+	awk -F'\t' '$1 == 107 && $2 == 1 && $3 == 7 && $6 == 3 && $7 == 7 && $10 == 5 && $11 == 7 { a = 1 }
+		$1 == 120 && $4 == "-" && $8 != "-" && $12 == "-" { b = 1 }
+		$1 == 123 && $4 != "-" && $8 == "-" && $12 != "-" { c = 1 }
+		END { exit !(a && b && c) }' "$oddent/index.tsv"
+check "entry 107's header: every part plays it, joints from the skeleton" bash -c "
+	head -1 '$oddent/entry107.txt' | grep -qx '# $odd.anim entry 107: every part plays it (parts 0, 1, 2)' &&
+	grep -q '^part 2  *# stream 5 slot 7, joints 34..39, ' '$oddent/entry107.txt'"
+for s in 0 1 3 5; do oddslot "$s" 007 >"$work/odd$s.txt"; done
+# Every part's first keyframe value to 4321, and part 0's last keyframe to
+# frame 600 (its clip then runs to 600): one file, three parts' slots.
+awk '/^part / { p = 1 } p && /^ +[0-9]+ +-?[0-9]+/ { sub(/^ *[0-9]+ +-?[0-9]+/, sprintf("%8d %7d", $1, 4321)); p = 0 } 1' \
+	"$oddent/entry107.txt" >"$work/e107.txt"
+last0=$(awk '/^part 1 / { print last; exit } /^ +[0-9]+ +-?[0-9]+/ { last = NR }' "$work/e107.txt")
+sed -i "${last0}s/^ *[0-9]*/     600/" "$work/e107.txt"
+n=$(commits)
+check "writing entry 107 whole commits once" bash -c "
+	cp '$work/e107.txt' '$oddent/entry107.txt' && test \"\$(awk -F'\t' '\$1 == \"commits\" { print \$2 }' '$mnt/.mhfu/info')\" = $((n + 1))"
+check "streams 1, 3 and 5 slot 7 all hold 4321, in the archive file" bash -c "
+	for s in 1 3 5; do
+		'$dump' '$archive' '$odd/stream'\$s'/slot007.txt' | awk '/^ +[0-9]+ +-?[0-9]+/ { exit \$2 != 4321 }' || exit 1
+	done"
+check "stream 0 slot 7 (entry 7) is byte for byte as it was" bash -c "
+	'$dump' '$archive' '$odd/stream0/slot007.txt' | cmp - '$work/odd0.txt'"
+check "index.tsv follows the commit: part 0 of entry 107 runs to frame 600" \
+	awk -F'\t' '$1 == 107 { found = $4 == 600 } END { exit !found }' "$oddent/index.tsv"
+check "index.tsv's size is its length" bash -c "
+	test \"\$(stat -c %s '$oddent/index.tsv')\" = \"\$(wc -c <'$oddent/index.tsv')\""
+oddslot 3 020 >"$work/odd3-20.txt"
+line=$(first_key_of_part 1 "$oddent/entry120.txt")
+check "writing entry 120 (the head's alone, stream 3) changes stream 3 slot 20 only" bash -c "
+	sed -i '${line}s/^\( *[0-9]* *\)-\?[0-9]*/\1999/' '$oddent/entry120.txt' &&
+	'$dump' '$archive' '$odd/stream3/slot020.txt' | diff '$work/odd3-20.txt' - | grep -q '^> .* 999 ' &&
+	! '$dump' '$archive' '$odd/stream1/slot020.txt' >/dev/null 2>&1 &&
+	! '$dump' '$archive' '$odd/stream5/slot020.txt' >/dev/null 2>&1"
+
+# --- bind_world.tsv follows a skeleton commit -----------------------------------
+world=$mnt/file_06185/0/bind_world.tsv
+x0=$(awk -F'\t' '$1 == 0 { print $4 }' "$world")
+x1=$(awk -F'\t' '$1 == 1 { print $4 }' "$world")
+awk '$1 == "0" && NF > 10 { $12 = $12 + 10 } 1' "$mnt/file_06185/0/skeleton.txt" >"$work/skel.txt"
+check "a skeleton commit moving the root by 10 in x" cp "$work/skel.txt" "$mnt/file_06185/0/skeleton.txt"
+check "bind_world.tsv follows: the root and its child 10 further in x, size its length" bash -c "
+	awk -F'\t' -v a='$x0' -v b='$x1' '\$1 == 0 { r = \$4 == a + 10 } \$1 == 1 { c = \$4 == b + 10 }
+		END { exit !(r && c) }' '$world' &&
+	test \"\$(stat -c %s '$world')\" = \"\$(wc -c <'$world')\""
+
 check "unmount" unmount "$mnt"
 check "remounted, entry 1 shows the committed edit" bash -c "
 	'$mount_bin' '$archive' '$mnt' && grep -q '^ *[0-9]* *1234 ' '$entries/entry001.txt'"

@@ -41,6 +41,7 @@ const struct mkmodel_place MKMODEL_PLACES[MODEL_COUNT] = {
 	{5345, MODEL_ZINOGRE},          /* file_05344 */
 	{5346, MODEL_ZINOGRE_GEOMETRY},
 	{5347, MODEL_ZINOGRE_MOVESET},  /* file_05346 */
+	{6112, MODEL_ODD_STREAMS},  /* file_06111: em01's place */
 };
 
 /* A rig: joint counts of each part, then the unanimated chain. */
@@ -513,6 +514,14 @@ static const struct rig_shape SMALL_RIG = {SKELETON_MHFU, {17}, 0, false};
 static const struct pack_shape TWO_PACK = {
 	CLIP_MHFU, 2, {100, 105}, {25, 10}, {17, 17}, {0, 0}, 0, 1, 0, NULL,
 };
+/* Odd streams filled in every part, as many natives have them: entries
+ * 100-119 and 122 play everywhere, 120 and 121 the head's stream 3
+ * alone, 123 and 124 every part but the head; 20 and 21 no part. */
+static const struct rig_shape ODD_RIG = {SKELETON_MHFU, {26, 8, 6}, 2, false};
+static const struct pack_shape ODD_PACK = {
+	CLIP_MHFU, 6, {100, 105, 100, 105, 100, 105}, {40, 23, 40, 23, 40, 23},
+	{26, 26, 8, 8, 6, 6}, {20, 21}, 3, 1, 1, NULL,
+};
 static const struct rig_shape P3RD_RIG = {SKELETON_MHP3RD, {43}, 3, false};
 static const struct pack_shape P3RD_PACK = {
 	CLIP_P3RD, 3, {100, 30, 0}, {70, 20, 0}, {43, 43, 0}, {0, 0}, 0, 6, 0, NULL,
@@ -592,11 +601,14 @@ uint8_t *mkmodel_build(enum mkmodel model, uint64_t seed, size_t *len,
 	switch (model) {
 	case MODEL_TIGREX:
 	case MODEL_FOUR_STREAMS:
-	case MODEL_TWO_STREAMS: {
+	case MODEL_TWO_STREAMS:
+	case MODEL_ODD_STREAMS: {
 		const struct rig_shape *rig = model == MODEL_TIGREX ? &TIGREX_RIG
-					      : model == MODEL_FOUR_STREAMS ? &FOUR_RIG : &SMALL_RIG;
+					      : model == MODEL_FOUR_STREAMS ? &FOUR_RIG
+					      : model == MODEL_ODD_STREAMS ? &ODD_RIG : &SMALL_RIG;
 		const struct pack_shape *pack = model == MODEL_TIGREX ? &TIGREX_PACK
-						: model == MODEL_FOUR_STREAMS ? &FOUR_PACK : &TWO_PACK;
+						: model == MODEL_FOUR_STREAMS ? &FOUR_PACK
+						: model == MODEL_ODD_STREAMS ? &ODD_PACK : &TWO_PACK;
 		count = 7;
 		if (build_skeleton(rig, &r, &bytes[0], &sizes[0], why, why_len) ||
 		    !(bytes[1] = magic_blob(&r, "pmo\0", 4, &sizes[1])) ||

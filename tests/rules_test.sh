@@ -104,6 +104,11 @@ check "-o rules=warn: params 0 44 commits, the tail's clips named 40..43 from th
 	cp '$work/44.txt' '$skel' &&
 	grep -q '^# file_06185/3.anim stream 4 slot 0 - part 2, joints 40..43 (the clip has 5 tracks), ' '$model/3/stream4/slot000.txt' &&
 	grep -q '^PARTITION error 3.anim stream 4 slot 0: 5 tracks, part 2 has 4 joints' '$model/check.txt'"
+check "... and entry texts too: part 2 plays joints 40..43, the clip's fifth track drives none" bash -c "
+	grep -q '^part 2  *# stream 4 slot 1, joints 40..43 (the clip has 5 tracks), ' '$model/3/entries/entry001.txt' &&
+	grep -q '^track 4  *# part 2, past its 4 joints: drives none' '$model/3/entries/entry001.txt' &&
+	grep -q '^track 4  *# past the part.s 4 joints: drives none' '$model/3/stream4/slot001.txt' &&
+	! grep -q 'joint 44' '$model/3/entries/entry001.txt'"
 
 # --- a whole model PAC: a port, or a rig edited in place ------------------------
 fresh

@@ -16,6 +16,7 @@
 #include "curve_svg.h"
 #include "entries.h"
 #include "rng.h"
+#include "tigrex.h"
 
 static size_t count(const char *s, const char *what)
 {
@@ -171,6 +172,26 @@ static void the_views(void **state)
 	anim_free(&a);
 }
 
+/* An entry's part headings name the part's joints from the skeleton:
+ * with 44 animated joints the Tigrex's tail has 4, its clips 5 tracks. */
+static void part_joints_from_the_skeleton(void **state)
+{
+	(void)state;
+	struct skeleton s;
+	struct anim a;
+	tigrex_skeleton(&s, TIGREX_BONES);
+	tigrex_pack(&a);
+	s.params[1] = 44;
+	char *svg = curve_svg_entry_view(&a, 1, "f/3.anim", &s, NULL);
+	assert_non_null(svg);
+	assert_non_null(strstr(svg, ">part 0: stream 0 slot 1, joints 0..30</text>"));
+	assert_non_null(strstr(svg, ">part 2: stream 4 slot 1, joints 40..43 (the clip has 5 "
+			       "tracks)</text>"));
+	free(svg);
+	anim_free(&a);
+	skeleton_free(&s);
+}
+
 /* y is what the channel gives at x, printed with two decimals: between
  * its samples a hundredth of a frame either side, give or take a
  * hundredth. */
@@ -244,6 +265,7 @@ int main(void)
 		cmocka_unit_test(a_document_with_a_plot_per_channel),
 		cmocka_unit_test(joints_unknown_and_parts),
 		cmocka_unit_test(the_views),
+		cmocka_unit_test(part_joints_from_the_skeleton),
 		cmocka_unit_test(the_drawn_curve_is_the_engines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

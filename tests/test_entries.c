@@ -24,6 +24,7 @@
 #include "clipgen.h"
 #include "entries.h"
 #include "faults.h"
+#include "tigrex.h"
 
 /* ---- the sample's MHFU packs ------------------------------------------- */
 
@@ -326,6 +327,55 @@ static void test_sample_packs(void **state)
 	anim_free(&a);
 }
 
+/* The parts entry e reaches, as a bit set. */
+static unsigned reached(const struct anim *a, uint32_t e)
+{
+	unsigned parts = 0;
+	for (uint32_t k = 0; k < entries_parts(a); k++) {
+		uint32_t s, slot;
+		if (entries_part_clip(a, e, k, &s, &slot) >= 0)
+			parts |= 1u << k;
+	}
+	return parts;
+}
+
+/* file_06111's odd streams are filled in all three parts: entries 100
+ * and up play every part (100-119, 122), the head alone (120, 121, its
+ * stream 3), or every part but the head (123, 124); 20 and 21 no part. */
+static void test_odd_streams_in_every_part(void **state)
+{
+	(void)state;
+	const struct pack *p = find_pack("file_06111/3.anim");
+	struct anim a;
+	decode_ok(p, &a);
+	assert_true(p->has_rig);
+	assert_int_equal(entries_parts(&a), 3);
+	for (uint32_t e = 0; e < ENTRIES_MAX; e++) {
+		unsigned want = e < 42 && e != 20 && e != 21 ? 7
+				: e >= 100 && e < 120 ? 7
+				: e == 120 || e == 121 ? 2
+				: e == 122 ? 7
+				: e == 123 || e == 124 ? 5 : 0;
+		if (reached(&a, e) != want)
+			fail_msg("entry %u reaches parts 0x%x, want 0x%x", e, reached(&a, e), want);
+		assert_int_equal(entries_listed(&a, e), want != 0);
+	}
+	/* Entry 107 is slot 7 of the odd streams 1, 3, 5, with the joints of
+	 * each part from the rig. */
+	char *text = print_ok(&a, 107, &p->rig);
+	assert_non_null(strstr(text, "\npart 0                  # stream 1 slot 7, joints 0..25"));
+	assert_non_null(strstr(text, "\npart 1                  # stream 3 slot 7, joints 26..33"));
+	assert_non_null(strstr(text, "\npart 2                  # stream 5 slot 7, joints 34..39"));
+	assert_null(strstr(text, " keeps its clip   #"));
+	free(text);
+	text = print_ok(&a, 123, &p->rig);
+	assert_true(!strncmp(text, "# pack entry 123: reaches parts 0, 2 only; part 1 keeps "
+			     "its clip\n", 63));
+	assert_non_null(strstr(text, "\npart 1 keeps its clip   # stream 3 slot 23 is empty\n"));
+	free(text);
+	anim_free(&a);
+}
+
 static void test_mhp3rd_has_no_entries(void **state)
 {
 	(void)state;
@@ -348,11 +398,40 @@ static void test_mhp3rd_has_no_entries(void **state)
 
 /* ---- the round trip --------------------------------------------------- */
 
+/* Each part's clip as parsed from entry e's text encodes to the bytes
+ * its slot's clip has in the pack. */
+static void assert_parts_encode_as_before(const struct pack *p, const struct anim *a,
+					  uint32_t e, const struct entries_edit *ed)
+{
+	uint64_t *offset = calloc(a->nclips + 1, sizeof *offset);
+	uint64_t *size = calloc(a->nclips + 1, sizeof *size);
+	assert_true(offset && size);
+	anim_clip_offsets(a, offset, size);
+	for (uint32_t k = 0; k < ed->nparts; k++) {
+		uint32_t s, slot;
+		int32_t c = entries_part_clip(a, e, k, &s, &slot);
+		assert_int_equal(ed->parts[k].keeps, c < 0);
+		if (c < 0)
+			continue;
+		uint8_t *bytes = NULL;
+		size_t len = 0;
+		struct mh_diag d = {0};
+		assert_int_equal(clip_encode(CLIP_MHFU, &ed->parts[k].clip, &bytes, &len, &d),
+				 MH_OK);
+		if (len != size[c] || memcmp(bytes, p->bytes + offset[c], len))
+			fail_msg("%s entry %u part %u: the parsed clip encodes to other bytes",
+				 p->label, e, k);
+		free(bytes);
+	}
+	free(offset);
+	free(size);
+}
+
 static void test_every_entry_round_trips(void **state)
 {
 	(void)state;
 	need_sample();
-	unsigned checked = 0;
+	unsigned checked = 0, odd = 0;
 	for (unsigned i = 0; i < NPACKS; i++) {
 		const struct pack *p = &PACKS[i];
 		struct anim a;
@@ -364,6 +443,7 @@ static void test_every_entry_round_trips(void **state)
 				char *text = print_ok(&a, e, with_rig && p->has_rig ? &p->rig : NULL);
 				struct entries_edit ed;
 				parse_ok(text, entries_parts(&a), &ed);
+				assert_parts_encode_as_before(p, &a, e, &ed);
 				apply_ok(&a, e, &ed);
 				for (uint32_t k = 0; k < ed.nparts; k++)
 					assert_int_equal(ed.parts[k].action, ENTRIES_UNCHANGED);
@@ -372,10 +452,12 @@ static void test_every_entry_round_trips(void **state)
 				free(text);
 			}
 			checked++;
+			odd += e >= 100;
 		}
 		anim_free(&a);
 	}
-	assert_true(checked >= 64 + 42 + 35);
+	assert_true(checked >= 64 + 42 + 35 + 63);
+	assert_true(odd >= 12 + 25);
 }
 
 /* ---- edits ------------------------------------------------------------ */
@@ -562,6 +644,41 @@ static void test_head_only_entries(void **state)
 		free(text);
 	}
 	anim_free(&a);
+}
+
+/* An entry names each part's joints from the skeleton, not from its
+ * clip's track count: with 44 animated joints the tail's part has 4
+ * (40..43) and its clips still 5 tracks, the last driving none. */
+static void test_joints_from_the_skeleton(void **state)
+{
+	(void)state;
+	struct skeleton s;
+	struct anim a;
+	tigrex_skeleton(&s, TIGREX_BONES);
+	tigrex_pack(&a);
+	s.params[1] = 44;
+	char *text = print_ok(&a, 1, &s);
+	assert_non_null(strstr(text, "\npart 2                  # stream 4 slot 1, joints 40..43 "
+			       "(the clip has 5 tracks), runs to frame "));
+	assert_non_null(strstr(text, "\npart 1                  # stream 2 slot 1, joints "
+			       "31..39, runs to frame "));
+	assert_non_null(strstr(text, "# part 2, joint 43\n"));
+	assert_non_null(strstr(text, "# part 2, past its 4 joints: drives none\n"));
+	assert_null(strstr(text, "joint 44"));
+	/* It still parses back to the same pack. */
+	struct entries_edit ed;
+	parse_ok(text, 3, &ed);
+	assert_int_equal(ed.parts[2].clip.ntracks, 5);
+	entries_edit_free(&ed);
+	free(text);
+	/* No animated count: the joints are unknown, tracks count from 0. */
+	s.nparams = 1;
+	text = print_ok(&a, 1, &s);
+	assert_non_null(strstr(text, "# no rig: the joints are unknown"));
+	assert_null(strstr(text, "joints 40"));
+	free(text);
+	anim_free(&a);
+	skeleton_free(&s);
 }
 
 /* "keeps its clip" empties a filled slot; a clip fills an empty one. */
@@ -994,12 +1111,14 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sample_packs),
+		cmocka_unit_test(test_odd_streams_in_every_part),
 		cmocka_unit_test(test_mhp3rd_has_no_entries),
 		cmocka_unit_test(test_every_entry_round_trips),
 		cmocka_unit_test(test_one_key_changes_one_part),
 		cmocka_unit_test(test_shared_clip_copy_on_write),
 		cmocka_unit_test(test_error_in_last_part_changes_nothing),
 		cmocka_unit_test(test_head_only_entries),
+		cmocka_unit_test(test_joints_from_the_skeleton),
 		cmocka_unit_test(test_keep_and_fill),
 		cmocka_unit_test(test_clip_shared_across_parts),
 		cmocka_unit_test(test_missing_slot_refused),

@@ -94,12 +94,50 @@ static void text_rows(void **state)
 	skeleton_free(&s);
 }
 
+/* A part's joints: the run of animated joints of that part, whatever
+ * follows the animated count; none without a count or for a part split
+ * in two.  The count is sound from 1 to the bones, or unsaid. */
+static void part_joints(void **state)
+{
+	(void)state;
+	struct skeleton s = rig_of(tree, 6, 4); /* parts 0 0 0 0 | 1 1 */
+	uint32_t first, count;
+	assert_true(rig_part_joints(&s, 0, &first, &count));
+	assert_true(first == 0 && count == 4);
+	assert_false(rig_part_joints(&s, 1, &first, &count)); /* past the animated joints */
+	s.params[1] = 6;
+	assert_true(rig_part_joints(&s, 1, &first, &count));
+	assert_true(first == 4 && count == 2);
+	s.params[1] = 3; /* the count cuts part 0 short */
+	assert_true(rig_part_joints(&s, 0, &first, &count));
+	assert_true(first == 0 && count == 3);
+	s.bones[1].part = 1; /* 0 1 0: part 0 is no run */
+	assert_false(rig_part_joints(&s, 0, &first, &count));
+	assert_true(rig_part_joints(&s, 1, &first, &count));
+	assert_true(first == 1 && count == 1);
+	assert_false(rig_part_joints(&s, 7, &first, &count));
+	assert_true(rig_animated_sound(&s));
+	s.params[1] = 0;
+	assert_false(rig_animated_sound(&s));
+	assert_false(rig_part_joints(&s, 0, &first, &count));
+	s.params[1] = 7;
+	assert_false(rig_animated_sound(&s));
+	s.params[1] = 6;
+	assert_true(rig_animated_sound(&s));
+	s.nparams = 1; /* unsaid: every bone animated, but no part is known */
+	assert_true(rig_animated_sound(&s));
+	assert_int_equal(rig_animated(&s), 6);
+	assert_false(rig_part_joints(&s, 0, &first, &count));
+	skeleton_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(facts_by_hand),
 		cmocka_unit_test(broken_chains_are_named),
 		cmocka_unit_test(text_rows),
+		cmocka_unit_test(part_joints),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

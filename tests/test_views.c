@@ -238,6 +238,11 @@ static void test_clip_header(void **state)
 	text = views_clip_text(&a, tail, "m/3.anim", &s, NULL);
 	assert_first_line(text, "# m/3.anim stream 4 slot 1 - part 2, joints 40..43 (the "
 			  "clip has 5 tracks), runs to frame 30, loops from frame 12.5");
+	/* Track 3 drives the part's last joint; track 4, past it, none. */
+	assert_non_null(strstr(text, "\ntrack 3                 # joint 43\n"));
+	assert_non_null(strstr(text, "\ntrack 4                 # past the part's 4 joints: "
+			       "drives none\n"));
+	assert_null(strstr(text, "joint 44"));
 	free(text);
 	text = views_clip_text(&a, tail, "m/3.anim", NULL, NULL);
 	assert_first_line(text, "# m/3.anim stream 4 slot 1, runs to frame 30, loops from "
