@@ -72,6 +72,12 @@ enum mh_err pack_reencode(const struct edit *e, const uint8_t *old, size_t old_l
 			  enum clip_format *format, pack_edit_fn *apply, uint8_t **out,
 			  size_t *out_len, struct mh_diag *d);
 
+/* The entry a name at a DATA.BIN's root names ("file_06185",
+ * "file_06185.pac", "file_-0001..."), *end just after its number (the
+ * caller checks the rest): false if none (view_root.c). */
+bool root_entry_of(const struct archive *ar, const char *name, uint32_t *id,
+		   const char **end);
+
 /* Whether the node is the root of a single-PAC mount (entry 0's folder). */
 bool item_is_pac_root(const struct archive *ar, const struct node *n);
 

@@ -19,6 +19,7 @@
 
 #include "handle.h"
 #include "mhfs.h"
+#include "original.h"
 #include "version.h"
 
 /* Exit codes, documented in mount.mhfu(8). */
@@ -48,6 +49,7 @@ struct options {
 	char *cache_mb;      /* -o cache_mb= */
 	char *scratch_mb;    /* -o scratch_mb= */
 	char *state;         /* -o state= */
+	char *history;       /* -o history= */
 	int no_permissions;  /* -o no_default_permissions */
 	int foreground;      /* -o foreground */
 	int single_thread;   /* -o single_thread */
@@ -70,6 +72,7 @@ static const struct fuse_opt option_spec[] = {
 	{"cache_mb=%s", offsetof(struct options, cache_mb), 0},
 	{"scratch_mb=%s", offsetof(struct options, scratch_mb), 0},
 	{"state=%s", offsetof(struct options, state), 0},
+	{"history=%s", offsetof(struct options, history), 0},
 	{"no_default_permissions", offsetof(struct options, no_permissions), 1},
 	{"foreground", offsetof(struct options, foreground), 1},
 	{"single_thread", offsetof(struct options, single_thread), 1},
@@ -192,9 +195,13 @@ static void print_help(void)
 		"    -o scratch_mb=N        memory for scratch files (editor temporaries),\n"
 		"                           all together; beyond it, writes to them fail\n"
 		"                           with ENOSPC (default 256)\n"
-		"    -o state=DIR           keep the log and refused texts in DIR (default:\n"
+		"    -o state=DIR           keep the log, refused texts and the history of\n"
+		"                           commits in DIR (default:\n"
 		"                           $XDG_STATE_HOME/mhfufs/NAME-HASH, else under\n"
 		"                           ~/.local/state), where they outlive the mount\n"
+		"    -o history=N           keep the newest N commits undoable (default 200,\n"
+		"                           within 256 MiB); MOUNTPOINT/.mhfu/history lists\n"
+		"                           them, `echo ID > MOUNTPOINT/.mhfu/undo` undoes one\n"
 		"    -o foreground          stay in the foreground until unmounted;\n"
 		"                           messages also go to standard error\n"
 		"    -o single_thread       serve requests on one thread\n"
@@ -401,6 +408,22 @@ static bool parse_mb(const char *name, const char *value, size_t *bytes)
 	return true;
 }
 
+/* -o NAME=VALUE, a count from 1 to 1000000, into *n; false with a
+ * message when it is not. */
+static bool parse_count(const char *name, const char *value, size_t *n)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(value, &end, 10);
+	if (!isdigit((unsigned char)value[0]) || *end || errno || v < 1 || v > 1000000) {
+		fprintf(stderr, "mount.mhfu: -o %s=%s: expected a count from 1 to 1000000\n",
+			name, value);
+		return false;
+	}
+	*n = (size_t)v;
+	return true;
+}
+
 /* The record folder (record.h).  A folder given with -o state= must be
  * usable; when the default one is not (a read-only home), the mount goes
  * on with the record in memory, and says so. */
@@ -487,7 +510,7 @@ int main(int argc, char *argv[])
 	static struct mhfs fs; /* large (the log): not on the stack */
 	uint64_t began = archive_now_us();
 	struct fs_diag msg = {""};
-	int status = EXIT_USAGE;
+	int status = EXIT_USAGE, err;
 
 	fuse_set_log_func(log_as_ours);
 	if (add_arguments(&args, argc, argv)) {
@@ -537,6 +560,9 @@ int main(int argc, char *argv[])
 			opts.rules);
 		goto out;
 	}
+	size_t history_max = 0;
+	if (opts.history && !parse_count("history", opts.history, &history_max))
+		goto out;
 	if (!parse_mb("cache_mb", opts.cache_mb, &cache_bytes) ||
 	    !parse_mb("scratch_mb", opts.scratch_mb, &scratch_bytes))
 		goto out;
@@ -591,6 +617,15 @@ int main(int argc, char *argv[])
 			status = EXIT_USAGE;
 			break;
 		}
+		if ((err = original_open(&fs, history_max, &msg)) == ENOMEM) {
+			fprintf(stderr, "mount.mhfu: out of memory\n");
+			archive_close(&fs.ar);
+			status = EXIT_IO;
+			break;
+		}
+		if (err)
+			mlog_printf(&fs.log, "the history cannot be kept in the record (%s): "
+				    "commits can be undone until unmount only", msg.msg);
 		/* Nothing renames anything in a read-only mount: names may be
 		 * cached as long as attributes. */
 		if (!fs.ar.writable)
@@ -607,6 +642,7 @@ int main(int argc, char *argv[])
 			fuse_opt_add_arg(&args, "-oro");
 		}
 		status = serve(&fs, &args, &cmd, opts.verbose, began);
+		original_close(&fs);
 		archive_close(&fs.ar);
 		break;
 	case AR_EIO:
@@ -649,6 +685,7 @@ out:
 	free(opts.cache_mb);
 	free(opts.scratch_mb);
 	free(opts.state);
+	free(opts.history);
 	fuse_opt_free_args(&args);
 	return status;
 }

@@ -110,7 +110,7 @@ static int open_view(struct mhfs *fs, fuse_ino_t ino, struct fuse_file_info *fi,
 		return EISDIR;
 	if (write && !(node_class(n)->flags & VIEW_WRITABLE))
 		return EACCES;
-	if (write && !fs->ar.writable)
+	if (write && (!fs->ar.writable || n->original))
 		return EROFS;
 	if (n->type == NODE_FILE && !write) {
 		if ((err = node_resolve(fs, n, &t)))
@@ -118,7 +118,7 @@ static int open_view(struct mhfs *fs, fuse_ino_t ino, struct fuse_file_info *fi,
 		h->entry = n->entry;
 		h->offset = t.offset;
 		h->size = t.size;
-		h->generation = atomic_load(&fs->ar.entries[n->entry].generation);
+		h->generation = atomic_load(&node_archive(fs, n)->entries[n->entry].generation);
 		read_through(fi);
 		return 0;
 	}
@@ -208,9 +208,10 @@ static void reply_raw(fuse_req_t req, struct mhfs *fs, const struct handle *h,
 		return;
 	}
 	fs_rdlock(fs);
-	ssize_t n = atomic_load(&fs->ar.entries[h->entry].generation) != h->generation
+	struct archive *ar = node_archive(fs, &h->view);
+	ssize_t n = atomic_load(&ar->entries[h->entry].generation) != h->generation
 			    ? -ESTALE
-			    : archive_read(&fs->ar, h->entry, h->offset + (uint64_t)off, buf, size);
+			    : archive_read(ar, h->entry, h->offset + (uint64_t)off, buf, size);
 	fs_unlock(fs);
 	if (n < 0)
 		fuse_reply_err(req, (int)-n);
@@ -262,7 +263,7 @@ static void read_unopened(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, size_
 		h.entry = h.view.entry;
 		h.offset = t.offset;
 		h.size = t.size;
-		h.generation = atomic_load(&fs->ar.entries[h.entry].generation);
+		h.generation = atomic_load(&node_archive(fs, &h.view)->entries[h.entry].generation);
 		raw = true; /* replied below, the lock released */
 	}
 	fs_unlock(fs);
@@ -273,7 +274,7 @@ static void read_unopened(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, size_
 		free(data);
 	} else if (raw) {
 		reply_raw(req, fs, &h, size, off);
-		if (h.view.type == NODE_FILE && h.view.depth == 0 && off == 0)
+		if (h.view.type == NODE_FILE && h.view.depth == 0 && !h.view.original && off == 0)
 			prefetch_after_miss(fs, h.view.entry);
 	}
 }

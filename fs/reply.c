@@ -31,7 +31,8 @@ int node_stat(struct mhfs *fs, const struct node *n, struct stat *st)
 {
 	struct node_target t;
 	const struct view_class *c = node_class(n);
-	mode_t writable = fs->ar.writable ? 0200 : 0;
+	mode_t writable = fs->ar.writable && !n->original && !(c->flags & VIEW_READ_ONLY) ? 0200
+													: 0;
 	int err;
 	memset(st, 0, sizeof *st);
 	st->st_ino = node_ino(fs, n);
@@ -40,7 +41,7 @@ int node_stat(struct mhfs *fs, const struct node *n, struct stat *st)
 	/* An entry's views change at its commits; the mount's own nodes
 	 * with the archive. */
 	st->st_atim = st->st_mtim = st->st_ctim =
-		c->flags & VIEW_ITEM ? fs->ar.entries[n->entry].mtime : fs->ar.mtime;
+		c->flags & VIEW_ITEM ? node_archive(fs, n)->entries[n->entry].mtime : fs->ar.mtime;
 	st->st_blksize = 4096;
 	st->st_nlink = 1;
 

@@ -16,7 +16,7 @@
 static int check_folder(struct mhfs *fs, const struct node *n, struct node *dir)
 {
 	struct item it;
-	int err = item_resolve(&fs->ar, n, &it);
+	int err = item_resolve(node_archive(fs, n), n, &it);
 	if (err)
 		return err;
 	*dir = *n;
@@ -58,11 +58,11 @@ static int check_contents(struct mhfs *fs, const struct node *n, uint8_t **data,
 	if (err)
 		return err;
 	/* The whole entry: a nested PAC's packs meet its container's rig. */
-	uint64_t size = archive_entry_size(&fs->ar, n->entry);
+	uint64_t size = archive_entry_size(node_archive(fs, n), n->entry);
 	uint8_t *entry = malloc(size ? size : 1);
 	if (!entry)
 		return ENOMEM;
-	ssize_t got = archive_read(&fs->ar, n->entry, 0, entry, size);
+	ssize_t got = archive_read(node_archive(fs, n), n->entry, 0, entry, size);
 	if (got != (ssize_t)size) {
 		free(entry);
 		return got < 0 ? (int)-got : EIO;
