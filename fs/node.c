@@ -207,6 +207,16 @@ void node_path(struct mhfs *fs, const struct node *n, char *buf, size_t len)
 	node_name(fs, n, buf + used, len - used);
 }
 
+bool node_unlocked(const struct node *n)
+{
+	return node_class(n)->flags & VIEW_UNLOCKED;
+}
+
+bool node_unlocked_lookup(struct mhfs *fs, const struct node *dir, const char *name)
+{
+	return node_unlocked(dir) || (is_mount_root(fs, dir) && !strcmp(name, ".mhfu"));
+}
+
 int node_lookup(struct mhfs *fs, const struct node *dir, const char *name,
 		struct node *child)
 {

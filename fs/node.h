@@ -108,6 +108,12 @@ bool node_fillable(struct mhfs *fs, const struct node *dir, const char *name,
 bool node_name_reserved(struct mhfs *fs, const struct node *dir, const char *name,
 			struct fs_diag *why);
 
+/* Whether the node, or looking `name` up in folder dir, needs no hold
+ * of the archive's io lock (VIEW_UNLOCKED: .mhfu and .mhfu/info answer
+ * while a commit holds it). */
+bool node_unlocked(const struct node *n);
+bool node_unlocked_lookup(struct mhfs *fs, const struct node *dir, const char *name);
+
 /* The child named `name` of folder `dir`: 0, ENOENT, or an errno. */
 int node_lookup(struct mhfs *fs, const struct node *dir, const char *name,
 		struct node *child);

@@ -47,11 +47,14 @@ static void mhfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	if (f)
 		ino = f->ino;
 	pthread_mutex_unlock(&fs->scratch.lock);
-	if (!ino) {
-		fs_rdlock(fs);
-		if (node_from_ino(fs, parent, &dir) && !node_lookup(fs, &dir, name, &child))
+	if (!ino && node_from_ino(fs, parent, &dir)) {
+		bool locked = !node_unlocked_lookup(fs, &dir, name);
+		if (locked)
+			fs_rdlock(fs);
+		if (!node_lookup(fs, &dir, name, &child))
 			ino = node_ino(fs, &child);
-		fs_unlock(fs);
+		if (locked)
+			fs_unlock(fs);
 	}
 	if (!ino) {
 		/* Negative entries are not cached: a name can appear with
@@ -176,9 +179,13 @@ static void mhfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		h->scratch = ino;
 		fi->direct_io = 1;
 	} else if (!err) {
-		fs_rdlock(fs);
+		struct node n;
+		bool locked = !node_from_ino(fs, ino, &n) || !node_unlocked(&n);
+		if (locked)
+			fs_rdlock(fs);
 		err = open_view(fs, ino, fi, h);
-		fs_unlock(fs);
+		if (locked)
+			fs_unlock(fs);
 	}
 	if (err) {
 		if (h)

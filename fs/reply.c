@@ -121,9 +121,14 @@ int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st)
 		return err;
 	}
 	struct node n;
-	fs_rdlock(fs);
-	err = node_from_ino(fs, ino, &n) ? node_stat(fs, &n, st) : ENOENT;
-	fs_unlock(fs);
+	if (!node_from_ino(fs, ino, &n))
+		return ENOENT;
+	bool locked = !node_unlocked(&n);
+	if (locked)
+		fs_rdlock(fs);
+	err = node_stat(fs, &n, st);
+	if (locked)
+		fs_unlock(fs);
 	if (!err)
 		live_attributes(fs, st);
 	return err;
