@@ -186,6 +186,9 @@ mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(SAMPLE)/.
 ifeq ($(SAN),)
 	$(MAKE) $(FAULTIO)
 	bash tests/fault_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(FAULTIO)
+	bash tests/history_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(FAULTIO)
+else
+	bash tests/history_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 endif
 	@# The exercisers both run, whatever the first finds.
 	status=0; bash tests/posix_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(POSIX_CHECK) || status=1; \

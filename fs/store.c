@@ -125,11 +125,11 @@ static bool room_for(const struct store *s, uint64_t need, struct fs_diag *why)
 	uint64_t avail = (uint64_t)sv.f_bavail * sv.f_frsize;
 	if (need <= avail)
 		return true;
-	fs_diag_printf(why, "this commit moves entries, so it writes a whole new archive of "
-		       "%llu bytes (%.1f MiB) as %s.mhfu-new before replacing the old one; "
-		       "its filesystem has %llu bytes (%.1f MiB) free: free %.1f MiB more",
-		       (unsigned long long)need, need / 1048576.0, s->path,
-		       (unsigned long long)avail, avail / 1048576.0, (need - avail) / 1048576.0);
+	fs_diag_printf(why, "this commit moves entries: it needs room for a new archive of "
+		       "%llu bytes (%.1f MiB) beside the old one, and the filesystem has %llu "
+		       "bytes (%.1f MiB) free: free %.1f MiB more",
+		       (unsigned long long)need, need / 1048576.0, (unsigned long long)avail,
+		       avail / 1048576.0, (need - avail) / 1048576.0);
 	return false;
 }
 

@@ -6,7 +6,8 @@
  * Reads (pread) fail with EIO while the file MHFU_FAIL_READS_WHILE
  * exists: a transient fault a test switches on and off.  Writes (pwrite)
  * of MHFU_STALL_MIN bytes or more wait while the file MHFU_STALL_WHILE
- * exists: a long commit held in the middle, for a test to look at. */
+ * exists (all but the first MHFU_STALL_SKIP of them): a commit held in
+ * the middle, for a test to look at or to kill. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -63,8 +64,11 @@ __attribute__((destructor)) static void report_count(void)
 /* Waits while MHFU_STALL_WHILE exists, for a write of n bytes. */
 static void stall(size_t n)
 {
+	static _Atomic long seen;
 	const char *path = getenv("MHFU_STALL_WHILE"), *min = getenv("MHFU_STALL_MIN");
-	if (!path || n < (size_t)(min ? atol(min) : 0))
+	const char *skip = getenv("MHFU_STALL_SKIP");
+	if (!path || n < (size_t)(min ? atol(min) : 0) ||
+	    atomic_fetch_add(&seen, 1) < (skip ? atol(skip) : 0))
 		return;
 	const struct timespec tick = {0, 10 * 1000 * 1000};
 	while (access(path, F_OK) == 0)
