@@ -438,7 +438,12 @@ static void load_records(struct history *h)
 		size_t len, z_len;
 		const uint8_t *z;
 		struct history_commit c;
-		if (!digits_name(e->d_name, NAME_DIGITS, &id) || read_file(h->dir, e->d_name, &f, &len))
+		if (!digits_name(e->d_name, NAME_DIGITS, &id))
+			continue;
+		/* Ids are never given twice while a record of one is there. */
+		if (id >= h->next_id)
+			h->next_id = id + 1;
+		if (read_file(h->dir, e->d_name, &f, &len))
 			continue;
 		int err = parse_record(f, len, &c, &z, &z_len);
 		if (!err && (c.id != id || c.entry >= h->entries))
