@@ -137,7 +137,7 @@ $(BUILD)/tests/test_store: $(BUILD)/tests/test_store.o $(BUILD)/fs/store.o $(BUI
 
 # The history's test links the history, without libfuse.
 $(BUILD)/tests/test_history.o: CFLAGS += -Ifs
-$(BUILD)/tests/test_history: $(BUILD)/tests/test_history.o $(BUILD)/fs/history.o $(BUILD)/fs/fserror.o $(LIBCODECS)
+$(BUILD)/tests/test_history: $(BUILD)/tests/test_history.o $(BUILD)/fs/history.o $(BUILD)/fs/record.o $(BUILD)/fs/fserror.o $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS) -lpthread
 
 $(BUILD)/tests/test_cipher_portable: tests/test_cipher.c codecs/cipher.c $(LIBCODECS)

@@ -12,6 +12,7 @@
 #include <zlib.h>
 
 #include "bytes.h"
+#include "record.h"
 
 #define HISTORY_DIR "history"
 #define ORIGINALS_DIR "original"
@@ -85,55 +86,6 @@ static int unsqueeze(const uint8_t *z, size_t z_len, uint64_t len, uint32_t crc,
 
 /* ---- files ------------------------------------------------------------- */
 
-static int write_all(int fd, const uint8_t *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/* The whole file `name` in dir, malloc'ed; 0 or an errno. */
-static int read_file(int dir, const char *name, uint8_t **data, size_t *len)
-{
-	struct stat st;
-	int fd = openat(dir, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), err = 0;
-	if (fd < 0)
-		return errno;
-	uint8_t *p = NULL;
-	size_t used = 0;
-	if (fstat(fd, &st))
-		err = errno;
-	else if (!S_ISREG(st.st_mode))
-		err = EIO;
-	else if (!(p = malloc(st.st_size ? (size_t)st.st_size : 1)))
-		err = ENOMEM;
-	while (!err && used < (size_t)st.st_size) {
-		ssize_t n = pread(fd, p + used, (size_t)st.st_size - used, (off_t)used);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			err = n < 0 ? errno : EIO;
-			break;
-		}
-		used += (size_t)n;
-	}
-	close(fd);
-	if (err) {
-		free(p);
-		return err;
-	}
-	*data = p;
-	*len = used;
-	return 0;
-}
-
 /* Writes a file durably under `name`: as `tmp` first, synced, renamed
  * (when tmp is given: the name never holds part of it), then the folder
  * synced.  0 or an errno; nothing is left on failure. */
@@ -144,7 +96,7 @@ static int write_durably(int dir, const char *name, const char *tmp, const uint8
 	int fd = openat(dir, first, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return errno;
-	int err = write_all(fd, data, len);
+	int err = record_write_all(fd, data, len);
 	if (!err && fsync(fd))
 		err = errno;
 	close(fd);
@@ -310,17 +262,24 @@ static int parse_original(const uint8_t *f, size_t len, uint32_t entry, uint64_t
 	return 0;
 }
 
+/* A listing of the open folder dir (its descriptor stays the caller's);
+ * NULL on failure. */
+static DIR *listing(int dir)
+{
+	int fd = dup(dir);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d && fd >= 0)
+		close(fd);
+	return d;
+}
+
 /* Learns the originals on disk; removes temporaries and damaged ones (an
  * entry whose original is lost gets a new one at its next commit). */
 static void load_originals(struct history *h)
 {
-	int fd = dup(h->originals_dir);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	DIR *d = listing(h->originals_dir);
+	if (!d)
 		return;
-	}
 	for (struct dirent *e; (e = readdir(d));) {
 		uint64_t id;
 		uint8_t *f;
@@ -329,7 +288,7 @@ static void load_originals(struct history *h)
 		if (e->d_name[0] == '.' && strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
 			unlinkat(h->originals_dir, e->d_name, 0); /* a temporary */
 		if (!digits_name(e->d_name, 5, &id) || id >= h->entries ||
-		    read_file(h->originals_dir, e->d_name, &f, &len))
+		    record_read_file(h->originals_dir, e->d_name, &f, &len))
 			continue;
 		if ((o = calloc(1, sizeof *o)) &&
 		    !parse_original(f, len, (uint32_t)id, &o->len, &o->crc))
@@ -425,13 +384,9 @@ static void drop_commit(struct history *h, size_t i)
  * when an undo reads them), oldest first; removes damaged ones. */
 static void load_records(struct history *h)
 {
-	int fd = dup(h->dir);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	DIR *d = listing(h->dir);
+	if (!d)
 		return;
-	}
 	for (struct dirent *e; (e = readdir(d));) {
 		uint64_t id;
 		uint8_t *f;
@@ -443,7 +398,7 @@ static void load_records(struct history *h)
 		/* Ids are never given twice while a record of one is there. */
 		if (id >= h->next_id)
 			h->next_id = id + 1;
-		if (read_file(h->dir, e->d_name, &f, &len))
+		if (record_read_file(h->dir, e->d_name, &f, &len))
 			continue;
 		int err = parse_record(f, len, &c, &z, &z_len);
 		if (!err && (c.id != id || c.entry >= h->entries))
@@ -632,7 +587,7 @@ int history_previous(struct history *h, const struct history_commit *c, uint8_t 
 	char name[32];
 	int err = 0;
 	record_name(c->id, name, sizeof name);
-	if (!f && (err = read_file(h->dir, name, &f, &f_len))) {
+	if (!f && (err = record_read_file(h->dir, name, &f, &f_len))) {
 		fs_diag_printf(why, "history/%s: %s", name, strerror(err));
 		return err == ENOENT ? EIO : err;
 	}
@@ -678,7 +633,7 @@ int history_original(struct history *h, uint32_t entry, const uint8_t **bytes, s
 			char name[16];
 			original_name(entry, name, sizeof name);
 			if (!f)
-				err = read_file(h->originals_dir, name, &f, &f_len);
+				err = record_read_file(h->originals_dir, name, &f, &f_len);
 			else
 				f_len = ORIGINAL_HEAD + le32(f + 24) + TAIL;
 			uint64_t l;

@@ -207,7 +207,7 @@ static void trim_texts(int dir, const char *newest)
 	free(t);
 }
 
-static int write_all(int fd, const uint8_t *p, size_t len)
+int record_write_all(int fd, const uint8_t *p, size_t len)
 {
 	while (len) {
 		ssize_t n = write(fd, p, len);
@@ -255,7 +255,7 @@ int record_keep(struct record *r, const char *view_path, const void *data, size_
 	} else {
 		/* On disk before the refusal is returned: the user may quit
 		 * the editor on seeing it. */
-		err = write_all(fd, data, len);
+		err = record_write_all(fd, data, len);
 		if (!err && fsync(fd))
 			err = errno;
 		close(fd);
@@ -299,8 +299,7 @@ int record_list(struct record *r, struct record_text **texts, size_t *count)
 	return err;
 }
 
-/* Reads a whole kept text. */
-static int read_text(int dir, const char *name, uint8_t **data, size_t *len)
+int record_read_file(int dir, const char *name, uint8_t **data, size_t *len)
 {
 	struct stat st;
 	int fd = openat(dir, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), err = 0;
@@ -343,7 +342,7 @@ int record_get(struct record *r, uint64_t ino, struct stat *st, uint8_t **data, 
 			if (t[i].st.st_ino != ino)
 				continue;
 			*st = t[i].st;
-			err = data ? read_text(dir, t[i].name, data, len) : 0;
+			err = data ? record_read_file(dir, t[i].name, data, len) : 0;
 		}
 		free(t);
 	}
