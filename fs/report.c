@@ -132,9 +132,15 @@ void report_commit(struct mhfs *fs, const struct edit *e, const struct commit_re
 		if (r->rules.n)
 			log_violations(fs, e, r->path, &r->rules, NULL, 0); /* warnings only */
 		set_view_error(fs, ino, NULL);
-		mlog_printf(&fs->log, "%s: committed (%zu bytes, entry %u now %zu bytes) as "
-			    "commit %llu%s", r->path, e->len, r->entry, r->entry_len,
-			    (unsigned long long)r->history_id, e->undoes ? ", an undo" : "");
+		if (e->undoes)
+			mlog_printf(&fs->log, "%s: committed (%zu bytes, entry %u now %zu bytes) as "
+				    "commit %llu, undoing commit %llu", r->path, e->len, r->entry,
+				    r->entry_len, (unsigned long long)r->history_id,
+				    (unsigned long long)e->undoes);
+		else
+			mlog_printf(&fs->log, "%s: committed (%zu bytes, entry %u now %zu bytes) as "
+				    "commit %llu", r->path, e->len, r->entry, r->entry_len,
+				    (unsigned long long)r->history_id);
 		if (r->removed_text)
 			keep_text(fs, r->removed_path, r->removed_text, r->removed_len,
 				  "the removed clip's text");
