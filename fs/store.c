@@ -125,9 +125,9 @@ static bool room_for(const struct store *s, uint64_t need, struct fs_diag *why)
 	uint64_t avail = (uint64_t)sv.f_bavail * sv.f_frsize;
 	if (need <= avail)
 		return true;
-	fs_diag_printf(why, "this commit moves entries: it needs room for a new archive of "
-		       "%llu bytes (%.1f MiB) beside the old one, and the filesystem has %llu "
-		       "bytes (%.1f MiB) free: free %.1f MiB more",
+	fs_diag_printf(why, "No space left for a new archive: this commit moves entries, so it "
+		       "needs %llu bytes (%.1f MiB) beside the old one, and %llu bytes (%.1f MiB) "
+		       "are free: free %.1f MiB more",
 		       (unsigned long long)need, need / 1048576.0, (unsigned long long)avail,
 		       avail / 1048576.0, (need - avail) / 1048576.0);
 	return false;

@@ -216,7 +216,7 @@ if [ "$(id -u)" = 0 ] && mkdir -p "$work/small" && mount -t tmpfs -o size=30m tm
 	"$mount_bin" "$small/DATA.BIN" "$mnt"
 	check "a growth commit with too little room fails with ENOSPC before writing, saying how much" bash -c "
 		! cp '$work/grow.txt' '$mnt/$clip' 2>'$work/err' && grep -q 'No space left' '$work/err' &&
-		grep -Eq 'needs room for a new archive of [0-9]+ bytes \\([0-9.]+ MiB\\) beside the old one, and the filesystem has [0-9]+ bytes \\([0-9.]+ MiB\\) free: free [0-9.]+ MiB more' '$mnt/.mhfu/log' &&
+		grep -Eq 'No space left for a new archive: this commit moves entries, so it needs [0-9]+ bytes \\([0-9.]+ MiB\\) beside the old one, and [0-9]+ bytes \\([0-9.]+ MiB\\) are free: free [0-9.]+ MiB more' '$mnt/.mhfu/log' &&
 		cmp '$small/DATA.BIN' '$sample/DATA.BIN' && test ! -e '$small/DATA.BIN.mhfu-new' &&
 		test \$(grep -vc '^#' '$mnt/.mhfu/history') = 0"
 	unmount "$mnt"
