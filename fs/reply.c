@@ -39,9 +39,14 @@ int node_stat(struct mhfs *fs, const struct node *n, struct stat *st)
 	st->st_uid = fs->uid;
 	st->st_gid = fs->gid;
 	/* An entry's views change at its commits; the mount's own nodes
-	 * with the archive. */
-	st->st_atim = st->st_mtim = st->st_ctim =
-		c->flags & VIEW_ITEM ? node_archive(fs, n)->entries[n->entry].mtime : fs->ar.mtime;
+	 * with the archive, but those made without its lock (a commit may
+	 * be changing its time) are of now. */
+	if (node_unlocked(n))
+		clock_gettime(CLOCK_REALTIME, &st->st_mtim);
+	else
+		st->st_mtim = c->flags & VIEW_ITEM ? node_archive(fs, n)->entries[n->entry].mtime
+						   : fs->ar.mtime;
+	st->st_atim = st->st_ctim = st->st_mtim;
 	st->st_blksize = 4096;
 	st->st_nlink = 1;
 

@@ -22,6 +22,17 @@ static int always(struct mhfs *fs, const struct node *n, struct node_target *t)
 	return 0;
 }
 
+/* An entry's name in the history: file_06185.pac, or a single PAC's
+ * file name, as the user knows it. */
+static void entry_name(struct mhfs *fs, uint32_t id, char *buf, size_t len)
+{
+	const char *slash = strrchr(fs->ar.path, '/');
+	if (fs->ar.format == FORMAT_PAC)
+		snprintf(buf, len, "%s", slash ? slash + 1 : fs->ar.path);
+	else
+		archive_entry_name(&fs->ar, id, buf, len);
+}
+
 /* ---- history ------------------------------------------------------------ */
 
 static int history_contents(struct mhfs *fs, const struct node *n, uint8_t **data,
@@ -37,7 +48,7 @@ static int history_contents(struct mhfs *fs, const struct node *n, uint8_t **dat
 		struct tm tm;
 		gmtime_r(&c->time.tv_sec, &tm);
 		strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-		archive_entry_name(&fs->ar, c->entry, entry, sizeof entry);
+		entry_name(fs, c->entry, entry, sizeof entry);
 		if (c->undoes)
 			snprintf(undoes, sizeof undoes, "%llu", (unsigned long long)c->undoes);
 		strbuf_printf(&t, "%llu\t%s\t%s\t%s\t%llu\t%llu\t%s\t%s\n",
@@ -164,7 +175,7 @@ static int changed_contents(struct mhfs *fs, const struct node *n, uint8_t **dat
 			continue;
 		char name[64], last[24] = "-";
 		uint64_t commit = original_last_commit(fs, id);
-		archive_entry_name(&fs->ar, id, name, sizeof name);
+		entry_name(fs, id, name, sizeof name);
 		if (commit)
 			snprintf(last, sizeof last, "%llu", (unsigned long long)commit);
 		strbuf_printf(&t, "%s\t%u\t%llu\t%llu\t%s\n", name, id,

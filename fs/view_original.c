@@ -117,20 +117,21 @@ static int pac_folder(struct mhfs *fs, struct node *dir, struct node_target *t)
 	return node_resolve(fs, dir, t);
 }
 
-/* Two positions per entry, as at the root: its file, its folder. */
+/* In a DATA.BIN mount, two positions per entry, as at the root: its
+ * file, its folder.  In a single-PAC mount, the PAC's folder's names and
+ * positions (its fixed-name views too: check.txt, model.glb). */
 static bool original_child_named(struct mhfs *fs, const struct node *dir,
 				 const struct node_target *t, const char *name,
 				 struct node *child)
 {
+	(void)dir;
+	(void)t;
 	struct node pac;
 	struct node_target pt;
 	uint32_t id;
 	const char *end;
 	if (fs->ar.format == FORMAT_PAC)
-		return !pac_folder(fs, &pac, &pt) &&
-		       view_pac_dir.child_named(fs, &pac, &pt, name, child);
-	(void)dir;
-	(void)t;
+		return !pac_folder(fs, &pac, &pt) && !node_lookup(fs, &pac, name, child);
 	if (!root_entry_of(&fs->original, name, &id, &end) || !history_changed(&fs->history, id))
 		return false;
 	enum kind k = archive_entry_kind(&fs->original, id);
@@ -143,13 +144,18 @@ static enum view_child original_child_at(struct mhfs *fs, const struct node *dir
 					 const struct node_target *t, uint64_t pos,
 					 struct node *child)
 {
-	struct node pac;
-	struct node_target pt;
-	if (fs->ar.format == FORMAT_PAC)
-		return pac_folder(fs, &pac, &pt) ? CHILD_END
-						 : view_pac_dir.child_at(fs, &pac, &pt, pos, child);
 	(void)dir;
 	(void)t;
+	struct node pac;
+	struct node_target pt;
+	if (fs->ar.format == FORMAT_PAC) {
+		char name[256];
+		uint64_t at = pos;
+		if (pac_folder(fs, &pac, &pt) ||
+		    !node_child_at(fs, &pac, &at, child, name, sizeof name))
+			return CHILD_END;
+		return at == pos ? CHILD_FOUND : CHILD_SKIP;
+	}
 	uint64_t i = (pos - NODE_POS_FIRST) / 2;
 	bool folder = (pos - NODE_POS_FIRST) % 2;
 	if (i >= fs->original.count)

@@ -206,6 +206,25 @@ check "MHP3rd: by-name/black-tigrex links the model PAC, black-tigrex-moveset th
 	test -f '$mnt/by-name/black-tigrex-moveset/pack.txt' && test ! -e '$mnt/by-name/tigrex'"
 unmount "$mnt"
 
+# --- a single PAC -------------------------------------------------------------
+rm -rf "$XDG_STATE_HOME"
+cp "$sample/src/file_06185.pac" "$work/tigrex.pac"
+"$mount_bin" "$work/tigrex.pac" "$mnt"
+pclip=${clip#file_06185/}
+sed -i "${L}s/^\( *[0-9]* *\)-\{0,1\}[0-9]*/\11111/" "$mnt/$pclip"
+check "a single PAC: the history names the PAC by its file name" bash -c "
+	$(declare -f commit_field); mnt='$mnt'
+	test \"\$(commit_field 1 3)\" = tigrex.pac && test \"\$(commit_field 1 4)\" = '$pclip'"
+check "a single PAC: .mhfu/original/ is the PAC's folder as it was, so diff -r against the root shows the edit" bash -c "
+	diff -r -q '$mnt/.mhfu/original' '$mnt' >'$work/files'; cat '$work/files'
+	grep -qx 'Only in $mnt: .mhfu' '$work/files' && grep -q 'original/$pclip and' '$work/files' &&
+	test -f '$mnt/.mhfu/original/check.txt' && cmp '$mnt/.mhfu/original/0.skeleton' '$sample/src/file_06185/0.skeleton' &&
+	! grep -q skeleton '$work/files'"
+check "a single PAC: no export/, no by-name/; echo 1 > .mhfu/undo gives back the file, byte for byte" bash -c "
+	test ! -e '$mnt/.mhfu/export' && test ! -e '$mnt/by-name' &&
+	echo 1 >'$mnt/.mhfu/undo' && cmp '$work/tigrex.pac' '$sample/src/file_06185.pac'"
+unmount "$mnt"
+
 # --- a growth commit: the room it needs, its progress -----------------------
 "$dump" "$sample/DATA.BIN" "$clip" >"$work/old.txt"
 awk '/^channel/ && !d { print; for (f = 0; f < 1500; f++) print f, f % 90, 0, 0; d = 1; s = 1; next }
