@@ -19,7 +19,8 @@
 #define RECORD_MAGIC "MHFUHIS1"
 #define ORIGINAL_MAGIC "MHFUORG1"
 #define MAGIC_LEN 8
-#define RECORD_HEAD 76   /* through z_len; then path, warnings, bytes, crc */
+#define RECORD_HEAD 92   /* through the delta's suffix; then path, warnings,
+			    the delta's bytes, crc */
 #define ORIGINAL_HEAD 28 /* magic, entry, len, crc, z_len; then bytes, crc */
 #define TAIL 4           /* the file's CRC-32 */
 #define NAME_DIGITS 12
@@ -64,10 +65,9 @@ static int squeeze(const uint8_t *p, size_t len, uint8_t **z, size_t *z_len)
 	return 0;
 }
 
-/* z[0..z_len) decompressed to exactly len bytes whose CRC is crc,
- * malloc'ed; EIO when they are not. */
-static int unsqueeze(const uint8_t *z, size_t z_len, uint64_t len, uint32_t crc,
-		     uint8_t **out)
+/* z[0..z_len) decompressed to exactly len bytes, malloc'ed; EIO when
+ * they are not that many. */
+static int unsqueeze(const uint8_t *z, size_t z_len, uint64_t len, uint8_t **out)
 {
 	uLongf n = (uLongf)len;
 	if ((uint64_t)n != len || !(*out = malloc(len ? len : 1)))
@@ -77,11 +77,49 @@ static int unsqueeze(const uint8_t *z, size_t z_len, uint64_t len, uint32_t crc,
 		free(*out);
 		return ENOMEM;
 	}
-	if (rc != Z_OK || n != len || history_crc(*out, len) != crc) {
+	if (rc != Z_OK || n != len) {
 		free(*out);
 		return EIO;
 	}
 	return 0;
+}
+
+/* ---- deltas ------------------------------------------------------------- */
+
+/* A commit's record keeps what it replaced, not the whole entry: the
+ * bytes before and after the change are common to both sides, so the
+ * bytes before it are the bytes after it with old[prefix .. old_len -
+ * suffix) back in the middle.  A keyframe's edit keeps a few bytes. */
+struct delta {
+	uint64_t prefix, suffix; /* bytes common to old and new at each end */
+};
+
+static struct delta delta_of(const uint8_t *old, size_t old_len, const uint8_t *now,
+			     size_t now_len)
+{
+	size_t common = old_len < now_len ? old_len : now_len, p = 0, q = 0;
+	while (p < common && old[p] == now[p])
+		p++;
+	while (q < common - p && old[old_len - 1 - q] == now[now_len - 1 - q])
+		q++;
+	return (struct delta){p, q};
+}
+
+/* The bytes before a commit from those after it (now[0..now_len)) and
+ * the middle it replaced; malloc'ed, or NULL (ENOMEM, or a delta that
+ * does not fit: the record is damaged). */
+static uint8_t *undelta(const uint8_t *now, size_t now_len, struct delta d,
+			const uint8_t *mid, size_t mid_len, size_t old_len)
+{
+	if (d.prefix + d.suffix > now_len || d.prefix + mid_len + d.suffix != old_len)
+		return NULL;
+	uint8_t *old = malloc(old_len ? old_len : 1);
+	if (!old)
+		return NULL;
+	memcpy(old, now, d.prefix);
+	memcpy(old + d.prefix, mid, mid_len);
+	memcpy(old + d.prefix + mid_len, now + now_len - d.suffix, d.suffix);
+	return old;
 }
 
 /* ---- files ------------------------------------------------------------- */
@@ -133,6 +171,13 @@ static bool digits_name(const char *name, size_t want, uint64_t *v)
 
 /* ---- the record of a commit -------------------------------------------- */
 
+static void commit_free(struct history_commit *c)
+{
+	free(c->path);
+	free(c->warnings);
+	free(c->kept);
+}
+
 /* The warnings of a report as one line: "CODE message; CODE message". */
 static char *warnings_line(const struct rule_report *r)
 {
@@ -159,8 +204,8 @@ static char *warnings_line(const struct rule_report *r)
 }
 
 /* The record file of commit c with the previous bytes z; malloc'ed. */
-static uint8_t *record_bytes(const struct history_commit *c, const uint8_t *z, size_t z_len,
-			     size_t *len)
+static uint8_t *record_bytes(const struct history_commit *c, struct delta d, const uint8_t *z,
+			     size_t z_len, size_t *len)
 {
 	size_t path_len = strlen(c->path), warn_len = strlen(c->warnings);
 	size_t n = RECORD_HEAD + path_len + warn_len + z_len + TAIL;
@@ -180,6 +225,8 @@ static uint8_t *record_bytes(const struct history_commit *c, const uint8_t *z, s
 	put_le32(f + 64, (uint32_t)path_len);
 	put_le32(f + 68, (uint32_t)warn_len);
 	put_le32(f + 72, (uint32_t)z_len);
+	put_le64(f + 76, d.prefix);
+	put_le64(f + 84, d.suffix);
 	memcpy(f + RECORD_HEAD, c->path, path_len);
 	memcpy(f + RECORD_HEAD + path_len, c->warnings, warn_len);
 	memcpy(f + RECORD_HEAD + path_len + warn_len, z, z_len);
@@ -190,7 +237,7 @@ static uint8_t *record_bytes(const struct history_commit *c, const uint8_t *z, s
 
 /* Decodes a record file (its CRC checked): 0, or EIO. */
 static int parse_record(const uint8_t *f, size_t len, struct history_commit *c,
-			const uint8_t **z, size_t *z_len)
+			struct delta *d, const uint8_t **z, size_t *z_len)
 {
 	if (len < RECORD_HEAD + TAIL || memcmp(f, RECORD_MAGIC, MAGIC_LEN))
 		return EIO;
@@ -216,16 +263,14 @@ static int parse_record(const uint8_t *f, size_t len, struct history_commit *c,
 		free(c->warnings);
 		return ENOMEM;
 	}
+	*d = (struct delta){le64(f + 76), le64(f + 84)};
+	if (d->prefix + d->suffix > c->old_len || d->prefix + d->suffix > c->new_len) {
+		commit_free(c);
+		return EIO;
+	}
 	*z = f + RECORD_HEAD + path_len + warn_len;
 	*z_len = zl;
 	return 0;
-}
-
-static void commit_free(struct history_commit *c)
-{
-	free(c->path);
-	free(c->warnings);
-	free(c->kept);
 }
 
 /* ---- originals --------------------------------------------------------- */
@@ -302,20 +347,21 @@ static void load_originals(struct history *h)
 	closedir(d);
 }
 
-/* Keeps the entry's original from its bytes before its first commit,
- * their compression z.  0 or an errno. */
+/* Keeps the entry's original from its bytes before its first commit.
+ * 0 or an errno. */
 static int keep_original(struct history *h, uint32_t entry, const uint8_t *old, size_t old_len,
-			 const uint8_t *z, size_t z_len, struct fs_diag *why)
+			 struct fs_diag *why)
 {
 	struct history_original *o = calloc(1, sizeof *o);
-	size_t file_len;
-	uint8_t *f = NULL;
+	size_t file_len, z_len;
+	uint8_t *f = NULL, *z = NULL;
 	int err = 0;
-	if (o) {
+	if (o && !squeeze(old, old_len, &z, &z_len)) {
 		o->len = old_len;
 		o->crc = history_crc(old, old_len);
 		f = original_bytes(entry, o->len, o->crc, z, z_len, &file_len);
 	}
+	free(z);
 	if (!f)
 		err = ENOMEM;
 	if (!err && h->originals_dir >= 0) {
@@ -393,6 +439,7 @@ static void load_records(struct history *h)
 		size_t len, z_len;
 		const uint8_t *z;
 		struct history_commit c;
+		struct delta d;
 		if (!digits_name(e->d_name, NAME_DIGITS, &id))
 			continue;
 		/* Ids are never given twice while a record of one is there. */
@@ -400,7 +447,7 @@ static void load_records(struct history *h)
 			h->next_id = id + 1;
 		if (record_read_file(h->dir, e->d_name, &f, &len))
 			continue;
-		int err = parse_record(f, len, &c, &z, &z_len);
+		int err = parse_record(f, len, &c, &d, &z, &z_len);
 		if (!err && (c.id != id || c.entry >= h->entries))
 			err = EIO;
 		if (err == EIO)
@@ -519,11 +566,13 @@ int history_prepare(struct history *h, const struct history_change *ch, uint64_t
 	clock_gettime(CLOCK_REALTIME, &c.time);
 	c.path = strdup(ch->path);
 	c.warnings = warnings_line(ch->warnings);
-	if (!c.path || !c.warnings || squeeze(ch->old, ch->old_len, &z, &z_len))
+	struct delta d = delta_of(ch->old, ch->old_len, ch->now, ch->now_len);
+	if (!c.path || !c.warnings ||
+	    squeeze(ch->old + d.prefix, ch->old_len - d.prefix - d.suffix, &z, &z_len))
 		err = ENOMEM;
 	if (!err && !h->originals[ch->entry])
-		err = keep_original(h, ch->entry, ch->old, ch->old_len, z, z_len, why);
-	if (!err && !(f = record_bytes(&c, z, z_len, &f_len)))
+		err = keep_original(h, ch->entry, ch->old, ch->old_len, why);
+	if (!err && !(f = record_bytes(&c, d, z, z_len, &f_len)))
 		err = ENOMEM;
 	c.file_bytes = f_len;
 	if (!err && h->dir >= 0) {
@@ -577,13 +626,16 @@ const struct history_commit *history_find(const struct history *h, uint64_t id)
 	return NULL;
 }
 
-int history_previous(struct history *h, const struct history_commit *c, uint8_t **bytes,
-		     size_t *len, struct fs_diag *why)
+/* The bytes before commit c from those after it, checked: 0, or an errno
+ * with the reason in why. */
+static int step_back(struct history *h, const struct history_commit *c, const uint8_t *after,
+		     size_t after_len, uint8_t **before, struct fs_diag *why)
 {
-	uint8_t *f = c->kept;
+	uint8_t *f = c->kept, *mid = NULL;
 	size_t f_len = c->file_bytes, z_len;
 	const uint8_t *z;
 	struct history_commit again;
+	struct delta d;
 	char name[32];
 	int err = 0;
 	record_name(c->id, name, sizeof name);
@@ -591,19 +643,57 @@ int history_previous(struct history *h, const struct history_commit *c, uint8_t 
 		fs_diag_printf(why, "history/%s: %s", name, strerror(err));
 		return err == ENOENT ? EIO : err;
 	}
-	if (!(err = parse_record(f, f_len, &again, &z, &z_len))) {
+	if (!(err = parse_record(f, f_len, &again, &d, &z, &z_len))) {
 		commit_free(&again);
-		err = unsqueeze(z, z_len, c->old_len, c->old_crc, bytes);
+		err = unsqueeze(z, z_len, c->old_len - d.prefix - d.suffix, &mid);
+	}
+	if (!err && !(*before = undelta(after, after_len, d, mid, c->old_len - d.prefix - d.suffix,
+					c->old_len)))
+		err = ENOMEM;
+	if (!err && history_crc(*before, c->old_len) != c->old_crc) {
+		free(*before);
+		err = EIO;
 	}
 	if (f != c->kept)
 		free(f);
+	free(mid);
 	if (err == EIO)
 		fs_diag_printf(why, "history/%s is damaged", name);
 	else if (err)
 		fs_diag_printf(why, "%s", strerror(err));
-	if (!err)
-		*len = (size_t)c->old_len;
 	return err;
+}
+
+int history_previous(struct history *h, const struct history_commit *c, const uint8_t *now,
+		     size_t now_len, uint8_t **bytes, size_t *len, struct fs_diag *why)
+{
+	uint8_t *cur = malloc(now_len ? now_len : 1);
+	size_t cur_len = now_len;
+	if (!cur)
+		return ENOMEM;
+	memcpy(cur, now, now_len);
+	/* From the entry as it is, back through its later commits to c. */
+	for (size_t i = h->n; i-- > 0 && h->commits[i].id >= c->id;) {
+		const struct history_commit *r = &h->commits[i];
+		uint8_t *before;
+		if (r->entry != c->entry)
+			continue;
+		if (cur_len != r->new_len || history_crc(cur, cur_len) != r->new_crc) {
+			fs_diag_printf(why, "the entry is not as commit %llu left it: changed "
+				       "outside this mount", (unsigned long long)r->id);
+			free(cur);
+			return EIO;
+		}
+		int err = step_back(h, r, cur, cur_len, &before, why);
+		free(cur);
+		if (err)
+			return err;
+		cur = before;
+		cur_len = (size_t)r->old_len;
+	}
+	*bytes = cur;
+	*len = cur_len;
+	return 0;
 }
 
 /* ---- originals, read ---------------------------------------------------- */
@@ -641,7 +731,11 @@ int history_original(struct history *h, uint32_t entry, const uint8_t **bytes, s
 			if (!err)
 				err = parse_original(f, f_len, entry, &l, &crc);
 			if (!err)
-				err = unsqueeze(f + ORIGINAL_HEAD, le32(f + 24), o->len, o->crc, &b);
+				err = unsqueeze(f + ORIGINAL_HEAD, le32(f + 24), o->len, &b);
+			if (!err && history_crc(b, o->len) != o->crc) {
+				free(b);
+				err = EIO;
+			}
 			if (f != o->kept)
 				free(f);
 			if (!err)

@@ -7,8 +7,9 @@
  *  1. Files, in the record folder: history/NNNNNNNNNNNN, one per commit
  *     (its id, 12 decimal digits): the commit's time, entry, view, the
  *     entry's size and CRC-32 before and after, the commit it undoes, its
- *     rule warnings, then the entry's previous bytes zlib-compressed, and
- *     a CRC-32 of the whole file.  original/NNNNN, one per entry ever
+ *     rule warnings, then what the commit replaced, zlib-compressed (the
+ *     entry's previous bytes between the ends the two sides share: a
+ *     keyframe's edit keeps a few bytes), and a CRC-32 of the whole file.  original/NNNNN, one per entry ever
  *     changed (its engine id): the entry's bytes before its first commit,
  *     compressed, likewise checked.
  *  2. Order.  A commit's original (at its entry's first commit) and its
@@ -24,6 +25,9 @@
  *     the entry's last, when the entry holds them now; the others are
  *     removed.  So is a file cut short.  An original is written once, by
  *     renaming a synced temporary, and never changes.
+ *     Undoing commit N takes the entry back from what it holds through
+ *     its later records to N (history_previous); records go oldest
+ *     first, so that chain is always whole.
  *  4. Bounds: the newest HISTORY_MAX_COMMITS records within
  *     HISTORY_MAX_BYTES on disk (the newest always kept); older ones are
  *     removed as new ones come.  Originals are not bounded (one per entry
@@ -126,10 +130,13 @@ void history_settle(struct history *h, uint64_t id, bool landed);
  * the bounds); valid until the next prepare or settle. */
 const struct history_commit *history_find(const struct history *h, uint64_t id);
 
-/* The bytes entry c->entry had before commit c, malloc'ed.  0, or an
- * errno with the reason in why (EIO: its record is damaged). */
-int history_previous(struct history *h, const struct history_commit *c, uint8_t **bytes,
-		     size_t *len, struct fs_diag *why);
+/* The bytes entry c->entry had before commit c, malloc'ed, from what it
+ * holds now (now[0..now_len)): each record keeps what its commit replaced
+ * (note 1), so the entry is taken back through its later commits to c.
+ * 0, or an errno with the reason in why (EIO: a record is damaged, or the
+ * entry is not as the history left it). */
+int history_previous(struct history *h, const struct history_commit *c, const uint8_t *now,
+		     size_t now_len, uint8_t **bytes, size_t *len, struct fs_diag *why);
 
 /* Whether the entry was ever changed (has an original), and its original
  * bytes, decompressed on first use and kept until history_close: 0, or

@@ -108,6 +108,22 @@ static bool requested_id(const struct mhfs *fs, const uint8_t *data, size_t len,
 	return true;
 }
 
+/* The entry's bytes now, malloc'ed: 0 or an errno. */
+static int entry_now(struct mhfs *fs, uint32_t entry, uint8_t **bytes, size_t *len)
+{
+	uint64_t size = archive_entry_size(&fs->ar, entry);
+	if (!(*bytes = malloc(size ? size : 1)))
+		return ENOMEM;
+	ssize_t got = archive_read(&fs->ar, entry, 0, *bytes, size);
+	if (got != (ssize_t)size) {
+		free(*bytes);
+		*bytes = NULL;
+		return got < 0 ? (int)-got : EIO;
+	}
+	*len = size;
+	return 0;
+}
+
 /* An undo commits the entry's bytes before the commit undone, as a write
  * of the whole entry: through the rules like any write, recorded as
  * undoing it (so it can be undone in turn). */
@@ -115,8 +131,8 @@ static int undo_request(struct mhfs *fs, const struct node *n, const uint8_t *da
 {
 	(void)n;
 	struct fs_diag why = {""};
-	uint8_t *bytes = NULL;
-	size_t bytes_len = 0;
+	uint8_t *bytes = NULL, *now = NULL;
+	size_t bytes_len = 0, now_len = 0;
 	uint64_t id = 0;
 	uint32_t entry = 0;
 	int err = 0;
@@ -139,9 +155,15 @@ static int undo_request(struct mhfs *fs, const struct node *n, const uint8_t *da
 		err = EINVAL;
 	} else {
 		entry = c->entry;
-		err = history_previous(&fs->history, c, &bytes, &bytes_len, &why);
+		err = entry_now(fs, entry, &now, &now_len);
+		if (!err)
+			err = history_previous(&fs->history, c, now, now_len, &bytes, &bytes_len,
+					       &why);
+		else
+			fs_diag_printf(&why, "reading the entry: %s", strerror(err));
 	}
 	pthread_rwlock_unlock(&fs->ar.io);
+	free(now);
 	if (err) {
 		mlog_printf(&fs->log, ".mhfu/undo: refused: %s", why.msg);
 		return err;

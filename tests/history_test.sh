@@ -260,7 +260,8 @@ touch "$work/hold"
 LD_PRELOAD=$shim MHFU_STALL_WHILE=$work/hold MHFU_STALL_MIN=1048576 "$mount_bin" "$archive" "$mnt"
 cp "$work/grow.txt" "$mnt/$clip" 2>"$work/cp.err" &
 cp_pid=$!
-for _ in $(seq 200); do grep -q '^commit.rewriting' "$mnt/.mhfu/info" && break; sleep 0.05; done
+# Held at the first large write past the moved entry: by then its end is written.
+for _ in $(seq 200); do grep -q '^commit.rewriting the archive: [1-9]' "$mnt/.mhfu/info" && break; sleep 0.05; done
 grep '^commit' "$mnt/.mhfu/info" >"$work/progress"
 rm -f "$work/hold"
 wait "$cp_pid"; cp_rc=$?

@@ -10,6 +10,7 @@
 #include "testlib.h"
 
 #include "history.h"
+#include "rng.h"
 
 #define ENTRIES 16
 
@@ -100,7 +101,8 @@ static void assert_previous(struct history *h, uint64_t id, const char *want)
 	size_t len;
 	struct fs_diag why = {""};
 	assert_non_null(c);
-	assert_int_equal(history_previous(h, c, &bytes, &len, &why), 0);
+	assert_int_equal(history_previous(h, c, now[c->entry], now_len[c->entry], &bytes, &len,
+					  &why), 0);
 	assert_int_equal(len, strlen(want));
 	assert_memory_equal(bytes, want, len);
 	free(bytes);
@@ -227,7 +229,8 @@ static void test_damaged_files(void **state)
 	uint8_t *bytes;
 	size_t len;
 	struct fs_diag why = {""};
-	assert_int_equal(history_previous(&f->h, history_find(&f->h, 3), &bytes, &len, &why), EIO);
+	assert_int_equal(history_previous(&f->h, history_find(&f->h, 3), now[4], now_len[4], &bytes,
+					  &len, &why), EIO);
 	assert_non_null(strstr(why.msg, "history/000000000003 is damaged"));
 }
 
@@ -256,6 +259,73 @@ static void test_bounds_drop_the_oldest(void **state)
 	close(dir);
 }
 
+/* Random edits of one entry (replacements, insertions, removals, at
+ * either end too), each undone from the last bytes: every commit gives
+ * back exactly the bytes before it, through every later one. */
+static void test_random_edits_go_back_exactly(void **state)
+{
+	struct fixture *f = *state;
+	enum { EDITS = 40, MAX_LEN = 3000 };
+	struct rng r;
+	rng_init(&r, 14, 0);
+	uint8_t *versions[EDITS + 1];
+	size_t lens[EDITS + 1];
+	reopen(f, 0);
+	lens[0] = 1000;
+	versions[0] = malloc(lens[0]);
+	for (size_t i = 0; i < lens[0]; i++)
+		versions[0][i] = (uint8_t)rng_below(&r, 4);
+	free(now[6]);
+	now[6] = malloc(lens[0]);
+	memcpy(now[6], versions[0], lens[0]);
+	now_len[6] = lens[0];
+	for (int e = 1; e <= EDITS; e++) {
+		size_t was = lens[e - 1], at = rng_below(&r, was + 1);
+		size_t cut = rng_below(&r, was - at + 1) / (rng_below(&r, 3) + 1);
+		size_t put = rng_below(&r, 64);
+		if (was - cut + put > MAX_LEN)
+			put = 0;
+		lens[e] = was - cut + put;
+		versions[e] = malloc(lens[e] ? lens[e] : 1);
+		memcpy(versions[e], versions[e - 1], at);
+		for (size_t i = 0; i < put; i++)
+			versions[e][at + i] = (uint8_t)rng_below(&r, 4);
+		memcpy(versions[e] + at + put, versions[e - 1] + at + cut, was - at - cut);
+		struct history_change c = {.entry = 6, .path = "p", .old = versions[e - 1],
+					   .old_len = was, .now = versions[e], .now_len = lens[e]};
+		struct fs_diag why = {""};
+		uint64_t id;
+		assert_int_equal(history_prepare(&f->h, &c, &id, &why), 0);
+		history_settle(&f->h, id, true);
+		assert_int_equal(id, (uint64_t)e);
+	}
+	free(now[6]);
+	now[6] = malloc(lens[EDITS] ? lens[EDITS] : 1);
+	memcpy(now[6], versions[EDITS], lens[EDITS]);
+	now_len[6] = lens[EDITS];
+	reopen(f, 0);
+	assert_int_equal(f->h.n, EDITS);
+	for (int e = 1; e <= EDITS; e++) {
+		uint8_t *bytes;
+		size_t len;
+		struct fs_diag why = {""};
+		assert_int_equal(history_previous(&f->h, history_find(&f->h, (uint64_t)e), now[6],
+						  now_len[6], &bytes, &len, &why), 0);
+		assert_int_equal(len, lens[e - 1]);
+		assert_memory_equal(bytes, versions[e - 1], len);
+		free(bytes);
+	}
+	/* Bytes the history did not leave are refused, not taken back. */
+	uint8_t *bytes;
+	size_t len;
+	struct fs_diag why = {""};
+	assert_int_equal(history_previous(&f->h, history_find(&f->h, 1), (const uint8_t *)"x", 1,
+					  &bytes, &len, &why), EIO);
+	assert_non_null(strstr(why.msg, "changed outside this mount"));
+	for (int e = 0; e <= EDITS; e++)
+		free(versions[e]);
+}
+
 static void test_in_memory(void **state)
 {
 	struct fixture *f = *state;
@@ -279,6 +349,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_damaged_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bounds_drop_the_oldest, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_random_edits_go_back_exactly, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_in_memory, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
