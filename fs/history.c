@@ -480,6 +480,13 @@ static void check_chains(struct history *h, history_current_fn *current, void *c
 	}
 }
 
+/* Drops the oldest records past the bounds, never the newest. */
+static void trim(struct history *h)
+{
+	while (h->n > 1 && (h->n > h->max_commits || h->bytes > h->max_bytes))
+		drop_commit(h, 0);
+}
+
 /* A subfolder of the record, created if missing; -1 on failure. */
 static int open_subdir(int record_dir, const char *name)
 {
@@ -518,6 +525,7 @@ int history_open(struct history *h, int record_dir, uint32_t entries, size_t max
 	load_originals(h);
 	load_records(h);
 	check_chains(h, current, ctx);
+	trim(h); /* a smaller -o history= than the last mount's */
 	return 0;
 }
 
@@ -545,12 +553,6 @@ void history_close(struct history *h)
 
 /* ---- commits ----------------------------------------------------------- */
 
-/* Drops the oldest records past the bounds, never the newest. */
-static void trim(struct history *h)
-{
-	while (h->n > 1 && (h->n > h->max_commits || h->bytes > h->max_bytes))
-		drop_commit(h, 0);
-}
 
 int history_prepare(struct history *h, const struct history_change *ch, uint64_t *id,
 		    struct fs_diag *why)

@@ -256,6 +256,11 @@ static void test_bounds_drop_the_oldest(void **state)
 	assert_true(dir >= 0);
 	assert_int_equal(faccessat(dir, "000000000002", F_OK, 0), -1);
 	assert_int_equal(faccessat(dir, "000000000003", F_OK, 0), 0);
+	/* A smaller bound at the next open drops the oldest at once. */
+	reopen(f, 2);
+	assert_int_equal(f->h.n, 2);
+	assert_int_equal(f->h.commits[0].id, 4);
+	assert_int_equal(faccessat(dir, "000000000003", F_OK, 0), -1);
 	close(dir);
 }
 
