@@ -135,6 +135,11 @@ $(BUILD)/tests/test_store.o: CFLAGS += -Ifs
 $(BUILD)/tests/test_store: $(BUILD)/tests/test_store.o $(BUILD)/fs/store.o $(BUILD)/fs/journal.o $(BUILD)/fs/fserror.o $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS)
 
+# The history's test links the history, without libfuse.
+$(BUILD)/tests/test_history.o: CFLAGS += -Ifs
+$(BUILD)/tests/test_history: $(BUILD)/tests/test_history.o $(BUILD)/fs/history.o $(BUILD)/fs/record.o $(BUILD)/fs/fserror.o $(LIBCODECS)
+	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS) -lpthread
+
 $(BUILD)/tests/test_cipher_portable: tests/test_cipher.c codecs/cipher.c $(LIBCODECS)
 	$(CC) $(MH_CFLAGS) -DMH_CIPHER_PORTABLE -Icodecs $(MH_LDFLAGS) -o $@ tests/test_cipher.c codecs/cipher.c $(LIBCODECS) $(CMOCKA_LIBS) $(CODEC_LIBS)
 
@@ -188,6 +193,9 @@ mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(SAMPLE)/.
 ifeq ($(SAN),)
 	$(MAKE) $(FAULTIO)
 	bash tests/fault_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(FAULTIO)
+	bash tests/history_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(FAULTIO)
+else
+	bash tests/history_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 endif
 	@# The exercisers both run, whatever the first finds.
 	status=0; bash tests/posix_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(POSIX_CHECK) || status=1; \

@@ -256,6 +256,40 @@ enum archive_error archive_open(struct archive *ar, const char *path,
 	return AR_OK;
 }
 
+int archive_open_source(struct archive *ar, struct archive *like,
+			const struct archive_source *src)
+{
+	memset(ar, 0, sizeof *ar);
+	ar->fd = -1;
+	ar->log = like->log;
+	ar->format = like->format;
+	ar->db.game = like->db.game;
+	ar->game_from = like->game_from;
+	ar->count = like->count;
+	ar->mtime = like->mtime;
+	ar->cache_budget = like->cache_budget;
+	ar->source = src;
+	ar->path = like->path ? strdup(like->path) : NULL;
+	ar->entries = calloc(ar->count ? ar->count : 1, sizeof *ar->entries);
+	pthread_mutex_init(&ar->lock, NULL);
+	pthread_rwlock_init(&ar->io, NULL);
+	if (!ar->entries || (like->path && !ar->path)) {
+		archive_close(ar);
+		return ENOMEM;
+	}
+	for (uint32_t i = 0; i < ar->count; i++) {
+		atomic_init(&ar->entries[i].kind, -1);
+		ar->entries[i].mtime = ar->mtime;
+	}
+	like->companion = ar;
+	return 0;
+}
+
+bool archive_entry_present(const struct archive *ar, uint32_t id)
+{
+	return !ar->source || ar->source->has(ar->source->ctx, id);
+}
+
 void archive_close(struct archive *ar)
 {
 	for (uint32_t i = 0; ar->entries && i < ar->count; i++)
@@ -281,6 +315,8 @@ uint64_t archive_now_us(void)
 
 uint64_t archive_entry_size(const struct archive *ar, uint32_t id)
 {
+	if (ar->source)
+		return ar->source->size(ar->source->ctx, id);
 	return ar->format == FORMAT_PAC ? ar->size : databin_entry_size(&ar->db, id);
 }
 
@@ -302,6 +338,10 @@ ssize_t archive_read(struct archive *ar, uint32_t id, uint64_t off, void *buf,
 		return 0;
 	if (len > size - off)
 		len = (size_t)(size - off);
+	if (ar->source) {
+		int err = ar->source->read(ar->source->ctx, id, off, buf, len);
+		return err ? -err : (ssize_t)len;
+	}
 	uint64_t base = ar->format == FORMAT_PAC ? 0 : databin_entry_offset(&ar->db, id);
 	if (store_entry_unreadable(&ar->store, id))
 		return -EIO; /* part old, part new on disk: see store.h */
@@ -337,6 +377,9 @@ enum kind archive_entry_kind(struct archive *ar, uint32_t id)
 	int k = atomic_load_explicit(&ar->entries[id].kind, memory_order_acquire);
 	if (k >= 0)
 		return (enum kind)k;
+	/* Not there: nothing to learn, nothing kept (it may come). */
+	if (!archive_entry_present(ar, id))
+		return KIND_DATA;
 
 	uint8_t head[KIND_HEAD_MAX];
 	return learn_kind(ar, id, head, archive_read(ar, id, 0, head, sizeof head));
@@ -349,7 +392,7 @@ void archive_sniff_all(struct archive *ar)
 	/* Every head, read in large sequential requests: a run of entries
 	 * whose heads lie close together is read whole, with what lies
 	 * between them, rather than one small read per entry in turn. */
-	uint8_t *buf = ar->format == FORMAT_DATABIN ? malloc(SNIFF_CHUNK) : NULL;
+	uint8_t *buf = ar->format == FORMAT_DATABIN && !ar->source ? malloc(SNIFF_CHUNK) : NULL;
 	for (uint32_t id = 0; buf && id < ar->count;) {
 		if (atomic_load_explicit(&ar->entries[id].kind, memory_order_acquire) >= 0) {
 			id++;
@@ -449,11 +492,14 @@ static void drop_caches(struct archive *ar, uint32_t id)
 	model_cache_free(&e->cache);
 }
 
-void archive_trim(struct archive *ar)
+static bool over_budget(const struct archive *ar)
 {
-	if (atomic_load_explicit(&ar->cached_bytes, memory_order_relaxed) <= ar->cache_budget)
-		return;
-	pthread_rwlock_wrlock(&ar->io);
+	return ar && atomic_load_explicit(&ar->cached_bytes, memory_order_relaxed) > ar->cache_budget;
+}
+
+/* The clock sweep of archive_trim, with the io lock held exclusively. */
+static void sweep(struct archive *ar)
+{
 	size_t target = ar->cache_budget / 4 * 3;
 	/* Two turns at most: the first may only clear `used` marks. */
 	for (uint64_t i = 0; i < 2ull * ar->count && atomic_load(&ar->cached_bytes) > target; i++) {
@@ -468,6 +514,16 @@ void archive_trim(struct archive *ar)
 		drop_caches(ar, id);
 		atomic_fetch_add(&ar->evictions, 1);
 	}
+}
+
+void archive_trim(struct archive *ar)
+{
+	if (!over_budget(ar) && !over_budget(ar->companion))
+		return;
+	pthread_rwlock_wrlock(&ar->io);
+	sweep(ar);
+	if (ar->companion)
+		sweep(ar->companion);
 	pthread_rwlock_unlock(&ar->io);
 }
 

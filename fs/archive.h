@@ -31,6 +31,17 @@ struct record;
 
 enum archive_format { FORMAT_DATABIN, FORMAT_PAC };
 
+/* Where the entries of an archive without a backing file come from: the
+ * original tree's (.mhfu/original/, history.h).  has: whether entry id
+ * is there at all; size: its byte size; read: len bytes at off of it (off
+ * and len within its size), 0 or an errno. */
+struct archive_source {
+	bool (*has)(void *ctx, uint32_t id);
+	uint64_t (*size)(void *ctx, uint32_t id);
+	int (*read)(void *ctx, uint32_t id, uint64_t off, void *buf, size_t len);
+	void *ctx;
+};
+
 /* Why archive_open failed: decides the exit code.  AR_EBUSY: another
  * mount holds the archive (one writer, or readers only). */
 enum archive_error { AR_OK, AR_EIO, AR_EFORMAT, AR_EBUSY };
@@ -87,6 +98,12 @@ struct archive {
 	struct mlog *log;              /* where damaged entries are reported */
 	struct record *record;         /* where overrides are kept (record.h), or
 					  NULL; set once before the mount serves */
+	/* An archive read from a source, not a file (archive_open_source):
+	 * its entries come from there; fd, db's start list and store unused. */
+	const struct archive_source *source;
+	/* An archive read under this one's io lock (the original tree, whose
+	 * own lock is unused): its caches are trimmed with ours. */
+	struct archive *companion;
 };
 
 /* Opens `path`: a DATA.BIN (plain or encrypted) or a single PAC, locked
@@ -99,6 +116,15 @@ enum archive_error archive_open(struct archive *ar, const char *path,
 				struct mlog *log, enum databin_game game,
 				bool read_only, unsigned lock_wait_ms, struct fs_diag *msg);
 void archive_close(struct archive *ar);
+
+/* Opens an archive shaped like `like` (format, entry count, game, path)
+ * whose entries come from `src`, read-only, read under like's io lock
+ * (which trims its caches: like->companion).  0 or ENOMEM. */
+int archive_open_source(struct archive *ar, struct archive *like,
+			const struct archive_source *src);
+
+/* Whether entry id is there: always, unless the archive's source lacks it. */
+bool archive_entry_present(const struct archive *ar, uint32_t id);
 
 /* CLOCK_MONOTONIC in microseconds, for the timings in .mhfu/info. */
 uint64_t archive_now_us(void);

@@ -7,7 +7,9 @@
  * 3. Rules run on the edited item's container (or the item, an entry)
  *    after and before the edit: a skeleton's edit re-checks the packs it
  *    drives; what was already wrong is only a warning, so it never
- *    blocks an unrelated edit. */
+ *    blocks an unrelated edit.
+ * 4. The history keeps the entry's previous bytes, synced before the
+ *    archive is written (history.h); a commit that fails takes them back. */
 #include "commit.h"
 
 #include <errno.h>
@@ -186,6 +188,8 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 	int err = 0;
 
 	memset(r, 0, sizeof *r);
+	if (e->view.original)
+		return r->err = failed(r, EROFS, "the original tree is read-only");
 	item.type = NODE_FILE;
 	item.stream = item.slot = 0;
 	r->entry = item.entry;
@@ -265,8 +269,20 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 		err = failed(r, ENOMEM, NULL);
 		goto out;
 	}
-	if ((err = archive_write_entry(ar, item.entry, entry, size, entry_new, entry_len,
-				       &why))) {
+	struct history_change change = {.entry = item.entry, .path = r->path, .old = entry,
+					.old_len = size, .now = entry_new, .now_len = entry_len,
+					.undoes = e->undoes, .warnings = &r->rules};
+	if ((err = history_prepare(&fs->history, &change, &r->history_id, &why))) {
+		err = failed(r, err, why.msg);
+		goto out;
+	}
+	int fd = ar->fd;
+	err = archive_write_entry(ar, item.entry, entry, size, entry_new, entry_len, &why);
+	/* Landed, or will: the journal awaits replay, or the file was
+	 * replaced all the same (archive.h). */
+	history_settle(&fs->history, r->history_id,
+		       !err || store_entry_unreadable(&ar->store, item.entry) || ar->fd != fd);
+	if (err) {
 		err = failed(r, err, why.msg);
 		goto out;
 	}

@@ -26,6 +26,7 @@ struct edit {
 	size_t len;
 	uint32_t share_stream;     /* EDIT_SHARE_SLOT: the slot whose clip */
 	uint32_t share_slot;       /*   the view's slot plays too */
+	uint64_t undoes;           /* the commit it undoes (.mhfu/undo), 0 if none */
 };
 
 /* What a commit did, for the FUSE layer to report (report.h) and to
@@ -47,6 +48,7 @@ struct commit_result {
 	char note[512];           /* done outside the archive: what was done */
 	uint32_t entry;           /* the entry edited */
 	size_t entry_len;         /* done: its new size */
+	uint64_t history_id;      /* done: the commit's id in .mhfu/history */
 	bool replayed;            /* a pending journal was completed first, */
 	uint32_t replayed_entry;  /*   of this entry */
 	uint8_t *removed_text;    /* a slot removal: the text of the clip that */

@@ -13,12 +13,14 @@
 bool item_is_pac_root(const struct archive *ar, const struct node *n)
 {
 	return ar->format == FORMAT_PAC && n->type == NODE_DIR && n->entry == 0 &&
-	       n->depth == 0;
+	       n->depth == 0 && !n->original;
 }
 
 int item_resolve(struct archive *ar, const struct node *n, struct item *it)
 {
 	memset(it, 0, sizeof *it);
+	if (!archive_entry_present(ar, n->entry))
+		return ENOENT;
 	it->size = archive_entry_size(ar, n->entry);
 	it->kind = archive_entry_kind(ar, n->entry);
 	it->cache = &ar->entries[n->entry].cache;

@@ -86,6 +86,12 @@ void item_override_key(const struct archive *ar, const struct node *n, char *buf
  * ENOMEM when text is NULL (it could not be made). */
 int item_kept_text(struct node_target *t, const struct model_text *text);
 
+/* The entry a name at a DATA.BIN's root names ("file_06185",
+ * "file_06185.pac", "file_-0001..."), *end just after its number (the
+ * caller checks the rest): false if none (view_root.c). */
+bool root_entry_of(const struct archive *ar, const char *name, uint32_t *id,
+		   const char **end);
+
 /* Whether the node is the root of a single-PAC mount (entry 0's folder). */
 bool item_is_pac_root(const struct archive *ar, const struct node *n);
 

@@ -19,6 +19,7 @@
 
 #include "handle.h"
 #include "mhfs.h"
+#include "original.h"
 #include "version.h"
 
 /* Exit codes, documented in mount.mhfu(8). */
@@ -37,6 +38,8 @@ enum {
  * unmounted or killed lets go as it exits. */
 #define DEFAULT_LOCK_WAIT 3
 #define LOCK_WAIT_MAX 3600
+/* The most commits -o history= may keep undoable. */
+#define HISTORY_OPTION_MAX 1000000
 
 #define USAGE_LINE "usage: mount.mhfu ARCHIVE MOUNTPOINT [-fnrsvw] [-N NS] [-o OPTIONS]" \
 	" (mount.mhfu --help lists the options)\n"
@@ -53,6 +56,7 @@ struct options {
 	char *scratch_mb;    /* -o scratch_mb= */
 	char *state;         /* -o state= */
 	char *lock_wait;     /* -o lock_wait= */
+	char *history;       /* -o history= */
 	int no_permissions;  /* -o no_default_permissions */
 	int foreground;      /* -o foreground */
 	int single_thread;   /* -o single_thread */
@@ -76,6 +80,7 @@ static const struct fuse_opt option_spec[] = {
 	{"scratch_mb=%s", offsetof(struct options, scratch_mb), 0},
 	{"state=%s", offsetof(struct options, state), 0},
 	{"lock_wait=%s", offsetof(struct options, lock_wait), 0},
+	{"history=%s", offsetof(struct options, history), 0},
 	{"no_default_permissions", offsetof(struct options, no_permissions), 1},
 	{"foreground", offsetof(struct options, foreground), 1},
 	{"single_thread", offsetof(struct options, single_thread), 1},
@@ -200,10 +205,13 @@ static void print_help(void)
 		"                           with ENOSPC (default 256)\n"
 		"    -o lock_wait=SECONDS   how long to wait for another mount of the archive\n"
 		"                           to let go of it before refusing (default 3)\n"
-		"    -o state=DIR           keep the log, refused texts and records.txt\n"
-		"                           overrides in DIR (default:\n"
+		"    -o state=DIR           keep the log, refused texts, the history of\n"
+		"                           commits and records.txt overrides in DIR (default:\n"
 		"                           $XDG_STATE_HOME/mhfufs/NAME-HASH, else under\n"
 		"                           ~/.local/state), where they outlive the mount\n"
+		"    -o history=N           keep the newest N commits undoable (default 200,\n"
+		"                           within 256 MiB); MOUNTPOINT/.mhfu/history lists\n"
+		"                           them, `echo ID > MOUNTPOINT/.mhfu/undo` undoes one\n"
 		"    -o foreground          stay in the foreground until unmounted;\n"
 		"                           messages also go to standard error\n"
 		"    -o single_thread       serve requests on one thread\n"
@@ -391,20 +399,20 @@ static void add_mount_option(struct fuse_args *args, const char *name,
 #define MB_OPTION_MAX ((unsigned long long)(SIZE_MAX >> 20) < (1ull << 20) \
 			       ? (unsigned long long)(SIZE_MAX >> 20) : (1ull << 20))
 
-/* -o NAME=VALUE, a whole number of `unit` from 0 to max, into *v (left
+/* -o NAME=VALUE, a whole number of `unit` from min to max, into *v (left
  * as is when not given); false with a message when it is not one.
  * Parsed here: fuse_opt's %d wraps silently. */
-static bool parse_number(const char *name, const char *value, unsigned long long max,
-			 const char *unit, unsigned long long *v)
+static bool parse_number(const char *name, const char *value, unsigned long long min,
+			 unsigned long long max, const char *unit, unsigned long long *v)
 {
 	if (!value)
 		return true;
 	char *end;
 	errno = 0;
 	unsigned long long n = strtoull(value, &end, 10);
-	if (!isdigit((unsigned char)value[0]) || *end || errno || n > max) {
-		fprintf(stderr, "mount.mhfu: -o %s=%s: expected 0 or more %s, at most %llu\n",
-			name, value, unit, max);
+	if (!isdigit((unsigned char)value[0]) || *end || errno || n < min || n > max) {
+		fprintf(stderr, "mount.mhfu: -o %s=%s: expected a whole number of %s from %llu to %llu\n",
+			name, value, unit, min, max);
 		return false;
 	}
 	*v = n;
@@ -415,7 +423,7 @@ static bool parse_number(const char *name, const char *value, unsigned long long
 static bool parse_mb(const char *name, const char *value, size_t *bytes)
 {
 	unsigned long long mb = *bytes >> 20;
-	if (!parse_number(name, value, MB_OPTION_MAX, "MiB", &mb))
+	if (!parse_number(name, value, 0, MB_OPTION_MAX, "MiB", &mb))
 		return false;
 	*bytes = (size_t)mb << 20;
 	return true;
@@ -507,7 +515,7 @@ int main(int argc, char *argv[])
 	static struct mhfs fs; /* large (the log): not on the stack */
 	uint64_t began = archive_now_us();
 	struct fs_diag msg = {""};
-	int status = EXIT_USAGE;
+	int status = EXIT_USAGE, err;
 
 	fuse_set_log_func(log_as_ours);
 	if (add_arguments(&args, argc, argv)) {
@@ -557,10 +565,11 @@ int main(int argc, char *argv[])
 			opts.rules);
 		goto out;
 	}
-	unsigned long long lock_wait = DEFAULT_LOCK_WAIT;
+	unsigned long long lock_wait = DEFAULT_LOCK_WAIT, history_max = 0;
 	if (!parse_mb("cache_mb", opts.cache_mb, &cache_bytes) ||
 	    !parse_mb("scratch_mb", opts.scratch_mb, &scratch_bytes) ||
-	    !parse_number("lock_wait", opts.lock_wait, LOCK_WAIT_MAX, "seconds", &lock_wait))
+	    !parse_number("lock_wait", opts.lock_wait, 0, LOCK_WAIT_MAX, "seconds", &lock_wait) ||
+	    !parse_number("history", opts.history, 1, HISTORY_OPTION_MAX, "commits", &history_max))
 		goto out;
 	enum databin_game game = GAME_UNKNOWN;
 	if (opts.game && (game = databin_game_parse(opts.game)) == GAME_UNKNOWN) {
@@ -615,6 +624,15 @@ int main(int argc, char *argv[])
 			break;
 		}
 		fs.ar.record = &fs.record;
+		if ((err = original_open(&fs, (size_t)history_max, &msg)) == ENOMEM) {
+			fprintf(stderr, "mount.mhfu: out of memory\n");
+			archive_close(&fs.ar);
+			status = EXIT_IO;
+			break;
+		}
+		if (err)
+			mlog_printf(&fs.log, "the history cannot be kept in the record (%s): "
+				    "commits can be undone until unmount only", msg.msg);
 		/* Nothing renames anything in a read-only mount: names may be
 		 * cached as long as attributes. */
 		if (!fs.ar.writable)
@@ -631,6 +649,7 @@ int main(int argc, char *argv[])
 			fuse_opt_add_arg(&args, "-oro");
 		}
 		status = serve(&fs, &args, &cmd, opts.verbose, began);
+		original_close(&fs);
 		archive_close(&fs.ar);
 		break;
 	case AR_EIO:
@@ -674,6 +693,7 @@ out:
 	free(opts.scratch_mb);
 	free(opts.state);
 	free(opts.lock_wait);
+	free(opts.history);
 	fuse_opt_free_args(&args);
 	return status;
 }

@@ -6,6 +6,7 @@
 #include <fuse_lowlevel.h>
 
 #include "archive.h"
+#include "history.h"
 #include "known.h"
 #include "log.h"
 #include "rules.h"
@@ -23,6 +24,9 @@ struct view_error {
 
 struct mhfs {
 	struct archive ar;           /* the backing archive */
+	struct history history;      /* its commits, kept in the record */
+	struct archive original;     /* the original tree's entries, from the
+					history; read under ar's io lock */
 	struct mlog log;             /* .mhfu/log */
 	struct record record;        /* where the log and refused texts are kept */
 	struct scratch_table scratch;/* files that are not views */

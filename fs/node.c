@@ -17,7 +17,8 @@
 #define PATH_MASK ((1ull << PATH_BITS) - 1)
 #define SLOT_SHIFT 12
 #define STREAM_SHIFT 7
-#define TYPE_MASK 0x7full
+#define TYPE_MASK 0x3full
+#define ORIGINAL_BIT 0x40ull
 
 #define VIEW_ENTRY(type, cls) [type] = &cls,
 static const struct view_class *const classes[NODE_TYPES] = {VIEW_TABLE(VIEW_ENTRY)};
@@ -68,7 +69,13 @@ uint64_t node_ino(const struct mhfs *fs, const struct node *n)
 	for (unsigned i = 0; i < n->depth; i++)
 		ino |= ((uint64_t)n->path[i] + 1) << (PATH_SHIFT + PATH_BITS * i);
 	return ino_scramble(ino | (uint64_t)n->slot << SLOT_SHIFT |
-			    (uint64_t)n->stream << STREAM_SHIFT | n->type);
+			    (uint64_t)n->stream << STREAM_SHIFT |
+			    (n->original ? ORIGINAL_BIT : 0) | n->type);
+}
+
+struct archive *node_archive(struct mhfs *fs, const struct node *n)
+{
+	return n->original ? &fs->original : &fs->ar;
 }
 
 bool node_from_ino(const struct mhfs *fs, uint64_t ino, struct node *n)
@@ -79,7 +86,10 @@ bool node_from_ino(const struct mhfs *fs, uint64_t ino, struct node *n)
 	if (type == NODE_NONE || type >= NODE_TYPES)
 		return false;
 	n->type = (enum node_type)type;
+	n->original = ino & ORIGINAL_BIT;
 	unsigned flags = node_class(n)->flags;
+	if (n->original && !(flags & VIEW_ITEM))
+		return false;
 	if (entry == 0) {
 		if (ino == NODE_ROOT && fs->ar.format == FORMAT_PAC)
 			n->type = NODE_DIR;
@@ -153,7 +163,7 @@ static struct node fixed_folder(struct mhfs *fs, const struct node *n,
 {
 	struct item it;
 	enum node_type type = c->in;
-	if (c->also_in[0] != NODE_NONE && !item_resolve(&fs->ar, n, &it) &&
+	if (c->also_in[0] != NODE_NONE && !item_resolve(node_archive(fs, n), n, &it) &&
 	    fixed_in(c, node_folder_type(it.kind)))
 		type = node_folder_type(it.kind);
 	return fixed_child(n, type);
@@ -195,6 +205,16 @@ void node_path(struct mhfs *fs, const struct node *n, char *buf, size_t len)
 	if (used && used + 1 < len)
 		buf[used++] = '/';
 	node_name(fs, n, buf + used, len - used);
+}
+
+bool node_unlocked(const struct node *n)
+{
+	return node_class(n)->flags & VIEW_UNLOCKED;
+}
+
+bool node_unlocked_lookup(struct mhfs *fs, const struct node *dir, const char *name)
+{
+	return node_unlocked(dir) || (is_mount_root(fs, dir) && !strcmp(name, ".mhfu"));
 }
 
 int node_lookup(struct mhfs *fs, const struct node *dir, const char *name,
@@ -313,7 +333,7 @@ int node_contents(struct mhfs *fs, const struct node *n, uint8_t **data, size_t 
 	}
 	if (!(*data = malloc(t.size ? t.size : 1)))
 		return ENOMEM;
-	ssize_t got = archive_read(&fs->ar, n->entry, t.offset, *data, t.size);
+	ssize_t got = archive_read(node_archive(fs, n), n->entry, t.offset, *data, t.size);
 	if (got != (ssize_t)t.size) {
 		free(*data);
 		*data = NULL;

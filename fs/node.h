@@ -10,7 +10,8 @@
  *                the sub-entry's index + 1 (0 ends the path)
  *   bits 20..12  slot (VIEW_SLOT)
  *   bits 11..7   stream (VIEW_STREAM)
- *   bits  6..0   the view's type (enum node_type); for the mount's own
+ *   bit   6      the node is of the original tree (.mhfu/original/)
+ *   bits  5..0   the view's type (enum node_type); for the mount's own
  *                nodes the inode number is the type (root = 1)
  *
  * In a single-PAC mount the root (inode 1) is the folder of entry 0.
@@ -18,7 +19,11 @@
  * An entry or sub-entry (its "item": entry id and path) shows as a raw
  * file and, when it is a container, a skeleton or an animation pack, as
  * a folder too: of sub-entries, of skeleton.txt, or of pack.txt and the
- * stream folders of slot files. */
+ * stream folders of slot files.
+ *
+ * The original tree shows the same items as they were before their first
+ * commit (history.h): the same classes over another archive, the one
+ * node_archive names, read-only. */
 #ifndef FS_NODE_H
 #define FS_NODE_H
 
@@ -42,6 +47,7 @@ struct node {
 	unsigned depth;                    /* sub-entry indices in path */
 	uint16_t path[PACTREE_MAX_DEPTH];  /* sub-entry index at each level */
 	uint16_t stream, slot;             /* VIEW_STREAM, VIEW_SLOT */
+	bool original;                     /* VIEW_ITEM: of the original tree */
 };
 
 /* What a node stands for, resolved against the archive. */
@@ -68,6 +74,9 @@ static inline bool node_is_dir(const struct node *n)
 }
 
 uint64_t node_ino(const struct mhfs *fs, const struct node *n);
+
+/* The archive an item node reads: the mounted one, or the original tree's. */
+struct archive *node_archive(struct mhfs *fs, const struct node *n);
 
 /* Decodes an inode number; false if it names nothing this archive could
  * hold (node_resolve says whether it exists). */
@@ -98,6 +107,12 @@ bool node_fillable(struct mhfs *fs, const struct node *dir, const char *name,
  * what the folder's names are.  The patterns are in mount.mhfu(8). */
 bool node_name_reserved(struct mhfs *fs, const struct node *dir, const char *name,
 			struct fs_diag *why);
+
+/* Whether the node, or looking `name` up in folder dir, needs no hold
+ * of the archive's io lock (VIEW_UNLOCKED: .mhfu and .mhfu/info answer
+ * while a commit holds it). */
+bool node_unlocked(const struct node *n);
+bool node_unlocked_lookup(struct mhfs *fs, const struct node *dir, const char *name);
 
 /* The child named `name` of folder `dir`: 0, ENOENT, or an errno. */
 int node_lookup(struct mhfs *fs, const struct node *dir, const char *name,

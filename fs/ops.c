@@ -47,11 +47,14 @@ static void mhfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	if (f)
 		ino = f->ino;
 	pthread_mutex_unlock(&fs->scratch.lock);
-	if (!ino) {
-		fs_rdlock(fs);
-		if (node_from_ino(fs, parent, &dir) && !node_lookup(fs, &dir, name, &child))
+	if (!ino && node_from_ino(fs, parent, &dir)) {
+		bool locked = !node_unlocked_lookup(fs, &dir, name);
+		if (locked)
+			fs_rdlock(fs);
+		if (!node_lookup(fs, &dir, name, &child))
 			ino = node_ino(fs, &child);
-		fs_unlock(fs);
+		if (locked)
+			fs_unlock(fs);
 	}
 	if (!ino) {
 		/* Negative entries are not cached: a name can appear with
@@ -110,7 +113,7 @@ static int open_view(struct mhfs *fs, fuse_ino_t ino, struct fuse_file_info *fi,
 		return EISDIR;
 	if (write && !(node_class(n)->flags & VIEW_WRITABLE))
 		return EACCES;
-	if (write && !fs->ar.writable)
+	if (write && (!fs->ar.writable || n->original))
 		return EROFS;
 	if (n->type == NODE_FILE && !write) {
 		if ((err = node_resolve(fs, n, &t)))
@@ -118,7 +121,7 @@ static int open_view(struct mhfs *fs, fuse_ino_t ino, struct fuse_file_info *fi,
 		h->entry = n->entry;
 		h->offset = t.offset;
 		h->size = t.size;
-		h->generation = atomic_load(&fs->ar.entries[n->entry].generation);
+		h->generation = atomic_load(&node_archive(fs, n)->entries[n->entry].generation);
 		read_through(fi);
 		return 0;
 	}
@@ -176,9 +179,13 @@ static void mhfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		h->scratch = ino;
 		fi->direct_io = 1;
 	} else if (!err) {
-		fs_rdlock(fs);
+		struct node n;
+		bool locked = !node_from_ino(fs, ino, &n) || !node_unlocked(&n);
+		if (locked)
+			fs_rdlock(fs);
 		err = open_view(fs, ino, fi, h);
-		fs_unlock(fs);
+		if (locked)
+			fs_unlock(fs);
 	}
 	if (err) {
 		if (h)
@@ -208,9 +215,10 @@ static void reply_raw(fuse_req_t req, struct mhfs *fs, const struct handle *h,
 		return;
 	}
 	fs_rdlock(fs);
-	ssize_t n = atomic_load(&fs->ar.entries[h->entry].generation) != h->generation
+	struct archive *ar = node_archive(fs, &h->view);
+	ssize_t n = atomic_load(&ar->entries[h->entry].generation) != h->generation
 			    ? -ESTALE
-			    : archive_read(&fs->ar, h->entry, h->offset + (uint64_t)off, buf, size);
+			    : archive_read(ar, h->entry, h->offset + (uint64_t)off, buf, size);
 	fs_unlock(fs);
 	if (n < 0)
 		fuse_reply_err(req, (int)-n);
@@ -262,7 +270,7 @@ static void read_unopened(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, size_
 		h.entry = h.view.entry;
 		h.offset = t.offset;
 		h.size = t.size;
-		h.generation = atomic_load(&fs->ar.entries[h.entry].generation);
+		h.generation = atomic_load(&node_archive(fs, &h.view)->entries[h.entry].generation);
 		raw = true; /* replied below, the lock released */
 	}
 	fs_unlock(fs);
@@ -273,7 +281,7 @@ static void read_unopened(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, size_
 		free(data);
 	} else if (raw) {
 		reply_raw(req, fs, &h, size, off);
-		if (h.view.type == NODE_FILE && h.view.depth == 0 && off == 0)
+		if (h.view.type == NODE_FILE && h.view.depth == 0 && !h.view.original && off == 0)
 			prefetch_after_miss(fs, h.view.entry);
 	}
 }

@@ -209,7 +209,7 @@ static void trim_texts(int dir, const char *newest)
 	free(t);
 }
 
-static int write_all(int fd, const uint8_t *p, size_t len)
+int record_write_all(int fd, const uint8_t *p, size_t len)
 {
 	while (len) {
 		ssize_t n = write(fd, p, len);
@@ -257,7 +257,7 @@ int record_keep(struct record *r, const char *view_path, const void *data, size_
 	} else {
 		/* On disk before the refusal is returned: the user may quit
 		 * the editor on seeing it. */
-		err = write_all(fd, data, len);
+		err = record_write_all(fd, data, len);
 		if (!err && fsync(fd))
 			err = errno;
 		close(fd);
@@ -301,8 +301,7 @@ int record_list(struct record *r, struct record_text **texts, size_t *count)
 	return err;
 }
 
-/* Reads a whole kept text. */
-static int read_text(int dir, const char *name, uint8_t **data, size_t *len)
+int record_read_file(int dir, const char *name, uint8_t **data, size_t *len)
 {
 	struct stat st;
 	int fd = openat(dir, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), err = 0;
@@ -345,7 +344,7 @@ int record_get(struct record *r, uint64_t ino, struct stat *st, uint8_t **data, 
 			if (t[i].st.st_ino != ino)
 				continue;
 			*st = t[i].st;
-			err = data ? read_text(dir, t[i].name, data, len) : 0;
+			err = data ? record_read_file(dir, t[i].name, data, len) : 0;
 		}
 		free(t);
 	}
@@ -396,7 +395,7 @@ int record_override_get(struct record *r, const char *key, uint8_t **data, size_
 	if (dir < 0)
 		return errno;
 	override_name(key, name, sizeof name);
-	int err = read_text(dir, name, data, len);
+	int err = record_read_file(dir, name, data, len);
 	close(dir);
 	return err;
 }
@@ -423,7 +422,7 @@ int record_override_put(struct record *r, const char *key, const void *data, siz
 		if (fd < 0)
 			err = errno;
 		if (!err)
-			err = write_all(fd, data, len);
+			err = record_write_all(fd, data, len);
 		if (!err && fsync(fd))
 			err = errno;
 		if (fd >= 0)

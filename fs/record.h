@@ -75,6 +75,13 @@ int record_list(struct record *r, struct record_text **texts, size_t *count);
  * malloc'ed.  0 or an errno. */
 int record_get(struct record *r, uint64_t ino, struct stat *st, uint8_t **data,
 	       size_t *len);
+/* Writes all of p to fd, through short writes and interruptions: 0 or
+ * an errno. */
+int record_write_all(int fd, const uint8_t *p, size_t len);
+/* The file `name` in folder dir, what it holds (a file cut meanwhile:
+ * what is there), malloc'ed: 0 or an errno. */
+int record_read_file(int dir, const char *name, uint8_t **data, size_t *len);
+
 /* Removes a kept text.  0 or an errno. */
 int record_remove(struct record *r, const char *name);
 

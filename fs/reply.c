@@ -31,16 +31,22 @@ int node_stat(struct mhfs *fs, const struct node *n, struct stat *st)
 {
 	struct node_target t;
 	const struct view_class *c = node_class(n);
-	mode_t writable = fs->ar.writable ? 0200 : 0;
+	mode_t writable = fs->ar.writable && !n->original && !(c->flags & VIEW_READ_ONLY) ? 0200
+													: 0;
 	int err;
 	memset(st, 0, sizeof *st);
 	st->st_ino = node_ino(fs, n);
 	st->st_uid = fs->uid;
 	st->st_gid = fs->gid;
 	/* An entry's views change at its commits; the mount's own nodes
-	 * with the archive. */
-	st->st_atim = st->st_mtim = st->st_ctim =
-		c->flags & VIEW_ITEM ? fs->ar.entries[n->entry].mtime : fs->ar.mtime;
+	 * with the archive, but those made without its lock (a commit may
+	 * be changing its time) are of now. */
+	if (node_unlocked(n))
+		clock_gettime(CLOCK_REALTIME, &st->st_mtim);
+	else
+		st->st_mtim = c->flags & VIEW_ITEM ? node_archive(fs, n)->entries[n->entry].mtime
+						   : fs->ar.mtime;
+	st->st_atim = st->st_ctim = st->st_mtim;
 	st->st_blksize = 4096;
 	st->st_nlink = 1;
 
@@ -120,9 +126,14 @@ int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st)
 		return err;
 	}
 	struct node n;
-	fs_rdlock(fs);
-	err = node_from_ino(fs, ino, &n) ? node_stat(fs, &n, st) : ENOENT;
-	fs_unlock(fs);
+	if (!node_from_ino(fs, ino, &n))
+		return ENOENT;
+	bool locked = !node_unlocked(&n);
+	if (locked)
+		fs_rdlock(fs);
+	err = node_stat(fs, &n, st);
+	if (locked)
+		fs_unlock(fs);
 	if (!err)
 		live_attributes(fs, st);
 	return err;

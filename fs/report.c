@@ -134,9 +134,15 @@ void report_commit(struct mhfs *fs, const struct edit *e, const struct commit_re
 		set_view_error(fs, ino, NULL);
 		if (r->note[0])
 			mlog_printf(&fs->log, "%s: committed: %s", r->path, r->note);
+		else if (e->undoes)
+			mlog_printf(&fs->log, "%s: committed (%zu bytes, entry %u now %zu bytes) as "
+				    "commit %llu, undoing commit %llu", r->path, e->len, r->entry,
+				    r->entry_len, (unsigned long long)r->history_id,
+				    (unsigned long long)e->undoes);
 		else
-			mlog_printf(&fs->log, "%s: committed (%zu bytes, entry %u now %zu bytes)",
-				    r->path, e->len, r->entry, r->entry_len);
+			mlog_printf(&fs->log, "%s: committed (%zu bytes, entry %u now %zu bytes) as "
+				    "commit %llu", r->path, e->len, r->entry, r->entry_len,
+				    (unsigned long long)r->history_id);
 		if (r->removed_text)
 			keep_text(fs, r->removed_path, r->removed_text, r->removed_len,
 				  "the removed clip's text");

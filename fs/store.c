@@ -42,6 +42,7 @@ const struct store_io store_libc = {
 	.rename = rename,
 	.unlink = unlink,
 	.access = access,
+	.fstatvfs = fstatvfs,
 };
 
 /* Reads or writes all of len bytes at off, through short transfers and
@@ -109,6 +110,27 @@ void store_init(struct store *s, const struct store_io *io, int *fd, const char 
 	s->pending = false;
 	s->pending_entry = 0;
 	atomic_init(&s->bytes_written, 0);
+	atomic_init(&s->rewrite_done, 0);
+	atomic_init(&s->rewrite_total, 0);
+}
+
+/* Note 5: whether the filesystem holding the archive has room for a new
+ * archive of `need` bytes beside it; if not, why says how much.  Where
+ * the room cannot be told, the write is tried. */
+static bool room_for(const struct store *s, uint64_t need, struct fs_diag *why)
+{
+	struct statvfs sv;
+	if (s->io->fstatvfs(*s->fd, &sv))
+		return true;
+	uint64_t avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+	if (need <= avail)
+		return true;
+	fs_diag_printf(why, "No space left for a new archive: this commit moves entries, so it "
+		       "needs %llu bytes (%.1f MiB) beside the old one, and %llu bytes (%.1f MiB) "
+		       "are free: free %.1f MiB more",
+		       (unsigned long long)need, need / 1048576.0, (unsigned long long)avail,
+		       avail / 1048576.0, (need - avail) / 1048576.0);
+	return false;
 }
 
 /* Where a rewrite, or -o backup's copy, is written before its rename. */
@@ -259,6 +281,13 @@ static int rewrite_archive(struct store *s, struct databin *db, uint32_t id,
 		err = EINVAL;
 		goto fail;
 	}
+	uint64_t new_size = databin_entry_offset(db, db->count);
+	if (!room_for(s, new_size, why)) {
+		err = ENOSPC;
+		goto fail;
+	}
+	atomic_store(&s->rewrite_done, 0);
+	atomic_store(&s->rewrite_total, new_size);
 	replacement_path(s, tmp, sizeof tmp);
 	uint32_t blocks = db->start[id + 1] - db->start[id];
 	if (!(buf = malloc(REWRITE_CHUNK)) ||
@@ -273,6 +302,7 @@ static int rewrite_archive(struct store *s, struct databin *db, uint32_t id,
 	    copy_span(io, *s->fd, fd, head, at - head, buf, REWRITE_CHUNK) ||
 	    store_pwrite_full(io, fd, entry, (size_t)blocks * DATABIN_BLOCK, at))
 		goto io;
+	atomic_store(&s->rewrite_done, at + (uint64_t)blocks * DATABIN_BLOCK);
 	for (uint32_t j = id + 1, k; j < db->count; j = k) {
 		size_t total = 0;
 		for (k = j; k < db->count; k++) {
@@ -301,6 +331,7 @@ static int rewrite_archive(struct store *s, struct databin *db, uint32_t id,
 		}
 		if (store_pwrite_full(io, fd, buf, total, databin_entry_offset(db, j)))
 			goto io;
+		atomic_store(&s->rewrite_done, databin_entry_offset(db, k));
 	}
 	replaced = replace_archive(s, fd, tmp);
 	if (replaced >= 0) {
@@ -314,6 +345,7 @@ static int rewrite_archive(struct store *s, struct databin *db, uint32_t id,
 		atomic_fetch_add(&s->bytes_written, databin_entry_offset(was, was->count));
 	}
 	if (replaced == 0) {
+		atomic_store(&s->rewrite_total, 0);
 		free(toc);
 		free(buf);
 		free(entry);
@@ -323,6 +355,7 @@ io:
 	fs_diag_printf(why, "writing %s: %s", tmp, strerror(errno));
 	err = errno == ENOSPC || errno == EDQUOT ? errno : EIO;
 fail:
+	atomic_store(&s->rewrite_total, 0);
 	if (fd >= 0) {
 		io->close(fd);
 		io->unlink(tmp);

@@ -26,6 +26,10 @@
  *  4. -o backup: before the first write, the archive is copied to
  *     ARCHIVE.mhfu-new, synced and renamed ARCHIVE.orig, once
  *     (store_keep_original): a copy cut short never takes that name.
+ *  5. A rewrite needs room for the whole new archive beside the old: it
+ *     is refused with ENOSPC before anything is written when its
+ *     filesystem has less free, saying how much it needs; while it runs,
+ *     rewrite_done and rewrite_total say how far it is (.mhfu/info).
  *
  * States (one store per mounted archive; the caller serialises every call
  * on it, as the archive's `io` lock does):
@@ -53,6 +57,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 
 #include "fserror.h"
@@ -77,6 +82,7 @@ struct store_io {
 	int (*rename)(const char *from, const char *to);
 	int (*unlink)(const char *path);
 	int (*access)(const char *path, int mode);
+	int (*fstatvfs)(int fd, struct statvfs *st);
 };
 
 /* The real calls. */
@@ -109,6 +115,8 @@ struct store {
 	bool pending;              /* the error state (note 3) */
 	uint32_t pending_entry;    /* pending: the entry whose commit awaits replay */
 	_Atomic uint64_t bytes_written; /* into the archive by writes, for statistics */
+	_Atomic uint64_t rewrite_done;  /* a rewrite under way: bytes of the new */
+	_Atomic uint64_t rewrite_total; /*   archive written, of its size (0: none) */
 };
 
 /* Sets the store up over the caller's archive, its descriptor `fd` and

@@ -68,9 +68,22 @@ struct commit_result;
 	X(NODE_SLOT_SVG, view_slot_svg) /* DIR/streamK/slotNNN.svg */           \
 	X(NODE_ENTRY_SVG, view_entry_svg) /* DIR/entries/entryNNN.svg */        \
 	X(NODE_TMH_DIR, view_tmh_dir)   /* a texture bank's folder */            \
-	X(NODE_TMH_PNG, view_tmh_png)   /* DIR/imageNN.png */        \
-	X(NODE_MODEL_GLB, view_model_glb) /* PAC/model.glb */                 \
-	X(NODE_RECORDS_TXT, view_records_txt) /* DIR/records.txt (MHP3rd) */
+	X(NODE_TMH_PNG, view_tmh_png)   /* DIR/imageNN.png */                   \
+	X(NODE_MODEL_GLB, view_model_glb) /* PAC/model.glb */                  \
+	X(NODE_RECORDS_TXT, view_records_txt) /* DIR/records.txt (MHP3rd) */    \
+	X(NODE_HISTORY, view_history)   /* .mhfu/history */                     \
+	X(NODE_UNDO, view_undo)         /* .mhfu/undo */                        \
+	X(NODE_CHANGED, view_changed)   /* .mhfu/changed.tsv */                 \
+	X(NODE_ORIGINAL, view_original) /* .mhfu/original/ */                   \
+	X(NODE_EXPORT, view_export)     /* .mhfu/export/ */                     \
+	X(NODE_EXPORT_FU, view_export_fu) /* export/NATIVEPSP/ */               \
+	X(NODE_EXPORT_FU_FILE, view_export_fu_file) /* export/NATIVEPSP/NNNN */ \
+	X(NODE_EXPORT_BITMAP, view_export_bitmap) /* export/NATIVEPSP/FILE.BIN */ \
+	X(NODE_EXPORT_P3, view_export_p3) /* export/P3rdML/ */                  \
+	X(NODE_EXPORT_P3_FILES, view_export_p3_files) /* export/P3rdML/files/ */ \
+	X(NODE_EXPORT_P3_FILE, view_export_p3_file) /* export/P3rdML/files/XXXX */ \
+	X(NODE_BY_NAME, view_by_name)   /* by-name/ */                          \
+	X(NODE_BY_NAME_LINK, view_by_name_link) /* by-name/tigrex */
 
 #define VIEW_ENUM(type, cls) type,
 enum node_type { NODE_NONE, VIEW_TABLE(VIEW_ENUM) NODE_TYPES };
@@ -85,6 +98,11 @@ enum view_flags {
 	VIEW_REMOVABLE = 1 << 5, /* unlink and symlink are edits (a slot's file) */
 	VIEW_LIVE = 1 << 6,      /* changes as the mount runs: never cached */
 	VIEW_EXPANDS = 1 << 7,   /* the folder of an item of kind `expands` */
+	VIEW_READ_ONLY = 1 << 8, /* a folder nothing is created in or removed
+				    from, not even scratch files (EROFS) */
+	VIEW_UNLOCKED = 1 << 9,  /* made without the archive's io lock (its
+				    callbacks take what they need), so it
+				    answers while a commit holds it */
 };
 
 /* Where a folder's listing stands at a position (child_at). */
@@ -142,6 +160,10 @@ struct view_class {
 	 * exclusively; fills r as commit_edit does (commit.h) and returns
 	 * its errno. */
 	int (*commit)(struct mhfs *fs, const struct edit *e, struct commit_result *r);
+	/* A file whose writes are requests (.mhfu/undo): carries out what
+	 * one write holds before the write returns, called with no lock
+	 * held; 0 or the write's errno.  Nothing is committed at close. */
+	int (*request)(struct mhfs *fs, const struct node *n, const uint8_t *data, size_t len);
 };
 
 /* Name parsing shared by the classes (node.c).  view_number: the

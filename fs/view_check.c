@@ -18,7 +18,7 @@
 static int check_folder(struct mhfs *fs, const struct node *n, struct node *dir)
 {
 	struct item it;
-	int err = item_resolve(&fs->ar, n, &it);
+	int err = item_resolve(node_archive(fs, n), n, &it);
 	if (err)
 		return err;
 	*dir = *n;
@@ -65,13 +65,13 @@ static bool check_exists(struct mhfs *fs, const struct node *n)
 static char *check_print(struct mhfs *fs, const struct node *n, const struct node_target *t,
 			 size_t *len, int *err)
 {
-	uint64_t size = archive_entry_size(&fs->ar, n->entry);
+	uint64_t size = archive_entry_size(node_archive(fs, n), n->entry);
 	uint8_t *entry = malloc(size ? size : 1);
 	char *text = NULL;
 	*err = ENOMEM;
 	if (!entry)
 		return NULL;
-	ssize_t got = archive_read(&fs->ar, n->entry, 0, entry, size);
+	ssize_t got = archive_read(node_archive(fs, n), n->entry, 0, entry, size);
 	if (got != (ssize_t)size) {
 		free(entry);
 		*err = got < 0 ? (int)-got : EIO;
@@ -91,7 +91,7 @@ static int check_resolve(struct mhfs *fs, const struct node *n, struct node_targ
 {
 	struct item it;
 	int err = check_folder_resolve(fs, n, t);
-	if (err || (err = item_resolve(&fs->ar, n, &it)))
+	if (err || (err = item_resolve(node_archive(fs, n), n, &it)))
 		return err;
 	const struct model_text *kept = atomic_load_explicit(&it.cache->check,
 							     memory_order_acquire);
@@ -101,7 +101,7 @@ static int check_resolve(struct mhfs *fs, const struct node *n, struct node_targ
 		if (!text)
 			return err;
 		if ((kept = model_text_keep(&it.cache->check, text, len, &added)))
-			atomic_fetch_add(&fs->ar.cached_bytes, added);
+			atomic_fetch_add(&node_archive(fs, n)->cached_bytes, added);
 	}
 	return item_kept_text(t, kept);
 }

@@ -16,7 +16,7 @@
 /* The folder holding an item's views: its container's, or the root. */
 void item_parent(const struct node *n, struct node *dir)
 {
-	*dir = (struct node){.type = NODE_ROOT};
+	*dir = (struct node){.type = n->original ? NODE_ORIGINAL : NODE_ROOT};
 	if (n->depth == 0)
 		return;
 	*dir = *n;
@@ -32,8 +32,8 @@ static void raw_name(struct mhfs *fs, const struct node *n, char *buf, size_t le
 {
 	struct item it;
 	if (n->depth == 0)
-		archive_entry_name(&fs->ar, n->entry, buf, len);
-	else if (!item_resolve(&fs->ar, n, &it))
+		archive_entry_name(node_archive(fs, n), n->entry, buf, len);
+	else if (!item_resolve(node_archive(fs, n), n, &it))
 		views_member_name(n->path[n->depth - 1], it.kind, buf, len);
 	else
 		snprintf(buf, len, "%u", n->path[n->depth - 1]);
@@ -42,7 +42,7 @@ static void raw_name(struct mhfs *fs, const struct node *n, char *buf, size_t le
 static int raw_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
 {
 	struct item it;
-	int err = item_resolve(&fs->ar, n, &it);
+	int err = item_resolve(node_archive(fs, n), n, &it);
 	if (err)
 		return err;
 	t->offset = it.offset;
@@ -90,7 +90,8 @@ void item_folder_name(struct mhfs *fs, const struct node *n, char *buf, size_t l
 int item_folder_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
 {
 	struct item it;
-	int err = item_resolve(&fs->ar, n, &it);
+	struct archive *ar = node_archive(fs, n);
+	int err = item_resolve(ar, n, &it);
 	if (err)
 		return err;
 	if (node_folder_type(it.kind) != n->type || !item_has_dir(n, &it))
@@ -98,9 +99,9 @@ int item_folder_resolve(struct mhfs *fs, const struct node *n, struct node_targe
 	t->offset = it.offset;
 	t->size = it.size;
 	t->kind = it.kind;
-	t->tree = item_tree(&fs->ar, n, &it);
+	t->tree = item_tree(ar, n, &it);
 	if (model_kind(it.kind))
-		t->model = item_model(&fs->ar, n, &it);
+		t->model = item_model(ar, n, &it);
 	return 0;
 }
 
@@ -108,8 +109,10 @@ bool item_folder_exists(struct mhfs *fs, const struct node *n)
 {
 	struct node_target t;
 	/* A top-level folder: the folder rule needs only the entry's kind. */
+	struct archive *ar = node_archive(fs, n);
 	if (n->depth == 0)
-		return node_folder_type(archive_entry_kind(&fs->ar, n->entry)) == n->type;
+		return archive_entry_present(ar, n->entry) &&
+		       node_folder_type(archive_entry_kind(ar, n->entry)) == n->type;
 	return !node_resolve(fs, n, &t);
 }
 

@@ -38,8 +38,11 @@ static bool meta_reserved(struct mhfs *fs, const struct node *dir, const struct 
 	return true;
 }
 
+/* Looked up and stat'ed without the archive's lock (VIEW_UNLOCKED): its
+ * children resolve without the archive, so .mhfu/info answers while a
+ * commit runs. */
 const struct view_class view_meta = {
-	.flags = VIEW_DIR,
+	.flags = VIEW_DIR | VIEW_UNLOCKED,
 	.fixed_name = ".mhfu",
 	.parent = in_root,
 	.resolve = always,
@@ -56,33 +59,55 @@ const struct view_class view_rejected = {
 
 /* ---- info ------------------------------------------------------------- */
 
+/* The lines a commit changes, with the archive's io lock held. */
+static void locked_facts(struct archive *ar, struct strbuf *t)
+{
+	strbuf_printf(t, "size\t%llu\n", (unsigned long long)ar->size);
+	if (ar->format == FORMAT_DATABIN) {
+		strbuf_printf(t, "toc_blocks\t%u\n", ar->db.start[0]);
+		strbuf_printf(t, "blocks\t%u\n", ar->db.start[ar->count]);
+	}
+	/* A commit's journal is removed before the commit returns, unless
+	 * writing the archive failed: then it awaits the next commit. */
+	if (ar->store.pending)
+		strbuf_printf(t, "journal\tpending (entry %u: reads fail until the next "
+			      "commit or mount replays it)\n", ar->store.pending_entry);
+	else
+		strbuf_printf(t, "journal\tclean\n");
+}
+
+/* Made without the archive's lock (VIEW_UNLOCKED): while a commit holds
+ * it, the lines it changes give way to the commit's progress. */
 static int info_contents(struct mhfs *fs, const struct node *n, uint8_t **data, size_t *len)
 {
 	(void)n;
 	struct archive *ar = &fs->ar;
 	struct strbuf t = {0};
 	bool databin = ar->format == FORMAT_DATABIN;
+	bool locked = !pthread_rwlock_tryrdlock(&ar->io);
 
 	strbuf_printf(&t, "format\t%s\n", databin ? "DATA.BIN" : "PAC");
 	strbuf_printf(&t, "archive\t%s\n", ar->path);
-	strbuf_printf(&t, "size\t%llu\n", (unsigned long long)ar->size);
 	if (databin) {
 		strbuf_printf(&t, "game\t%s\n", databin_game_name(ar->db.game));
 		strbuf_printf(&t, "game_from\t%s\n", ar->game_from);
 		strbuf_printf(&t, "encrypted\t%s\n", ar->db.encrypted ? "yes" : "no");
 		strbuf_printf(&t, "entries\t%u\n", ar->count);
 		strbuf_printf(&t, "size_pairs\t%u\n", ar->db.nsizes);
-		strbuf_printf(&t, "toc_blocks\t%u\n", ar->db.start[0]);
-		strbuf_printf(&t, "blocks\t%u\n", ar->db.start[ar->count]);
 	}
 	strbuf_printf(&t, "mode\t%s\n", ar->writable ? "read-write" : "read-only");
-	/* A commit's journal is removed before the commit returns, unless
-	 * writing the archive failed: then it awaits the next commit. */
-	if (ar->store.pending)
-		strbuf_printf(&t, "journal\tpending (entry %u: reads fail until the next "
-			      "commit or mount replays it)\n", ar->store.pending_entry);
+	if (locked) {
+		locked_facts(ar, &t);
+		pthread_rwlock_unlock(&ar->io);
+	}
+	uint64_t total = atomic_load(&ar->store.rewrite_total);
+	uint64_t done = atomic_load(&ar->store.rewrite_done);
+	if (total)
+		strbuf_printf(&t, "commit\trewriting the archive: %llu of %llu bytes (%llu%%)\n",
+			      (unsigned long long)done, (unsigned long long)total,
+			      (unsigned long long)(done * 100 / total));
 	else
-		strbuf_printf(&t, "journal\tclean\n");
+		strbuf_printf(&t, "commit\t%s\n", locked ? "none running" : "running");
 	strbuf_printf(&t, "commits\t%llu\n", (unsigned long long)atomic_load(&ar->commits));
 	strbuf_printf(&t, "refused\t%llu\n", (unsigned long long)atomic_load(&ar->refusals));
 	strbuf_printf(&t, "reads\t%llu\n", (unsigned long long)atomic_load(&ar->reads));
@@ -108,7 +133,7 @@ static int info_contents(struct mhfs *fs, const struct node *n, uint8_t **data, 
 }
 
 const struct view_class view_info = {
-	.flags = VIEW_LIVE,
+	.flags = VIEW_LIVE | VIEW_UNLOCKED,
 	.in = NODE_META,
 	.fixed_name = "info",
 	.resolve = always,

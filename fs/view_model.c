@@ -33,9 +33,9 @@ static int first_member_model(struct mhfs *fs, const struct node *dir,
 		struct node member = *dir;
 		struct item it;
 		member.path[member.depth++] = (uint16_t)i;
-		if (item_resolve(&fs->ar, &member, &it))
+		if (item_resolve(node_archive(fs, dir), &member, &it))
 			return 0;
-		*m = item_model(&fs->ar, &member, &it);
+		*m = item_model(node_archive(fs, dir), &member, &it);
 		return *m || atomic_load(&it.cache->failed) ? 0 : EIO;
 	}
 	return 0;
@@ -109,7 +109,7 @@ static int model_glb_resolve(struct mhfs *fs, const struct node *n, struct node_
 		if (e != MH_OK) {
 			if (e != MH_ENOMEM) {
 				char label[128];
-				item_label(&fs->ar, &dir, label, sizeof label);
+				item_label(node_archive(fs, &dir), &dir, label, sizeof label);
 				mlog_printf(fs->ar.log, "%s/model.glb: not made: %s", label, d.msg);
 			}
 			return e == MH_ERANGE ? EFBIG : mh_errno(e);

@@ -23,6 +23,19 @@ static int root_resolve(struct mhfs *fs, const struct node *n, struct node_targe
 	return 0;
 }
 
+bool root_entry_of(const struct archive *ar, const char *name, uint32_t *id,
+		   const char **end)
+{
+	long long v = -1;
+	*end = name + 10;
+	if (strncmp(name, "file_", 5) ||
+	    (strncmp(name, "file_-0001", 10) && !view_number(name + 5, &v, end)) ||
+	    v + 1 >= (long long)ar->count)
+		return false;
+	*id = (uint32_t)(v + 1);
+	return true;
+}
+
 /* "file_06185" or "file_06185.pac", "file_-0001...": the candidate
  * entry (node_lookup checks the whole name). */
 static bool root_child_named(struct mhfs *fs, const struct node *dir,
@@ -31,13 +44,10 @@ static bool root_child_named(struct mhfs *fs, const struct node *dir,
 {
 	(void)dir;
 	(void)t;
-	long long v = -1;
-	const char *end = name + 10;
-	if (strncmp(name, "file_", 5) ||
-	    (strncmp(name, "file_-0001", 10) && !view_number(name + 5, &v, &end)) ||
-	    v + 1 >= (long long)fs->ar.count)
+	uint32_t id;
+	const char *end;
+	if (!root_entry_of(&fs->ar, name, &id, &end))
 		return false;
-	uint32_t id = (uint32_t)(v + 1);
 	enum kind k = archive_entry_kind(&fs->ar, id);
 	*child = (struct node){.type = *end ? NODE_FILE : node_folder_type(k), .entry = id};
 	return child->type != NODE_NONE;

@@ -30,7 +30,8 @@
 
 /* What a name in a directory is: a view, an empty slot's file, a name
  * that looks like a view but is none (refused), or a scratch name. */
-enum name_kind { NAME_SCRATCH, NAME_VIEW, NAME_NEW_SLOT, NAME_RESERVED, NAME_NONE };
+enum name_kind { NAME_SCRATCH, NAME_VIEW, NAME_NEW_SLOT, NAME_RESERVED, NAME_NONE,
+		 NAME_READ_ONLY /* in a read-only folder (the original tree) */ };
 
 static enum name_kind classify(struct mhfs *fs, fuse_ino_t parent, const char *name,
 			       struct node *view)
@@ -41,6 +42,9 @@ static enum name_kind classify(struct mhfs *fs, fuse_ino_t parent, const char *n
 	pthread_rwlock_rdlock(&fs->ar.io);
 	if (!(parent & SCRATCH_INO) && !node_from_ino(fs, parent, &dir))
 		k = NAME_NONE;
+	else if (!(parent & SCRATCH_INO) &&
+		 (dir.original || (node_class(&dir)->flags & VIEW_READ_ONLY)))
+		k = NAME_READ_ONLY;
 	else if (!(parent & SCRATCH_INO) && !node_lookup(fs, &dir, name, view))
 		k = NAME_VIEW;
 	else if (!(parent & SCRATCH_INO) && node_fillable(fs, &dir, name, view))
@@ -61,7 +65,8 @@ static enum name_kind classify(struct mhfs *fs, fuse_ino_t parent, const char *n
  * EINVAL for one that looks like a view but is none (logged). */
 static int name_error(enum name_kind k)
 {
-	return k == NAME_NONE ? ENOENT : k == NAME_VIEW ? EEXIST : k == NAME_RESERVED ? EINVAL : 0;
+	return k == NAME_NONE ? ENOENT : k == NAME_VIEW ? EEXIST : k == NAME_RESERVED ? EINVAL
+	       : k == NAME_READ_ONLY ? EROFS : 0;
 }
 
 /* A name about to be created: a new slot file or a scratch name; see
@@ -108,6 +113,16 @@ void mhfs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 
 	if (!h->scratch && !h->writable) {
 		fuse_reply_err(req, EBADF);
+		return;
+	}
+	/* A request (.mhfu/undo): carried out now, its outcome the write's. */
+	const struct view_class *c = h->scratch ? NULL : node_class(&h->view);
+	if (c && c->request) {
+		err = c->request(fs, &h->view, (const uint8_t *)buf, size);
+		if (err)
+			fuse_reply_err(req, err);
+		else
+			fuse_reply_write(req, size);
 		return;
 	}
 	pthread_mutex_lock(&h->lock);
@@ -404,8 +419,9 @@ void mhfs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 		fuse_reply_err(req, 0);
 		return;
 	}
-	if (classify(fs, parent, name, &view) != NAME_VIEW)
-		err = ENOENT;
+	enum name_kind k = classify(fs, parent, name, &view);
+	if (k != NAME_VIEW)
+		err = k == NAME_READ_ONLY ? EROFS : ENOENT;
 	else if (!(node_class(&view)->flags & VIEW_REMOVABLE))
 		err = EPERM; /* entries and their members cannot disappear */
 	else if (!fs->ar.writable)
@@ -493,8 +509,8 @@ void mhfs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 	pthread_mutex_unlock(&fs->scratch.lock);
 	if (!err && (strlen(name) > NAME_MAX || strlen(newname) > NAME_MAX))
 		err = ENAMETOOLONG;
-	enum name_kind to = err ? NAME_NONE : classify(fs, newparent, newname, &dst);
-	if (!err && (to == NAME_NONE || to == NAME_RESERVED))
+	enum name_kind to = err ? NAME_NONE : classify(fs, newparent, newname, &dst), from;
+	if (!err && (to == NAME_NONE || to == NAME_RESERVED || to == NAME_READ_ONLY))
 		err = name_error(to);
 	if (!err && (flags & RENAME_NOREPLACE) && to == NAME_VIEW)
 		err = EEXIST;
@@ -513,8 +529,8 @@ void mhfs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 				scratch_unlink(&fs->scratch, shadow);
 			pthread_mutex_unlock(&fs->scratch.lock);
 		}
-	} else if (classify(fs, parent, name, &src) != NAME_VIEW) {
-		err = ENOENT;
+	} else if ((from = classify(fs, parent, name, &src)) != NAME_VIEW) {
+		err = from == NAME_READ_ONLY ? EROFS : ENOENT;
 	} else if (to != NAME_SCRATCH) {
 		err = EXDEV; /* between views: mv copies, then removes */
 	} else {
@@ -590,7 +606,7 @@ void mhfs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 	struct mhfs *fs = fs_of(req);
 	struct node view;
 	enum name_kind k = classify(fs, parent, name, &view);
-	int err = k != NAME_VIEW ? ENOENT
+	int err = k == NAME_READ_ONLY ? EROFS : k != NAME_VIEW ? ENOENT
 		  : !(node_class(&view)->flags & VIEW_DIR) ? ENOTDIR
 		  : fs->ar.writable ? EPERM : EROFS;
 	fuse_reply_err(req, err);

@@ -4,7 +4,10 @@
  * With MHFU_COUNT_TO it writes the number of calls made to that file when
  * the process exits, so a test can aim at every part of a commit.
  * Reads (pread) fail with EIO while the file MHFU_FAIL_READS_WHILE
- * exists: a transient fault a test switches on and off. */
+ * exists: a transient fault a test switches on and off.  Writes (pwrite)
+ * of MHFU_STALL_MIN bytes or more wait while the file MHFU_STALL_WHILE
+ * exists (all but the first MHFU_STALL_SKIP of them): a commit held in
+ * the middle, for a test to look at or to kill. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -12,6 +15,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 static _Atomic long calls;
@@ -57,11 +61,26 @@ __attribute__((destructor)) static void report_count(void)
 	close(fd);
 }
 
+/* Waits while MHFU_STALL_WHILE exists, for a write of n bytes. */
+static void stall(size_t n)
+{
+	static _Atomic long seen;
+	const char *path = getenv("MHFU_STALL_WHILE"), *min = getenv("MHFU_STALL_MIN");
+	const char *skip = getenv("MHFU_STALL_SKIP");
+	if (!path || n < (size_t)(min ? atol(min) : 0) ||
+	    atomic_fetch_add(&seen, 1) < (skip ? atol(skip) : 0))
+		return;
+	const struct timespec tick = {0, 10 * 1000 * 1000};
+	while (access(path, F_OK) == 0)
+		nanosleep(&tick, NULL);
+}
+
 ssize_t pwrite64(int fd, const void *buf, size_t n, off_t off)
 {
 	static ssize_t (*real)(int, const void *, size_t, off_t);
 	if (!real)
 		real = (ssize_t (*)(int, const void *, size_t, off_t))dlsym(RTLD_NEXT, "pwrite64");
+	stall(n);
 	return fault_now() ? -1 : real(fd, buf, n, off);
 }
 

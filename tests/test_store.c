@@ -127,6 +127,7 @@ struct sim {
 	long crash_after;               /* calls after which the power goes; -1: never */
 	bool crashed;                   /* it went: every later call fails */
 	bool copy_in_kernel;            /* copy_file_range works (else EXDEV) */
+	uint64_t free_bytes;            /* what fstatvfs says is free; 0: plenty */
 };
 
 static struct sim S;     /* what the table's calls act on */
@@ -469,6 +470,17 @@ static int sim_access(const char *path, int mode)
 	return 0;
 }
 
+/* The room the filesystem has: not a call that fails (the store goes on
+ * when it cannot tell). */
+static int sim_fstatvfs(int fd, struct statvfs *st)
+{
+	(void)fd;
+	memset(st, 0, sizeof *st);
+	st->f_frsize = st->f_bsize = 4096;
+	st->f_bavail = st->f_bfree = S.free_bytes ? S.free_bytes / 4096 : 1u << 30;
+	return 0;
+}
+
 static const struct store_io SIM_IO = {
 	.open = sim_open,
 	.close = sim_close,
@@ -484,6 +496,7 @@ static const struct store_io SIM_IO = {
 	.rename = sim_rename,
 	.unlink = sim_unlink,
 	.access = sim_access,
+	.fstatvfs = sim_fstatvfs,
 };
 
 /* S becomes a directory holding only `path`, with `image` in it, synced. */
@@ -1181,6 +1194,38 @@ static void test_power_lost_after_every_call(void **state)
 /* The default table is the C library's functions themselves (open and
  * copy_file_range through a shape-fitting call), so an LD_PRELOAD shim
  * such as tests/faultio.c sees every call the store makes. */
+/* A rewrite with too little room beside the archive is refused before
+ * anything is written, saying how much it needs and has. */
+static void test_rewrite_without_room_is_refused_first(void **state)
+{
+	(void)state;
+	const struct scenario *sc = &SCENARIOS[2]; /* a growth rewrite, encrypted */
+	struct model m;
+	struct bytes image = {0}, bytes = {0};
+	struct fs_diag why = {""};
+	struct mount mt;
+	bool decided;
+	model_init(&m, sc->pac, sc->encrypted);
+	model_image(&m, &image);
+	sim_start(&image);
+	S.free_bytes = 8192;
+	mount_open(&mt, &m);
+	S.calls = 0;
+	edited(&m, &sc->edits[0], &bytes);
+	assert_int_equal(commit(&mt, sc, &m, &sc->edits[0], &bytes, &decided, &why), ENOSPC);
+	assert_false(decided);
+	assert_int_equal(S.calls, 0); /* nothing opened, written or renamed */
+	assert_non_null(strstr(why.msg, "No space left for a new archive: this commit moves entries, so it needs"));
+	assert_non_null(strstr(why.msg, "and 8192 bytes (0.0 MiB) are free: free"));
+	assert_true(archive_is(&m));
+	assert_int_equal(atomic_load(&mt.s.rewrite_total), 0);
+	mount_free(&mt);
+	model_free(&m);
+	bytes_free(&image);
+	bytes_free(&bytes);
+	sim_free(&S);
+}
+
 static void test_default_table_is_the_c_library(void **state)
 {
 	(void)state;
@@ -1196,6 +1241,7 @@ static void test_default_table_is_the_c_library(void **state)
 	assert_true(store_libc.rename == rename);
 	assert_true(store_libc.unlink == unlink);
 	assert_true(store_libc.access == access);
+	assert_true(store_libc.fstatvfs == fstatvfs);
 }
 
 static void write_file(const char *path, const void *p, size_t len)
@@ -1293,6 +1339,7 @@ int main(void)
 		cmocka_unit_test(test_recovery_with_every_call_failed_in_turn),
 		cmocka_unit_test(test_torn_journal_is_discarded),
 		cmocka_unit_test(test_power_lost_after_every_call),
+		cmocka_unit_test(test_rewrite_without_room_is_refused_first),
 		cmocka_unit_test(test_default_table_is_the_c_library),
 		cmocka_unit_test(test_real_calls_in_a_directory),
 	};
