@@ -185,6 +185,7 @@ mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(SAMPLE)/.
 	bash tests/demo_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/lock_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/record_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
+	bash tests/kinds_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/records_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/scratch_test.sh $(MOUNT) $(SAMPLE)
 	bash tests/crash_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(CRASH_ROUNDS)

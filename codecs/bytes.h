@@ -4,6 +4,7 @@
 #ifndef MH_BYTES_H
 #define MH_BYTES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 static inline uint16_t le16(const uint8_t *p)
@@ -48,6 +49,30 @@ static inline void put_be32(uint8_t *p, uint32_t v)
 static inline uint64_t align_up(uint64_t v, uint64_t a)
 {
 	return (v + a - 1) / a * a;
+}
+
+static inline uint64_t le64(const uint8_t *p)
+{
+	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+static inline void put_le64(uint8_t *p, uint64_t v)
+{
+	put_le32(p, (uint32_t)v);
+	put_le32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* FNV-1a, 64 bits, continuing from h (FNV1A64_INIT to start): a stable
+ * hash for names and checksums, not a secret.  Any one byte changed
+ * changes it (each step is a bijection of the state). */
+#define FNV1A64_INIT 0xcbf29ce484222325ull
+
+static inline uint64_t fnv1a64(uint64_t h, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
 }
 
 #endif

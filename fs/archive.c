@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cipher.h"
+#include "kinds.h"
 #include "pac.h"
 #include "views.h"
 
@@ -20,7 +21,8 @@
  * holding it whole in memory. */
 #define TREE_MAX_BYTES (256u << 20)
 
-/* Listing the root reads every entry's head; heads closer than this are
+/* Listing the root reads every entry's head (unless the record's kinds
+ * file names them: kinds.h); heads closer than this are
  * read with what lies between them, up to SNIFF_CHUNK in one request. */
 #define SNIFF_GAP_MAX (128u << 10)
 #define SNIFF_CHUNK (4u << 20)
@@ -228,6 +230,7 @@ enum archive_error archive_open(struct archive *ar, const char *path,
 	}
 	ar->size = (uint64_t)st.st_size;
 	ar->mtime = st.st_mtim;
+	ar->seen = st;
 	pthread_mutex_init(&ar->lock, NULL);
 	/* Commits must not starve behind a stream of readers. */
 	pthread_rwlockattr_init(&attr);
@@ -363,6 +366,8 @@ static enum kind learn_kind(struct archive *ar, uint32_t id, const uint8_t *head
 		return KIND_DATA;
 	int k = kind_sniff(head, (size_t)n, archive_entry_size(ar, id));
 	atomic_store_explicit(&ar->entries[id].kind, k, memory_order_release);
+	atomic_fetch_add_explicit(&ar->heads_sniffed, 1, memory_order_relaxed);
+	atomic_store(&ar->kinds_kept, false);
 	return (enum kind)k;
 }
 
@@ -428,6 +433,7 @@ void archive_sniff_all(struct archive *ar)
 	for (uint32_t id = 0; id < ar->count; id++)
 		archive_entry_kind(ar, id);
 	atomic_store_explicit(&ar->all_sniffed, true, memory_order_release);
+	kinds_keep(ar, false); /* the next mount lists without reading */
 }
 
 const struct pactree *archive_entry_tree(struct archive *ar, uint32_t id)
@@ -559,6 +565,7 @@ static void forget_entry(struct archive *ar, uint32_t id)
 {
 	atomic_store(&ar->entries[id].kind, -1);
 	atomic_store(&ar->all_sniffed, false);
+	atomic_store(&ar->kinds_kept, false);
 	forget_decoded(ar, id);
 }
 
@@ -582,6 +589,7 @@ int archive_replay_pending(struct archive *ar, struct fs_diag *why)
 	uint32_t id = ar->store.pending_entry;
 	if (store_replay_pending(&ar->store, why))
 		return EIO;
+	ar->store.io->fstat(ar->fd, &ar->seen);
 	clock_gettime(CLOCK_REALTIME, &ar->entries[id].mtime);
 	forget_entry(ar, id);
 	forget_linked(ar, id);
@@ -610,8 +618,10 @@ int archive_write_entry(struct archive *ar, uint32_t id, const uint8_t *old,
 	}
 	ar->size = ar->format == FORMAT_PAC ? len : databin_entry_offset(&ar->db, ar->db.count);
 	struct stat st;
-	if (!ar->store.io->fstat(ar->fd, &st))
+	if (!ar->store.io->fstat(ar->fd, &st)) {
 		ar->mtime = st.st_mtim;
+		ar->seen = st;
+	}
 	clock_gettime(CLOCK_REALTIME, &ar->entries[id].mtime);
 	forget_entry(ar, id);
 	forget_linked(ar, id);

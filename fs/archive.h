@@ -18,6 +18,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "fserror.h"
@@ -68,6 +69,8 @@ struct archive {
 	char *path;                    /* absolute, for messages and the store */
 	uint64_t size;                 /* bytes of the backing file */
 	struct timespec mtime;         /* of the backing file */
+	struct stat seen;              /* the backing file as this mount last
+					  saw it: at open, after each commit */
 	enum archive_format format;
 	struct databin db;             /* FORMAT_DATABIN only */
 	const char *game_from;         /* what told db.game, for .mhfu/info */
@@ -75,6 +78,11 @@ struct archive {
 	struct archive_entry *entries; /* count of them */
 	_Atomic(char *) index_tsv;     /* built on first use */
 	_Atomic bool all_sniffed;      /* every entry's kind is known */
+	_Atomic bool kinds_kept;       /* the record's kinds file says what
+					  the entries' kinds are (kinds.h) */
+	_Atomic bool kinds_saving, kinds_said; /* kinds.h's own */
+	uint32_t kinds_remembered;     /* kinds the file gave at mount */
+	_Atomic uint64_t heads_sniffed; /* kinds read from the entries' heads */
 	size_t cache_budget;           /* -o cache_mb: bytes of decoded trees,
 					  models and texts to keep */
 	_Atomic size_t cached_bytes;   /* held now */

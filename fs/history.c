@@ -27,17 +27,6 @@
 
 /* ---- bytes ------------------------------------------------------------- */
 
-static void put_le64(uint8_t *p, uint64_t v)
-{
-	put_le32(p, (uint32_t)v);
-	put_le32(p + 4, (uint32_t)(v >> 32));
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-	return le32(p) | (uint64_t)le32(p + 4) << 32;
-}
-
 uint32_t history_crc(const uint8_t *p, size_t len)
 {
 	uLong crc = crc32(0, Z_NULL, 0);

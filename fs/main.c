@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "handle.h"
+#include "kinds.h"
 #include "mhfs.h"
 #include "original.h"
 #include "version.h"
@@ -206,7 +207,8 @@ static void print_help(void)
 		"    -o lock_wait=SECONDS   how long to wait for another mount of the archive\n"
 		"                           to let go of it before refusing (default 3)\n"
 		"    -o state=DIR           keep the log, refused texts, the history of\n"
-		"                           commits and records.txt overrides in DIR (default:\n"
+		"                           commits, records.txt overrides and the entries'\n"
+		"                           kinds in DIR (default:\n"
 		"                           $XDG_STATE_HOME/mhfufs/NAME-HASH, else under\n"
 		"                           ~/.local/state), where they outlive the mount\n"
 		"    -o history=N           keep the newest N commits undoable (default 200,\n"
@@ -624,6 +626,7 @@ int main(int argc, char *argv[])
 			break;
 		}
 		fs.ar.record = &fs.record;
+		kinds_recall(&fs.ar);
 		if ((err = original_open(&fs, (size_t)history_max, &msg)) == ENOMEM) {
 			fprintf(stderr, "mount.mhfu: out of memory\n");
 			archive_close(&fs.ar);
@@ -649,6 +652,7 @@ int main(int argc, char *argv[])
 			fuse_opt_add_arg(&args, "-oro");
 		}
 		status = serve(&fs, &args, &cmd, opts.verbose, began);
+		kinds_keep(&fs.ar, true); /* while the archive is still locked */
 		original_close(&fs);
 		archive_close(&fs.ar);
 		break;

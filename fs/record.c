@@ -10,17 +10,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bytes.h"
+
 #define REJECTED "rejected"
 #define OVERRIDES "overrides"
 #define OVERRIDE_EXT ".records"
 
-/* FNV-1a, 64 bits: a stable name for a path, not a secret. */
+/* A stable name for a path, not a secret. */
 static uint64_t path_hash(const char *s)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
-	return h;
+	return fnv1a64(FNV1A64_INIT, s, strlen(s));
 }
 
 char *record_default_dir(const char *archive)

@@ -115,6 +115,9 @@ static int info_contents(struct mhfs *fs, const struct node *n, uint8_t **data, 
 	strbuf_printf(&t, "bytes_written\t%llu\n",
 		      (unsigned long long)atomic_load(&ar->store.bytes_written));
 	strbuf_printf(&t, "prefetched\t%llu\n", (unsigned long long)atomic_load(&ar->prefetched));
+	strbuf_printf(&t, "heads_sniffed\t%llu\n",
+		      (unsigned long long)atomic_load(&ar->heads_sniffed));
+	strbuf_printf(&t, "kinds_remembered\t%u\n", ar->kinds_remembered);
 	strbuf_printf(&t, "cache_budget\t%zu\n", ar->cache_budget);
 	strbuf_printf(&t, "cached_bytes\t%zu\n", atomic_load(&ar->cached_bytes));
 	strbuf_printf(&t, "evictions\t%llu\n", (unsigned long long)atomic_load(&ar->evictions));
