@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 static inline uint16_t le16(const uint8_t *p)
 {
@@ -44,6 +45,21 @@ static inline void put_be32(uint8_t *p, uint32_t v)
 	p[1] = (uint8_t)(v >> 16);
 	p[2] = (uint8_t)(v >> 8);
 	p[3] = (uint8_t)v;
+}
+
+/* n floats as little-endian IEEE singles: a copy where the host is
+ * little-endian (megabytes of them in a model.glb). */
+static inline void put_le_f32s(uint8_t *p, const float *v, size_t n)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(p, v, n * sizeof *v);
+#else
+	for (size_t i = 0; i < n; i++) {
+		uint32_t bits;
+		memcpy(&bits, &v[i], sizeof bits);
+		put_le32(p + 4 * i, bits);
+	}
+#endif
 }
 
 static inline uint64_t align_up(uint64_t v, uint64_t a)

@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "simd.h"
+
 /* The keys the curve runs between at `frame` (curve.h 1.-3.): the last
  * key before it and the first key from it on, in frame order.  Arriving
  * (leaving false), a key at `frame` ends the span; leaving, it starts
@@ -55,6 +57,58 @@ double curve_sample_after(const struct clip_channel *ch, double frame)
 	return sample(ch, frame, true);
 }
 
+static bool in_frame_order(const struct clip_channel *ch)
+{
+	for (uint32_t i = 1; i < ch->nkeys; i++)
+		if (ch->keys[i].frame < ch->keys[i - 1].frame)
+			return false;
+	return true;
+}
+
+/* hermite(k0, k1, t) at t = first .. last, vectorized: the same
+ * operations in the same order, so the same values. */
+VECTOR_CLONES
+static void hermite_run(const struct clip_key *k0, const struct clip_key *k1, uint32_t first,
+			uint32_t last, double *restrict out)
+{
+	double t0 = k0->frame, span = (double)k1->frame - k0->frame;
+	double v0 = k0->value, v1 = k1->value, e0 = k0->ease_out, e1 = k1->ease_in;
+	if (span <= 0) {
+		for (uint32_t f = first; f <= last; f++)
+			out[f] = v0;
+		return;
+	}
+	for (uint32_t f = first; f <= last; f++) {
+		double t = f, s = (t - t0) / span, d = t - t0;
+		out[f] = v0 * (1 - 3 * s * s + 2 * s * s * s) + v1 * (3 * s * s - 2 * s * s * s) +
+			 e0 * d * (1 - s) * (1 - s) + e1 * d * (s * s - s);
+	}
+}
+
+void curve_sample_frames(const struct clip_channel *ch, uint32_t count, double *out)
+{
+	if (!ch->nkeys || !in_frame_order(ch)) {
+		for (uint32_t f = 0; f < count; f++)
+			out[f] = sample(ch, f, false);
+		return;
+	}
+	/* Keys in frame order, ties in stored order: the span of frame f
+	 * (span_at) runs from the last key before f to the first from f on,
+	 * the same for every frame up to that key's. */
+	const struct clip_key *k = ch->keys;
+	uint32_t n = ch->nkeys, next = 0;
+	for (uint32_t f = 0; f < count;) {
+		while (next < n && k[next].frame < (double)f)
+			next++;
+		const struct clip_key *from = next ? &k[next - 1] : &k[0];
+		const struct clip_key *to = next < n ? &k[next] : &k[n - 1];
+		uint32_t last = next < n && (uint32_t)k[next].frame < count - 1 ? (uint32_t)k[next].frame
+									      : count - 1;
+		hermite_run(from, to, f, last, out);
+		f = last + 1;
+	}
+}
+
 /* ---- units -------------------------------------------------------------- */
 
 enum curve_kind curve_kind_of(uint32_t bit, int *axis)
@@ -75,10 +129,6 @@ enum curve_kind curve_kind_of(uint32_t bit, int *axis)
 	return CURVE_OTHER;
 }
 
-double curve_radians(double raw)
-{
-	return raw * M_PI / 8192;
-}
 
 double curve_display(uint32_t bit, double raw)
 {

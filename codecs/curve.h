@@ -24,6 +24,7 @@
 #ifndef MH_CURVE_H
 #define MH_CURVE_H
 
+#include <math.h>
 #include <stdint.h>
 
 #include "clip.h"
@@ -31,6 +32,11 @@
 /* The value of channel ch at `frame`, in its raw unit; 0 for a channel
  * without keys.  A NaN frame is taken as before the first key. */
 double curve_sample(const struct clip_channel *ch, double frame);
+
+/* curve_sample at frames 0, 1, ... count - 1 into out, the same values
+ * in one walk over the keys (when they are stored in frame order, as
+ * the games store them; else frame by frame). */
+void curve_sample_frames(const struct clip_channel *ch, uint32_t count, double *out);
 
 /* The value just after `frame` (the limit from the right): the value the
  * curve leaves `frame` with.  It differs from curve_sample only at a
@@ -56,8 +62,12 @@ enum curve_kind curve_kind_of(uint32_t bit, int *axis);
 double curve_display(uint32_t bit, double raw);
 const char *curve_display_unit(uint32_t bit);
 
-/* A rotation's raw value in radians (raw * pi / 8192). */
-double curve_radians(double raw);
+/* A rotation's raw value in radians (raw * pi / 8192); inline, for the
+ * loops over every frame of a clip. */
+static inline double curve_radians(double raw)
+{
+	return raw * M_PI / 8192;
+}
 
 /* ---- a clip's pose ------------------------------------------------------- */
 

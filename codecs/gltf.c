@@ -20,6 +20,7 @@
 #include "entries.h"
 #include "records.h"
 #include "rig.h"
+#include "simd.h"
 #include "strbuf.h"
 
 #define LOC_UNIT (1.0 / 16.0)  /* one raw location unit */
@@ -119,13 +120,6 @@ static bool bin_reserve(struct glb *g, size_t more)
 	return true;
 }
 
-static void bin_f32(struct glb *g, float v)
-{
-	uint32_t bits;
-	memcpy(&bits, &v, sizeof bits);
-	put_le32(g->bin + g->len, bits);
-	g->len += 4;
-}
 
 /* The bufferView of the bytes from `start` to the end; target 0: none. */
 static uint32_t add_view(struct glb *g, size_t start, int target)
@@ -152,8 +146,8 @@ static uint32_t put_floats(struct glb *g, const float *v, uint32_t count, unsign
 	if (!bin_reserve(g, (size_t)count * comps * 4))
 		return 0;
 	size_t start = g->len;
-	for (size_t i = 0; i < (size_t)count * comps; i++)
-		bin_f32(g, v[i]);
+	put_le_f32s(g->bin + g->len, v, (size_t)count * comps);
+	g->len += (size_t)count * comps * 4;
 	uint32_t view = add_view(g, start, target);
 	struct strbuf *a = &g->accessors;
 	strbuf_printf(a, "%s{\"bufferView\":%u,\"componentType\":%d,\"count\":%u,\"type\":\"%s\"",
@@ -200,16 +194,25 @@ static uint32_t put_uints(struct glb *g, const uint32_t *v, uint32_t count, unsi
 
 /* ---- the rig -------------------------------------------------------------- */
 
+/* Rz Ry Rx as a unit quaternion x y z w, from the cosines and sines of
+ * the half angles about X, Y, Z. */
+static void half_angle_quat(const double c[3], const double s[3], double q[4])
+{
+	q[0] = s[0] * c[1] * c[2] - c[0] * s[1] * s[2];
+	q[1] = c[0] * s[1] * c[2] + s[0] * c[1] * s[2];
+	q[2] = c[0] * c[1] * s[2] - s[0] * s[1] * c[2];
+	q[3] = c[0] * c[1] * c[2] + s[0] * s[1] * s[2];
+}
+
 /* Rz Ry Rx of Euler angles (radians) as a unit quaternion x y z w. */
 static void euler_quat(const double e[3], double q[4])
 {
-	double cx = cos(e[0] / 2), sx = sin(e[0] / 2);
-	double cy = cos(e[1] / 2), sy = sin(e[1] / 2);
-	double cz = cos(e[2] / 2), sz = sin(e[2] / 2);
-	q[0] = sx * cy * cz - cx * sy * sz;
-	q[1] = cx * sy * cz + sx * cy * sz;
-	q[2] = cx * cy * sz - sx * sy * cz;
-	q[3] = cx * cy * cz + sx * sy * sz;
+	double c[3], s[3];
+	for (int a = 0; a < 3; a++) {
+		c[a] = cos(e[a] / 2);
+		s[a] = sin(e[a] / 2);
+	}
+	half_angle_quat(c, s, q);
 }
 
 /* Rz Ry Rx as a column-major 3x3 matrix. */
@@ -591,12 +594,154 @@ static uint64_t motions_size(const struct rig *r, const struct anim *pack, struc
 	return total;
 }
 
+/* Room for sampling the longest motion: its floats out, and per frame
+ * its channels' raw values, the half-angle cosines and sines, the
+ * quaternion and its dot product with the last frame's. */
+struct sampling {
+	float *samples;       /* frames * 4 */
+	double *raw[3], *cos[3], *sin[3], *q[4], *dot;
+	double *all;          /* what the arrays point into */
+};
+
+static bool sampling_init(struct sampling *sp, uint32_t frames)
+{
+	double **arrays[] = {&sp->raw[0], &sp->raw[1], &sp->raw[2], &sp->cos[0], &sp->cos[1],
+			     &sp->cos[2], &sp->sin[0], &sp->sin[1], &sp->sin[2], &sp->q[0],
+			     &sp->q[1], &sp->q[2], &sp->q[3], &sp->dot};
+	size_t n = sizeof arrays / sizeof arrays[0];
+	sp->samples = malloc((size_t)frames * 4 * sizeof *sp->samples);
+	sp->all = malloc((size_t)frames * n * sizeof *sp->all);
+	for (size_t i = 0; sp->all && i < n; i++)
+		*arrays[i] = sp->all + (size_t)frames * i;
+	return sp->samples && sp->all;
+}
+
+static void sampling_free(struct sampling *sp)
+{
+	free(sp->samples);
+	free(sp->all);
+}
+
+static uint64_t bits_of(double v)
+{
+	uint64_t b;
+	memcpy(&b, &v, sizeof b);
+	return b;
+}
+
+static double of_bits(uint64_t b)
+{
+	double v;
+	memcpy(&v, &b, sizeof v);
+	return v;
+}
+
+/* Beyond this, sin and cos are libm's: the reduction below is exact
+ * only while k * P1 and k * P2 are (k, the quadrant, under 2^20). */
+#define SINCOS_RUN_MAX 1e5
+
+/* The sines and cosines of x[0..n), within an ulp or two of libm's (the
+ * same floats in every sample tried): most of the cost of a large
+ * model.glb is here, and libm's sincos, one call a value, takes three
+ * times as long as this loop, which the compiler vectorizes: x reduced
+ * to r in [-pi/4, pi/4] by the nearest multiple k of pi/2 (pi/2 in
+ * three parts, the first two of 33 bits), Taylor polynomials of r to
+ * the 17th and 18th power (the next terms are below 1e-19), then
+ * swapped and signed by k's quadrant, without a branch.  Operations on
+ * doubles only, in the written order: the same bits on every machine
+ * and in every clone (simd.h). */
+VECTOR_CLONES
+static void sincos_run(const double *restrict x, uint32_t n, double *restrict sn,
+		       double *restrict cs)
+{
+	const double P1 = 0x1.921fb544p+0, P2 = 0x1.0b4611a6p-34, P3 = 0x1.3198a2e037073p-69;
+	const double TWO_OVER_PI = 0x1.45f306dc9c883p-1, ROUND = 0x1.8p52;
+	for (uint32_t i = 0; i < n; i++) {
+		double v = x[i], t = v * TWO_OVER_PI + ROUND, k = t - ROUND;
+		uint64_t q = bits_of(t); /* k's low bits */
+		double r = ((v - k * P1) - k * P2) - k * P3, z = r * r;
+		double s = r + r * z * (-1.0 / 6 + z * (1.0 / 120 + z * (-1.0 / 5040 +
+			   z * (1.0 / 362880 + z * (-1.0 / 39916800 + z * (1.0 / 6227020800 +
+			   z * (-1.0 / 1307674368000 + z * (1.0 / 355687428096000))))))));
+		double c = 1 + z * (-0.5 + z * (1.0 / 24 + z * (-1.0 / 720 + z * (1.0 / 40320 +
+			   z * (-1.0 / 3628800 + z * (1.0 / 479001600 + z * (-1.0 / 87178291200 +
+			   z * (1.0 / 20922789888000 + z * (-1.0 / 6402373705728000)))))))));
+		uint64_t swap = (uint64_t)0 - (q & 1), sb = bits_of(s), cb = bits_of(c);
+		sn[i] = of_bits(((sb & ~swap) | (cb & swap)) ^ (q & 2) << 62);
+		cs[i] = of_bits(((cb & ~swap) | (sb & swap)) ^ ((q + 1) & 2) << 62);
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (!(fabs(x[i]) <= SINCOS_RUN_MAX))
+			sincos(x[i], &sn[i], &cs[i]);
+}
+
+/* The half-angle cosines and sines of a rotation channel (NULL: none,
+ * angle 0) at every frame. */
+static void half_angles(const struct clip_channel *ch, uint32_t frames, double *raw,
+			double *c, double *s)
+{
+	if (!ch) {
+		for (uint32_t f = 0; f < frames; f++) {
+			c[f] = 1;
+			s[f] = 0;
+		}
+		return;
+	}
+	curve_sample_frames(ch, frames, raw);
+	for (uint32_t f = 0; f < frames; f++)
+		raw[f] = curve_radians(raw[f]) / 2;
+	sincos_run(raw, frames, s, c);
+}
+
+/* Every frame's quaternion (half_angle_quat) and its dot product with
+ * the last frame's (frame 0: with the identity), vectorized. */
+VECTOR_CLONES
+static void quats_run(struct sampling *restrict sp, uint32_t frames)
+{
+	const double *c0 = sp->cos[0], *c1 = sp->cos[1], *c2 = sp->cos[2];
+	const double *s0 = sp->sin[0], *s1 = sp->sin[1], *s2 = sp->sin[2];
+	double *restrict x = sp->q[0], *restrict y = sp->q[1], *restrict z = sp->q[2];
+	double *restrict w = sp->q[3], *restrict dot = sp->dot;
+	for (uint32_t f = 0; f < frames; f++) {
+		x[f] = s0[f] * c1[f] * c2[f] - c0[f] * s1[f] * s2[f];
+		y[f] = c0[f] * s1[f] * c2[f] + s0[f] * c1[f] * s2[f];
+		z[f] = c0[f] * c1[f] * s2[f] - s0[f] * s1[f] * c2[f];
+		w[f] = c0[f] * c1[f] * c2[f] + s0[f] * s1[f] * s2[f];
+	}
+	if (frames)
+		dot[0] = x[0] * 0 + y[0] * 0 + z[0] * 0 + w[0] * 1;
+	for (uint32_t f = 1; f < frames; f++)
+		dot[f] = x[f] * x[f - 1] + y[f] * y[f - 1] + z[f] * z[f - 1] + w[f] * w[f - 1];
+}
+
+/* A driven bone's rotation samples, as the engine plays its rotation
+ * channels, into sp->samples (4 floats a frame). */
+static void rotation_samples(const struct clip_channel *const rot[3], uint32_t frames,
+			     struct sampling *sp)
+{
+	for (int a = 0; a < 3; a++)
+		half_angles(rot[a], frames, sp->raw[a], sp->cos[a], sp->sin[a]);
+	quats_run(sp, frames);
+	/* q and -q are one rotation: each frame's is taken with the sign
+	 * that keeps it near the last one kept, so viewers that blend
+	 * components do not spin.  Its dot product with the last kept is
+	 * the sign of that one times dot[f], exactly. */
+	bool negated = false;
+	for (uint32_t f = 0; f < frames; f++) {
+		double d = negated ? -sp->dot[f] : sp->dot[f];
+		negated = d < 0;
+		for (int i = 0; i < 4; i++)
+			sp->samples[(size_t)f * 4 + i] = f32(negated ? -sp->q[i][f] : sp->q[i][f]);
+	}
+}
+
 /* One motion as an animation: its time accessor, then per driven bone
  * a rotation sampler and channel, and a translation one when its track
- * has location channels.  `samples` holds frames * 4 floats. */
+ * has location channels. */
 static void put_motion(struct glb *g, const struct rig *r, const struct motion *m,
-		       float *samples, struct strbuf *json)
+		       struct sampling *sp, struct strbuf *json)
 {
+	float *samples = sp->samples;
 	for (uint32_t f = 0; f < m->frames; f++)
 		samples[f] = f32((double)f / GLTF_FPS);
 	uint32_t time = put_floats(g, samples, m->frames, 1, true, 0), nsamplers = 0;
@@ -614,20 +759,7 @@ static void put_motion(struct glb *g, const struct rig *r, const struct motion *
 			rot[a] = channel_of(t, ROT_BITS[a]);
 			moves |= (loc[a] = channel_of(t, LOC_BITS[a])) != NULL;
 		}
-		double prev[4] = {0, 0, 0, 1};
-		for (uint32_t f = 0; f < m->frames; f++) {
-			double e[3], q[4];
-			for (int a = 0; a < 3; a++)
-				e[a] = rot[a] ? curve_radians(curve_sample(rot[a], f)) : 0;
-			euler_quat(e, q);
-			/* q and -q are one rotation: keep each near the last, so
-			 * viewers that blend components do not spin. */
-			double dot = q[0] * prev[0] + q[1] * prev[1] + q[2] * prev[2] + q[3] * prev[3];
-			for (int i = 0; i < 4; i++) {
-				prev[i] = dot < 0 ? -q[i] : q[i];
-				samples[(size_t)f * 4 + i] = f32(prev[i]);
-			}
-		}
+		rotation_samples(rot, m->frames, sp);
 		uint32_t out = put_floats(g, samples, m->frames, 4, false, 0);
 		strbuf_printf(json, "%s{\"input\":%u,\"output\":%u,\"interpolation\":\"LINEAR\"}",
 			      nsamplers ? "," : "", time, out);
@@ -636,10 +768,13 @@ static void put_motion(struct glb *g, const struct rig *r, const struct motion *
 		nsamplers++;
 		if (!moves)
 			continue;
+		for (int a = 0; a < 3; a++)
+			if (loc[a])
+				curve_sample_frames(loc[a], m->frames, sp->raw[a]);
 		for (uint32_t f = 0; f < m->frames; f++)
 			for (int a = 0; a < 3; a++)
 				samples[(size_t)f * 3 + a] =
-					f32(loc[a] ? curve_sample(loc[a], f) * LOC_UNIT
+					f32(loc[a] ? sp->raw[a][f] * LOC_UNIT
 						   : r->s->bones[b].position[a]);
 		out = put_floats(g, samples, m->frames, 3, false, 0);
 		strbuf_printf(json, ",{\"input\":%u,\"output\":%u,\"interpolation\":\"LINEAR\"}",
@@ -663,9 +798,11 @@ static bool put_motions(struct glb *g, const struct rig *r, const struct anim *p
 		if (motion_at(r, pack, i, m) && m->frames > most)
 			most = m->frames;
 	}
-	float *samples = malloc((size_t)most * 4 * sizeof *samples);
-	if (!samples)
+	struct sampling sp;
+	if (!sampling_init(&sp, most)) {
+		sampling_free(&sp);
 		return false;
+	}
 	for (uint32_t i = 0, n = motion_sources(pack); i < n && !g->failed; i++) {
 		uint32_t loc;
 		memset(m->track_of, 0, r->n * sizeof *m->track_of);
@@ -673,9 +810,9 @@ static bool put_motions(struct glb *g, const struct rig *r, const struct anim *p
 			continue;
 		if (count++)
 			strbuf_char(json, ',');
-		put_motion(g, r, m, samples, json);
+		put_motion(g, r, m, &sp, json);
 	}
-	free(samples);
+	sampling_free(&sp);
 	return !g->failed;
 }
 
@@ -740,18 +877,25 @@ static void put_nodes(struct strbuf *json, const struct rig *r)
 	strbuf_printf(json, "]},{\"name\":\"stand-in\",\"mesh\":0,\"skin\":0}]");
 }
 
-/* The GLB around the JSON text and g's BIN data. */
-static enum mh_err glb_file(const struct glb *g, const struct strbuf *json, uint8_t **out,
+/* The GLB around the JSON text and g's BIN data, made in g's buffer
+ * (which it takes): grown in place and the data moved up, rather than
+ * copied into megabytes of fresh pages. */
+static enum mh_err glb_file(struct glb *g, const struct strbuf *json, uint8_t **out,
 			    size_t *len, struct mh_diag *d)
 {
 	size_t json_len = align_up(json->len, 4), bin_len = align_up(g->len, 4);
-	size_t total = GLB_HEADER + GLB_CHUNK_HEADER + json_len + GLB_CHUNK_HEADER + bin_len;
+	size_t head = GLB_HEADER + GLB_CHUNK_HEADER + json_len + GLB_CHUNK_HEADER;
+	size_t total = head + bin_len;
 	if (total > GLTF_MAX_BYTES)
 		return mh_fail(d, MH_ERANGE, 0, "model.glb would take %zu bytes, over %u", total,
 			       GLTF_MAX_BYTES);
-	uint8_t *p = malloc(total);
+	uint8_t *p = realloc(g->bin, total);
 	if (!p)
 		return mh_fail(d, MH_ENOMEM, 0, "out of memory for model.glb");
+	g->bin = NULL;
+	if (g->len)
+		memmove(p + head, p, g->len);
+	memset(p + head + g->len, 0, bin_len - g->len);
 	put_le32(p, GLTF_MAGIC);
 	put_le32(p + 4, 2);
 	put_le32(p + 8, (uint32_t)total);
@@ -763,9 +907,6 @@ static enum mh_err glb_file(const struct glb *g, const struct strbuf *json, uint
 	c += GLB_CHUNK_HEADER + json_len;
 	put_le32(c, (uint32_t)bin_len);
 	put_le32(c + 4, GLTF_CHUNK_BIN);
-	if (g->len)
-		memcpy(c + 8, g->bin, g->len);
-	memset(c + 8 + g->len, 0, bin_len - g->len);
 	*out = p;
 	*len = total;
 	return MH_OK;
@@ -804,6 +945,9 @@ enum mh_err gltf_model_mapped(const struct skeleton *s, const struct anim *pack,
 			      (unsigned long long)size, GLTF_MAX_BYTES);
 		goto done;
 	}
+	/* Room for all of it at once (size bounds the BIN data too): no
+	 * copy as it grows. */
+	bin_reserve(&g, (size_t)size);
 	uint32_t ibm = put_inverse_binds(&g, &r);
 	if (!put_stand_in(&g, &r, &mesh) || (pack && !put_motions(&g, &r, pack, &m, &animations)) ||
 	    g.failed || mesh.failed || animations.failed) {

@@ -14,6 +14,7 @@
 #include <math.h>
 
 #include "curve.h"
+#include "rng.h"
 
 
 /* A channel of bit `bit` over keys (value, frame, ease_in, ease_out),
@@ -152,6 +153,34 @@ static void keys_in_frame_order_whatever_their_order(void **state)
 	free_channel(&ch);
 }
 
+/* Sampling a run of frames gives curve_sample's values exactly: keys in
+ * frame order (with ties, negative frames, frames past the run) and out
+ * of it, random values and slopes. */
+static void a_run_of_frames_as_frame_by_frame(void **state)
+{
+	(void)state;
+	struct rng r = {5};
+	double run[300];
+	for (int round = 0; round < 400; round++) {
+		struct clip_channel ch = {.bit = CLIP_ROT_X};
+		uint32_t n = rng_range(&r, 0, 12);
+		int16_t frame = (int16_t)rng_range(&r, 0, 20) - 10;
+		for (uint32_t i = 0; i < n; i++) {
+			struct clip_key k = {(int16_t)rng_next(&r), frame, (int16_t)rng_next(&r),
+					     (int16_t)rng_next(&r)};
+			assert_non_null(clip_add_key(&ch, k));
+			frame = (int16_t)(frame + rng_range(&r, 0, 40));
+			if (round % 4 == 3)
+				frame = (int16_t)rng_range(&r, 0, 200) - 20; /* out of order */
+		}
+		uint32_t count = rng_range(&r, 0, 300);
+		curve_sample_frames(&ch, count, run);
+		for (uint32_t f = 0; f < count; f++)
+			assert_memory_equal(&run[f], &(double){curve_sample(&ch, f)}, sizeof(double));
+		free_channel(&ch);
+	}
+}
+
 static void no_keys_and_nan(void **state)
 {
 	(void)state;
@@ -251,6 +280,7 @@ int main(void)
 		cmocka_unit_test(a_single_key_holds_everywhere),
 		cmocka_unit_test(keys_at_the_same_frame),
 		cmocka_unit_test(keys_in_frame_order_whatever_their_order),
+		cmocka_unit_test(a_run_of_frames_as_frame_by_frame),
 		cmocka_unit_test(no_keys_and_nan),
 		cmocka_unit_test(units),
 		cmocka_unit_test(pose_of_every_track),

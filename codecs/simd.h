@@ -1,0 +1,18 @@
+/* Loops worth vectorizing where the processor allows: VECTOR_CLONES
+ * before a function makes GCC build it for SSE2, AVX2 and AVX-512 and
+ * pick the widest the processor has when the program loads (-O2 alone
+ * vectorizes few loops).  The clones do the same double operations in
+ * the same order, none fused (-std=c11 forbids contracting a * b + c),
+ * so they give the same bits. */
+#ifndef MH_SIMD_H
+#define MH_SIMD_H
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+#define VECTOR_CLONES                                                        \
+	__attribute__((target_clones("default", "avx2", "arch=x86-64-v4"), \
+		       optimize("tree-vectorize")))
+#else
+#define VECTOR_CLONES
+#endif
+
+#endif
