@@ -3,7 +3,7 @@
 # programs the write tests drive and the install test runs (mount, umount,
 # unshare, nsenter, setpriv, man; chromium renders the plots; pngcheck and
 # python3's PIL, the texture test's second PNG decoders: `deps.sh test`) or
-# the peers the bench measures against (`deps.sh bench`), or the tools that
+# the peers and tools the bench uses (`deps.sh bench`: squashfuse, perf), or the tools that
 # check model.glb and draw the README's picture (`deps.sh pictures`: Blender
 # and its numpy, Node and npm's gltf-validator, about 170 MB to fetch), when
 # any is missing: as root it installs them, otherwise it prints the command.
@@ -12,7 +12,7 @@ set -euo pipefail
 packages=(gcc make pkg-config libfuse3-dev fuse3 libcmocka-dev zlib1g-dev)
 case "${1:-}" in
 test) packages+=(vim nano tmux rsync emacs-nox attr git python3 mount util-linux man-db chromium pngcheck python3-pil) ;;
-bench) packages+=(squashfuse squashfs-tools fuse-zip zip) ;;
+bench) packages+=(squashfuse squashfs-tools python3 linux-perf) ;;
 pictures)
 	packages+=(blender python3-numpy)
 	# Debian's npm, unless an npm is there already (NodeSource's nodejs
