@@ -5,13 +5,17 @@
 # python3's PIL, the texture test's second PNG decoders: `deps.sh test`) or
 # the peers the bench measures against (`deps.sh bench`), or the tools that
 # check model.glb and draw the README's picture (`deps.sh pictures`: Blender
-# and its numpy, Node and npm's gltf-validator, about 170 MB to fetch), when
-# any is missing: as root it installs them, otherwise it prints the command.
+# and its numpy, Node and npm's gltf-validator, about 170 MB to fetch), or
+# clang with libFuzzer (`deps.sh fuzz`; the tests run tests/fuzz.sh too),
+# when any is missing: as root it installs them, otherwise it prints the
+# command.
 set -euo pipefail
 
 packages=(gcc make pkg-config libfuse3-dev fuse3 libcmocka-dev zlib1g-dev)
 case "${1:-}" in
-test) packages+=(vim nano tmux rsync emacs-nox attr git python3 mount util-linux man-db chromium pngcheck python3-pil) ;;
+test) packages+=(vim nano tmux rsync emacs-nox attr git python3 mount util-linux man-db chromium pngcheck python3-pil
+	clang libclang-rt-14-dev) ;;
+fuzz) packages+=(clang libclang-rt-14-dev) ;;
 bench) packages+=(squashfuse squashfs-tools fuse-zip zip) ;;
 pictures)
 	packages+=(blender python3-numpy)
