@@ -94,7 +94,7 @@ static void print_table(struct strbuf *sb, const struct skeleton *s)
 	strbuf_char(sb, '#');
 	for (int c = 0; c < NCOLS; c++) {
 		strbuf_str(sb, c ? gap(c) : " ", 0);
-		strbuf_str(sb, COLS[c], (unsigned)width[c]);
+		strbuf_str(sb, COLS[c], width[c]);
 	}
 	strbuf_char(sb, '\n');
 	for (uint32_t i = 0; i < s->nbones; i++) {
@@ -103,7 +103,7 @@ static void print_table(struct strbuf *sb, const struct skeleton *s)
 		strbuf_char(sb, ' ');
 		for (int c = 0; c < NCOLS; c++) {
 			strbuf_str(sb, c ? gap(c) : " ", 0);
-			strbuf_str(sb, cells[(size_t)i * NCOLS + c], (unsigned)width[c]);
+			strbuf_str(sb, cells[(size_t)i * NCOLS + c], width[c]);
 		}
 		strbuf_char(sb, '\n');
 	}

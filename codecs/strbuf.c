@@ -86,14 +86,17 @@ void strbuf_char(struct strbuf *sb, char c)
 	sb->buf[sb->len] = '\0';
 }
 
-void strbuf_str(struct strbuf *sb, const char *s, unsigned width)
+void strbuf_str(struct strbuf *sb, const char *s, int width)
 {
-	size_t n = strlen(s), pad = width > n ? width - n : 0;
+	size_t n = strlen(s), w = width < 0 ? 0u - (size_t)width : (size_t)width;
+	size_t pad = w > n ? w - n : 0;
 	if (!reserve(sb, pad + n))
 		return;
-	memset(sb->buf + sb->len, ' ', pad);
-	memcpy(sb->buf + sb->len + pad, s, n + 1);
+	char *o = sb->buf + sb->len;
+	memset(width < 0 ? o + n : o, ' ', pad);
+	memcpy(width < 0 ? o : o + pad, s, n);
 	sb->len += pad + n;
+	sb->buf[sb->len] = '\0';
 }
 
 void strbuf_append(struct strbuf *sb, const char *s, size_t n)

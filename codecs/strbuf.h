@@ -26,8 +26,8 @@ void strbuf_int(struct strbuf *sb, long long v, unsigned width);
 size_t text_int(char *out, long long v);
 void strbuf_char(struct strbuf *sb, char c);
 
-/* printf's "%*s": s right-aligned in width. */
-void strbuf_str(struct strbuf *sb, const char *s, unsigned width);
+/* printf's "%*s": s right-aligned in width, left-aligned in -width. */
+void strbuf_str(struct strbuf *sb, const char *s, int width);
 
 /* s[0..n) as it is. */
 void strbuf_append(struct strbuf *sb, const char *s, size_t n);

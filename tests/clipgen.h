@@ -243,6 +243,38 @@ static inline void gen_pack(struct rng *r, struct anim *a)
 	gen_pack_within(r, a, 7, 120, 6);
 }
 
+/* A small MHFU pack for entry texts and commits: nparts (1..3) parts in
+ * 2 * nparts streams of fewer than max_slots slots, native clips of
+ * 1..max_tracks tracks in about half the slots, a few slots sharing an
+ * earlier slot's clip. */
+static inline void gen_mhfu_pack(struct rng *r, struct anim *a, uint32_t nparts,
+				 uint32_t max_slots, uint32_t max_tracks)
+{
+	uint32_t slots[6];
+	for (uint32_t s = 0; s < 2 * nparts; s++)
+		slots[s] = gen_below(r, max_slots);
+	if (anim_init(a, CLIP_MHFU, 2 * nparts, slots, NULL))
+		abort();
+	for (uint32_t s = 0; s < 2 * nparts; s++)
+		for (uint32_t i = 0; i < slots[s]; i++) {
+			uint32_t roll = gen_below(r, 8);
+			if (roll < 3)
+				continue;
+			if (roll == 3 && a->nclips) {
+				if (anim_set_slot(a, s, i, (int32_t)gen_below(r, a->nclips), NULL))
+					abort();
+				continue;
+			}
+			struct clip c;
+			gen_clip(r, GEN_NATIVE_FU, 1 + gen_below(r, max_tracks), 3, &c);
+			int32_t k = anim_add_clip(a, &c);
+			if (k < 0 || anim_set_slot(a, s, i, k, NULL))
+				abort();
+		}
+	if (anim_compact(a, NULL))
+		abort();
+}
+
 /* Applies fuzzer-chosen edits to p[0..len): each 3 bytes of `edits` put
  * a byte value at a 16-bit position (modulo len). */
 static inline void gen_apply_edits(uint8_t *p, size_t len, const uint8_t *edits,
