@@ -158,6 +158,10 @@ $(BUILD)/tests/test_cipher_portable: tests/test_cipher.c codecs/cipher.c $(LIBCO
 # driver (tests/fuzz_driver.c) that `make check` runs for a fixed count.
 $(BUILD)/tests/fuzz_%: $(BUILD)/tests/fuzz_%.o $(if $(FUZZ_MAIN),,$(BUILD)/tests/fuzz_driver.o) $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) $(FUZZ_MAIN) -o $@ $^ $(CODEC_LIBS)
+# The commit path's models have the sample's texture banks.
+$(BUILD)/tests/fuzz_commit: $(BUILD)/tests/fuzz_commit.o $(BUILD)/tests/mkmodels.o \
+		$(if $(FUZZ_MAIN),,$(BUILD)/tests/fuzz_driver.o) $(LIBCODECS)
+	$(CC) $(MH_LDFLAGS) $(FUZZ_MAIN) -o $@ $^ $(CODEC_LIBS)
 
 # The sample archive every test and the demo use: deterministic from the seed.
 $(SAMPLE)/.done: $(SAMPLE_GEN)
