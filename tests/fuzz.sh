@@ -13,8 +13,8 @@
 # tests/corpus/TARGET (read only), with the dictionary tests/fuzz.dict.
 # A target's source may add libFuzzer flags on a line of its opening
 # comment, " * fuzz.sh flags: -max_len=8192".  Prints a table: target,
-# executions, seconds, executions a second, corpus (inputs/bytes),
-# crashes.  A crashing (or leaking, hanging, exhausting) input lands in
+# executions, seconds (wall clock), CPU seconds, executions a second by
+# each, corpus (inputs/bytes), crashes.  A crashing (or leaking, hanging, exhausting) input lands in
 # OUTDIR/artifacts/TARGET/; replay it with the gcc build:
 #   make build/tests/TARGET && build/tests/TARGET OUTDIR/artifacts/TARGET/crash-...
 # then keep it in tests/corpus/TARGET once fixed.  Exits 0 when every
@@ -153,6 +153,12 @@ run_target() {
 		-dict="$root/tests/fuzz.dict" -print_final_stats=1 -artifact_prefix="$art" \
 		$(target_flags "$name") "${dirs[@]}") >"$log" 2>&1 || rc=$?
 	t1=$(date +%s%N)
+	# CPU seconds the target used (user and system), which a busy machine
+	# changes less than the wall clock's.
+	times >"$out/$name.times"
+	local cpu
+	cpu=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m");
+		sub("s", "", a[2]); t += a[1] * 60 + a[2] } printf "%.3f", t }' "$out/$name.times")
 	local n corp crashes status ms=$(((t1 - t0) / 1000000))
 	n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 	[[ -n $n ]] || n=$(sed -n 's/^#\([0-9][0-9]*\)[^0-9].*/\1/p' "$log" | tail -n 1)
@@ -160,7 +166,9 @@ run_target() {
 	corp=$(sed -n 's/.* corp: \([0-9]*\/[0-9]*[bkKMG]*\) .*/\1/p' "$log" | tail -n 1)
 	crashes=$(grep -c 'Test unit written to' "$log" || true)
 	if ((rc == 0)); then status=ok; else status="FAILED(exit-$rc)"; fi
-	echo "$n $((ms / 1000)).$(printf '%03d' $((ms % 1000))) $((n * 1000 / (ms ? ms : 1))) ${corp:-?} $crashes $status" \
+	local per_cpu
+	per_cpu=$(awk -v n="$n" -v t="$cpu" 'BEGIN { printf "%d", (t > 0 ? n / t : 0) }')
+	echo "$n $((ms / 1000)).$(printf '%03d' $((ms % 1000))) $cpu $((n * 1000 / (ms ? ms : 1))) $per_cpu ${corp:-?} $crashes $status" \
 		>"$out/$name.result"
 }
 
@@ -174,13 +182,14 @@ wait
 
 failed=0
 echo
-printf '%-16s %12s %9s %8s %14s %8s  %s\n' target executions seconds exec/s corpus crashes status
+row() { printf '%-14s %11s %9s %9s %8s %8s %14s %7s  %s\n' "$@"; }
+row target executions seconds cpu_s exec/s exec/cpu corpus crashes status
 for name in "${targets[@]}"; do
-	read -r n s rate corp crashes status <"$out/$name.result" || {
-		n=0 s=0 rate=0 corp=? crashes=? status=FAILED
+	read -r n s cpu rate per_cpu corp crashes status <"$out/$name.result" || {
+		n=0 s=0 cpu=0 rate=0 per_cpu=0 corp=? crashes=? status=FAILED
 	}
 	[[ $status == ok ]] || failed=1
-	printf '%-16s %12s %9s %8s %14s %8s  %s\n' "$name" "$n" "$s" "$rate" "$corp" "$crashes" "$status"
+	row "$name" "$n" "$s" "$cpu" "$rate" "$per_cpu" "$corp" "$crashes" "$status"
 done
 if ((failed)); then
 	echo "fuzz.sh: a target failed: its log and $out/artifacts/ say why" >&2

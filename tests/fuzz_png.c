@@ -71,6 +71,8 @@ struct out {
 
 static void put(struct out *o, const void *p, size_t n)
 {
+	if (!n)
+		return;
 	if (o->len + n > o->cap) {
 		o->cap = 2 * o->cap + n + 256;
 		check((o->p = realloc(o->p, o->cap)) != NULL);
@@ -113,7 +115,7 @@ static uint8_t *recipe(const uint8_t *data, size_t size, size_t *len)
 	static const uint8_t DEPTHS[] = {1, 2, 4, 8, 16, 8, 8, 4};
 	if (size < 10)
 		return NULL;
-	uint32_t width = 1 + data[0] % 40, height = 1 + data[1] % 40;
+	uint32_t width = 1 + data[0] % 17, height = 1 + data[1] % 17;
 	uint8_t type = TYPES[data[2] & 7], depth = DEPTHS[data[2] >> 3 & 7];
 	uint8_t flags = data[3], wrong_at = data[4], ncut = 1 + data[5] % 3;
 	struct body b = {data + 10, size - 10, 0};
@@ -138,7 +140,7 @@ static uint8_t *recipe(const uint8_t *data, size_t size, size_t *len)
 		chunk(&o, "tEXt", (const uint8_t *)"Comment\0fuzz", 12, wrong[1]);
 	uint32_t ncolors = 1 + data[6] % (depth <= 8 ? 1u << depth : 256u);
 	if (type == 3 || (flags & 2)) {
-		uint8_t plte[3 * 256];
+		uint8_t plte[3 * 256 + 1] = {0};
 		for (uint32_t i = 0; i < 3 * ncolors; i++)
 			plte[i] = next(&b);
 		chunk(&o, "PLTE", plte, 3 * ncolors + (flags & 4 ? 1 : 0), wrong[2]);
