@@ -188,7 +188,7 @@ units: $(UNITS) $(FUZZERS) $(SAMPLE)/.done
 	@set -e; for f in $(FUZZERS); do \
 		c=tests/corpus/$${f##*/}; [ -d $$c ] || c=; $$f --runs 3000 $$c $(FUZZ_SEEDS); done
 ifeq ($(SAN),)
-	bash tests/fuzz_test.sh $(SAMPLE)
+	bash tests/fuzz_test.sh $(SAMPLE) $(BUILD)/fuzz-test
 endif
 
 mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(SAMPLE)/.done

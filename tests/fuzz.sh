@@ -124,7 +124,7 @@ if ((merge)); then
 		rm -rf "$fresh"
 		mkdir -p "$fresh" "$committed" "$out/corpus/$name"
 		# shellcheck disable=SC2046 # the target's flags are words
-		"$out/build/tests/$name" -merge=1 -max_len=4096 $(target_flags "$name") \
+		"$out/build/tests/$name" -merge=1 -use_counters=0 -max_len=4096 $(target_flags "$name") \
 			"$fresh" "$committed" "$out/corpus/$name" >"$out/$name.merge.log" 2>&1 || {
 			echo "fuzz.sh: merging $name failed (log: $out/$name.merge.log)" >&2
 			exit 1

@@ -106,7 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(&seed, data, 8);
 	struct rng r = {seed};
 	struct anim a;
-	gen_mhfu_pack(&r, &a, 1 + data[0] % 2, 5, 2);
+	gen_mhfu_pack(&r, &a, 1 + data[0] % 2, 4, 2);
 	uint32_t entry = data[8] == 0xff ? ENTRIES_MAX - 1 + data[7] % 2u :
 			 (data[8] & 7u) + (data[8] & 0x10 ? 100u : 0u);
 	size_t len;
