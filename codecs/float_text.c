@@ -21,6 +21,8 @@
  * either side, or on it): those, and every other form, go to strtof. */
 #include "float_text.h"
 
+#include "strbuf.h" /* text_int */
+
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -140,19 +142,6 @@ static const uint64_t POW10[11] = {
 	10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
 };
 
-/* u's decimal digits into out, *no* NUL; their count. */
-static size_t put_digits(char *out, uint64_t u)
-{
-	char rev[20];
-	size_t n = 0;
-	do
-		rev[n++] = (char)('0' + u % 10);
-	while ((u /= 10) > 0);
-	for (size_t i = 0; i < n; i++)
-		out[i] = rev[n - 1 - i];
-	return n;
-}
-
 /* The digits of n (no trailing zeros) at decimal exponent x, as "%.Pg"
  * lays them out: scientific below 1e-4 and from 10^P up. */
 static void put_g(char *buf, bool neg, uint64_t n, int x, unsigned prec)
@@ -160,7 +149,7 @@ static void put_g(char *buf, bool neg, uint64_t n, int x, unsigned prec)
 	char digits[20];
 	while (n % 10 == 0)
 		n /= 10;
-	size_t nd = put_digits(digits, n);
+	size_t nd = text_int(digits, (long long)n);
 	char *o = buf;
 	if (neg)
 		*o++ = '-';
@@ -176,7 +165,7 @@ static void put_g(char *buf, bool neg, uint64_t n, int x, unsigned prec)
 		unsigned ax = (unsigned)(x < 0 ? -x : x);
 		if (ax < 10)
 			*o++ = '0';
-		o += put_digits(o, ax);
+		o += text_int(o, ax);
 	} else if (x >= 0) {
 		for (size_t i = 0; i < nd || i <= (size_t)x; i++) {
 			if (i == (size_t)x + 1)
@@ -253,13 +242,9 @@ void text_f32(char *buf, size_t len, float v)
 	}
 	char out[TEXT_F32_MAX];
 	/* Whole numbers print plainly ("10", not the shorter "1e+01"). */
-	if (v > -1e7f && v < 1e7f && v == (float)(long)v && !(v == 0 && signbit(v))) {
-		long w = (long)v;
-		char *o = out;
-		if (w < 0)
-			*o++ = '-';
-		o[put_digits(o, (uint64_t)(w < 0 ? -w : w))] = '\0';
-	} else if (v == 0) {
+	if (v > -1e7f && v < 1e7f && v == (float)(long)v && !(v == 0 && signbit(v)))
+		text_int(out, (long)v);
+	else if (v == 0) {
 		strcpy(out, "-0");
 	} else {
 		shortest(out, bits >> 31, bits & 0x7fffffff);

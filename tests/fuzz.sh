@@ -175,7 +175,8 @@ run_target() {
 rm -f "$out"/*.result
 for name in "${targets[@]}"; do
 	while (($(jobs -rp | wc -l) >= jobs)); do wait -n || true; done
-	echo "fuzz.sh: running $name ${runs:+to $runs executions}${runs:-for ${secs}s} (log: $out/$name.log)"
+	if [[ -n $runs ]]; then limit="to $runs executions"; else limit="for ${secs}s"; fi
+	echo "fuzz.sh: running $name $limit (log: $out/$name.log)"
 	run_target "$name" &
 done
 wait
