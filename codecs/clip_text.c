@@ -74,63 +74,42 @@ static uint32_t channel_bits(const struct clip_track *t)
 	return bits;
 }
 
-/* "0x%03x" of v at o; the end. */
-static char *put_hex3(char *o, uint32_t v)
-{
-	static const char HEX[] = "0123456789abcdef";
-	int shift = 28;
-	while (shift > 8 && !(v >> shift))
-		shift -= 4;
-	*o++ = '0';
-	*o++ = 'x';
-	for (; shift >= 0; shift -= 4)
-		*o++ = HEX[v >> shift & 15];
-	*o = '\0';
-	return o;
-}
-
-/* "%lld" of v at o; the end. */
-static char *put_int(char *o, long long v)
-{
-	return o + text_int(o, v);
-}
-
-/* The track and channel lines are built by hand, not by printf: a pack's
- * texts have thousands. */
 static void print_track(struct strbuf *sb, const struct clip_track *t,
 			uint32_t i, long part, int first_joint, bool *first_channel)
 {
-	char left[64], note[96], *o;
-	o = put_int(stpcpy(left, "track "), i);
+	char left[64], note[96], where[64] = "";
+	int n = snprintf(left, sizeof left, "track %u", i);
 	if (t->mask != channel_bits(t))
-		put_hex3(stpcpy(o, " mask "), t->mask);
-	o = note;
-	*o = '\0';
-	if (part >= 0)
-		o = put_int(stpcpy(o, "part "), part);
+		snprintf(left + n, sizeof left - (size_t)n, " mask 0x%03x",
+			 t->mask);
+	const char *empty = t->nchannels ? "" : "no channels";
 	if (part >= 0 && first_joint >= 0)
-		o = stpcpy(o, ", ");
-	if (first_joint >= 0)
-		o = put_int(stpcpy(o, "joint "), (long long)first_joint + i);
-	if (!t->nchannels)
-		stpcpy(o, o > note ? ", no channels" : "no channels");
-	strbuf_char(sb, '\n');
+		snprintf(where, sizeof where, "part %ld, joint %lld", part,
+			 (long long)first_joint + i);
+	else if (part >= 0)
+		snprintf(where, sizeof where, "part %ld", part);
+	else if (first_joint >= 0)
+		snprintf(where, sizeof where, "joint %lld",
+			 (long long)first_joint + i);
+	snprintf(note, sizeof note, "%s%s%s", where,
+		 *where && *empty ? ", " : "", empty);
+	strbuf_printf(sb, "\n");
 	noted_line(sb, left, note);
 
 	for (uint32_t j = 0; j < t->nchannels; j++) {
 		const struct clip_channel *ch = &t->channels[j];
 		const char *name = clip_channel_name(ch->bit);
-		o = stpcpy(left, "channel ");
 		if (name)
-			stpcpy(o, name);
+			snprintf(left, sizeof left, "channel %s", name);
 		else
-			put_hex3(o, ch->bit);
-		note[0] = '\0';
+			snprintf(left, sizeof left, "channel 0x%03x", ch->bit);
 		if (*first_channel && name)
-			put_hex3(stpcpy(note, "bit "), ch->bit);
+			snprintf(note, sizeof note, "bit 0x%03x", ch->bit);
+		else
+			note[0] = '\0';
 		noted_line(sb, left, note);
 		if (*first_channel)
-			strbuf_str(sb, "#  frame   value  ease_in  ease_out\n", 0);
+			strbuf_printf(sb, "#  frame   value  ease_in  ease_out\n");
 		*first_channel = false;
 		for (uint32_t k = 0; k < ch->nkeys; k++) {
 			const struct clip_key *key = &ch->keys[k];
@@ -153,14 +132,10 @@ static char *print_clip(const struct clip *c, const char *header, long part,
 	char f[32];
 	print_header(&sb, header);
 	if (part < 0)
-		strbuf_str(&sb, "# units: rot 4096 = 90 deg, loc 16 = 1.0, "
-			   "scl 256 = 1.0; ease in channel units per frame\n", 0);
+		strbuf_printf(&sb, "# units: rot 4096 = 90 deg, loc 16 = 1.0, "
+			      "scl 256 = 1.0; ease in channel units per frame\n");
 	text_f32(f, sizeof f, c->loop_start);
-	strbuf_str(&sb, "loop ", 0);
-	strbuf_int(&sb, c->loop, 0);
-	strbuf_str(&sb, "\nloop_start ", 0);
-	strbuf_str(&sb, f, 0);
-	strbuf_char(&sb, '\n');
+	strbuf_printf(&sb, "loop %u\nloop_start %s\n", c->loop, f);
 	bool first_channel = true;
 	for (uint32_t i = 0; i < c->ntracks; i++)
 		print_track(&sb, &c->tracks[i], i, part, first_joint,
