@@ -15,6 +15,11 @@ INVERSE_ROUNDS ?= 12
 FSX_OPS ?= 600
 STRESS_FSX_OPS ?= 5000
 STRESS_FSX_SEEDS ?= 1 2 3 4
+# `make fuzz`: seconds per target, targets run at once; `make fuzz-long`:
+# executions per target.
+FUZZ_SECONDS ?= 60
+FUZZ_JOBS ?= 1
+FUZZ_LONG_RUNS ?= 10000000
 # Real structures the fuzz replays start from: the sample's model PAC,
 # its members, a pack's clips, a texture bank and its PNGs.
 FUZZ_SEEDS = $(SAMPLE)/src/file_06185.pac $(SAMPLE)/src/file_06185/0.skeleton \
@@ -42,6 +47,17 @@ SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 endif
 ifeq ($(SAN),thread)
 SAN_FLAGS = -fsanitize=thread
+endif
+# libFuzzer's build (tests/fuzz.sh: CC=clang): the fuzz targets link
+# libFuzzer's main instead of tests/fuzz_driver.c.
+ifeq ($(SAN),fuzz)
+SAN_FLAGS = -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_MAIN = -fsanitize=fuzzer
+# The texts' scanners and number formatters run over every byte of every
+# text: tracing their comparisons (which the parsers' keyword and number
+# checks still are) would cost half of each execution.
+$(BUILD)/codecs/lex.o $(BUILD)/codecs/strbuf.o $(BUILD)/codecs/float_text.o \
+$(BUILD)/codecs/hex_text.o: SAN_FLAGS += -fno-sanitize-coverage=trace-cmp
 endif
 MH_CFLAGS  = $(WARN_CFLAGS) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -MMD -MP $(SAN_FLAGS) $(CFLAGS)
 MH_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
@@ -82,7 +98,7 @@ SAMPLE_GEN ?= $(MKARCHIVE)
 
 .SECONDARY: $(TEST_OBJ)
 
-.PHONY: all check check-plain check-san check-tsan units mount-tests demo bench fuzz stress deps test-deps clean sample install uninstall picture
+.PHONY: all check check-plain check-san check-tsan units mount-tests demo bench fuzz fuzz-long fuzz-deps stress deps test-deps clean sample install uninstall picture
 
 all: $(MOUNT) $(MKARCHIVE) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(UNITS) $(FUZZERS)
 
@@ -145,8 +161,12 @@ $(BUILD)/tests/test_cipher_portable: tests/test_cipher.c codecs/cipher.c $(LIBCO
 
 # Fuzz targets: libFuzzer entry points; under gcc they link a replay/random
 # driver (tests/fuzz_driver.c) that `make check` runs for a fixed count.
-$(BUILD)/tests/fuzz_%: $(BUILD)/tests/fuzz_%.o $(BUILD)/tests/fuzz_driver.o $(LIBCODECS)
-	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CODEC_LIBS)
+$(BUILD)/tests/fuzz_%: $(BUILD)/tests/fuzz_%.o $(if $(FUZZ_MAIN),,$(BUILD)/tests/fuzz_driver.o) $(LIBCODECS)
+	$(CC) $(MH_LDFLAGS) $(FUZZ_MAIN) -o $@ $^ $(CODEC_LIBS)
+# The commit path's models have the sample's texture banks.
+$(BUILD)/tests/fuzz_commit: $(BUILD)/tests/fuzz_commit.o $(BUILD)/tests/mkmodels.o \
+		$(if $(FUZZ_MAIN),,$(BUILD)/tests/fuzz_driver.o) $(LIBCODECS)
+	$(CC) $(MH_LDFLAGS) $(FUZZ_MAIN) -o $@ $^ $(CODEC_LIBS)
 
 # The sample archive every test and the demo use: deterministic from the seed.
 $(SAMPLE)/.done: $(SAMPLE_GEN)
@@ -166,9 +186,15 @@ test-deps:
 	@bash tests/deps.sh test
 	@bash tests/deps.sh pictures || echo "test-deps: model.glb's validator and Blender checks will skip"
 
+# The fuzz targets replay what libFuzzer kept (tests/corpus/TARGET), then
+# run generated inputs; tests/fuzz.sh itself is tested once, unsanitized.
 units: $(UNITS) $(FUZZERS) $(SAMPLE)/.done
 	@set -e; for t in $(UNITS); do MHFU_SAMPLE=$(SAMPLE) $$t; done
-	@set -e; for f in $(FUZZERS); do $$f --runs 3000 $(FUZZ_SEEDS); done
+	@set -e; for f in $(FUZZERS); do \
+		c=tests/corpus/$${f##*/}; [ -d $$c ] || c=; $$f --runs 3000 $$c $(FUZZ_SEEDS); done
+ifeq ($(SAN),)
+	bash tests/fuzz_test.sh $(SAMPLE) $(BUILD)/fuzz-test
+endif
 
 mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(SAMPLE)/.done
 	bash tests/mount_test.sh $(MOUNT) $(SAMPLE) $(VIEWCHECK)
@@ -244,8 +270,16 @@ bench: deps
 	$(MAKE) $(MOUNT) $(MKARCHIVE) $(BUILD)/cipher_bench $(BUILD)/cipher_bench_portable
 	bash tests/bench.sh $(BUILD)
 
-fuzz:
-	bash tests/fuzz.sh $(BUILD)/fuzz
+# libFuzzer on every target (tests/fuzz.sh): FUZZ_SECONDS each, FUZZ_JOBS
+# at once; fuzz-long runs each to FUZZ_LONG_RUNS executions.
+fuzz-deps:
+	@bash tests/deps.sh fuzz
+
+fuzz: fuzz-deps
+	bash tests/fuzz.sh --seconds $(FUZZ_SECONDS) --jobs $(FUZZ_JOBS) $(BUILD)/fuzz
+
+fuzz-long: fuzz-deps
+	bash tests/fuzz.sh --runs $(FUZZ_LONG_RUNS) --jobs $(FUZZ_JOBS) $(BUILD)/fuzz
 
 # Long runs: thousands of kill -9 rounds, a long storm (plain and under
 # ThreadSanitizer), long fuzz replays, fsx on several seeds, then one table.

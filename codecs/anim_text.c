@@ -45,30 +45,36 @@ static void print_filled(struct strbuf *sb, const struct anim_stream *st)
 		uint32_t j = i;
 		while (j + 1 < st->nslots && st->slots[j + 1] != ANIM_EMPTY)
 			j++;
-		strbuf_printf(sb, ranges % RANGES_PER_LINE ? " " : ranges ?
-			      "\nfilled " : "filled ");
-		if (i == j)
-			strbuf_printf(sb, "%u", i);
-		else
-			strbuf_printf(sb, "%u-%u", i, j);
+		strbuf_str(sb, ranges % RANGES_PER_LINE ? " " : ranges ? "\nfilled " :
+			   "filled ", 0);
+		strbuf_int(sb, i, 0);
+		if (i != j) {
+			strbuf_char(sb, '-');
+			strbuf_int(sb, j, 0);
+		}
 		ranges++;
 		i = j + 1;
 	}
 	if (ranges)
-		strbuf_printf(sb, "\n");
+		strbuf_char(sb, '\n');
 }
 
 void anim_clip_timing(const struct clip *c, char *buf, size_t len)
 {
-	int n = snprintf(buf, len, "runs to frame %d", (int)entries_clip_frames(c));
-	if (n < 0 || (size_t)n >= len)
-		return;
-	char start[32];
+	/* Built by hand, not by printf: every filled slot's line has one. */
+	char t[96], num[24], start[TEXT_F32_MAX];
+	text_int(num, entries_clip_frames(c));
 	text_f32(start, sizeof start, c->loop_start);
+	char *o = stpcpy(stpcpy(t, "runs to frame "), num);
 	if (c->loop)
-		snprintf(buf + n, len - (size_t)n, ", loops from frame %s", start);
+		stpcpy(stpcpy(o, ", loops from frame "), start);
 	else
-		snprintf(buf + n, len - (size_t)n, ", plays once");
+		stpcpy(o, ", plays once");
+	if (len) {
+		size_t n = strlen(t) < len - 1 ? strlen(t) : len - 1;
+		memcpy(buf, t, n);
+		buf[n] = '\0';
+	}
 }
 
 /* A filled slot's line: its timing comment, or its share line with its
@@ -78,12 +84,16 @@ static void print_slot(struct strbuf *sb, const struct clip *c, uint32_t slot,
 {
 	char timing[96];
 	anim_clip_timing(c, timing, sizeof timing);
-	if (!share[0])
-		strbuf_printf(sb, "# slot %u %s\n", slot, timing);
-	else if (strlen(share) < NOTE_COLUMN)
-		strbuf_printf(sb, "%-*s# %s\n", NOTE_COLUMN, share, timing);
-	else
-		strbuf_printf(sb, "%s # %s\n", share, timing);
+	if (!share[0]) {
+		strbuf_str(sb, "# slot ", 0);
+		strbuf_int(sb, slot, 0);
+		strbuf_char(sb, ' ');
+	} else {
+		strbuf_str(sb, share, strlen(share) < NOTE_COLUMN ? -NOTE_COLUMN : 0);
+		strbuf_str(sb, strlen(share) < NOTE_COLUMN ? "# " : " # ", 0);
+	}
+	strbuf_str(sb, timing, 0);
+	strbuf_char(sb, '\n');
 }
 
 char *anim_print_shape(const struct anim *a, size_t *len)
@@ -98,17 +108,26 @@ char *anim_print_shape(const struct anim *a, size_t *len)
 		free(seen);
 		return NULL;
 	}
-	strbuf_printf(&sb, "# animation pack: %u streams, %u clips, %zu tail "
-		      "bytes\n# filled: slots holding a clip "
-		      "(streamS/slotNNN.txt)\n# slot A shares [stream S] slot "
-		      "B: A plays the clip of the earlier slot B\n# slot A runs to "
-		      "frame F: A's clip ends at its last keyframe, then loops or "
-		      "stops\n",
-		      a->nstreams, a->nclips, a->tail_len);
-	strbuf_printf(&sb, "format %s\n", clip_format_name(a->format));
+	strbuf_str(&sb, "# animation pack: ", 0);
+	strbuf_int(&sb, a->nstreams, 0);
+	strbuf_str(&sb, " streams, ", 0);
+	strbuf_int(&sb, a->nclips, 0);
+	strbuf_str(&sb, " clips, ", 0);
+	strbuf_int(&sb, (long long)a->tail_len, 0);
+	strbuf_str(&sb, " tail bytes\n"
+		   "# filled: slots holding a clip (streamS/slotNNN.txt)\n"
+		   "# slot A shares [stream S] slot B: A plays the clip of the earlier slot B\n"
+		   "# slot A runs to frame F: A's clip ends at its last keyframe, then loops or "
+		   "stops\nformat ", 0);
+	strbuf_str(&sb, clip_format_name(a->format), 0);
+	strbuf_char(&sb, '\n');
 	for (uint32_t s = 0; s < a->nstreams; s++) {
 		const struct anim_stream *st = &a->streams[s];
-		strbuf_printf(&sb, "\nstream %u slots %u\n", s, st->nslots);
+		strbuf_str(&sb, "\nstream ", 0);
+		strbuf_int(&sb, s, 0);
+		strbuf_str(&sb, " slots ", 0);
+		strbuf_int(&sb, st->nslots, 0);
+		strbuf_char(&sb, '\n');
 		print_filled(&sb, st);
 		for (uint32_t i = 0; i < st->nslots; i++) {
 			int32_t c = st->slots[i];

@@ -45,12 +45,15 @@ const char *clip_channel_name(uint32_t bit)
 /* A line of `left`, then, if note is non-empty, "# note" at NOTE_COLUMN. */
 static void noted_line(struct strbuf *sb, const char *left, const char *note)
 {
-	if (!note[0])
-		strbuf_printf(sb, "%s\n", left);
-	else if (strlen(left) < NOTE_COLUMN)
-		strbuf_printf(sb, "%-*s# %s\n", NOTE_COLUMN, left, note);
-	else
-		strbuf_printf(sb, "%s # %s\n", left, note);
+	if (note[0]) {
+		bool short_left = strlen(left) < NOTE_COLUMN;
+		strbuf_str(sb, left, short_left ? -NOTE_COLUMN : 0);
+		strbuf_str(sb, short_left ? "# " : " # ", 0);
+	} else {
+		strbuf_str(sb, left, 0);
+	}
+	strbuf_str(sb, note, 0);
+	strbuf_char(sb, '\n');
 }
 
 static void print_header(struct strbuf *sb, const char *header)

@@ -7,9 +7,18 @@
 void hex_text_put(struct strbuf *sb, const uint8_t *p, size_t n, uint64_t at,
 		  unsigned group)
 {
-	for (size_t k = 0; k < n; k++)
-		strbuf_printf(sb, "%s%02x", k == 0 || (at + k) % group == 0 ?
-			      " " : "", p[k]);
+	static const char HEX[] = "0123456789abcdef";
+	char chunk[192];
+	for (size_t k = 0; k < n;) {
+		size_t o = 0;
+		for (; k < n && o + 3 <= sizeof chunk; k++) {
+			if (k == 0 || (at + k) % group == 0)
+				chunk[o++] = ' ';
+			chunk[o++] = HEX[p[k] >> 4];
+			chunk[o++] = HEX[p[k] & 15];
+		}
+		strbuf_append(sb, chunk, o);
+	}
 }
 
 size_t hex_text_line_end(uint64_t at, size_t from, size_t to, size_t per_line,

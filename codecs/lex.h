@@ -15,7 +15,8 @@
 
 struct lex {
 	const char *p, *end; /* the unread text */
-	unsigned line, col;  /* of *p, 1-based */
+	const char *bol;     /* where the line of *p begins */
+	unsigned line, col;  /* of *p, 1-based (col as each call returns) */
 };
 
 struct lex_word {

@@ -54,6 +54,18 @@ static enum mh_err get_f32(struct parser *p, const char *what, float *v)
 	return err ? err : lex_f32(&w, v, p->d);
 }
 
+/* The word of column c (from 0) of a bone's row; a missing one is an
+ * error naming the column (formatted only then: rows are the hot path). */
+static enum mh_err column_word(struct parser *p, int c, struct lex_word *w)
+{
+	enum mh_err err;
+	if (lex_word(&p->lx, w, &err, p->d) || err)
+		return err;
+	char what[48];
+	snprintf(what, sizeof what, "column %d, %s", c + 1, COLS[c]);
+	return lex_expect(&p->lx, w, what, p->d);
+}
+
 /* A bone index naming a row above this line. */
 static enum mh_err get_bone(struct parser *p, uint32_t *i)
 {
@@ -147,18 +159,16 @@ static enum mh_err parse_row(struct parser *p, const struct lex_word *first)
 				    .position[3] = 1};
 	p->lines[i] = (struct bone_lines){.row = first->line};
 	struct lex_word w;
-	char what[48];
 	int64_t x[5]; /* x[1..4]: kind, parent, child, sibling */
-	for (int c = 1; c <= 4; c++) {
-		snprintf(what, sizeof what, "column %d, %s", c + 1, COLS[c]);
-		if ((err = get_int(p, what, c == 1 ? 1 : INT32_MIN,
-				   c == 1 ? 3 : INT32_MAX, &x[c], &w)))
+	for (int c = 1; c <= 4; c++)
+		if ((err = column_word(p, c, &w)) ||
+		    (err = lex_int(&w, c == 1 ? 1 : INT32_MIN, c == 1 ? 3 : INT32_MAX,
+				   &x[c], p->d)))
 			return err;
-	}
 	for (int c = 5; c < 14; c++) {
 		float *vec = c < 8 ? b->scale : c < 11 ? b->rotation : b->position;
-		snprintf(what, sizeof what, "column %d, %s", c + 1, COLS[c]);
-		if ((err = get_f32(p, what, &vec[(c - 5) % 3])))
+		if ((err = column_word(p, c, &w)) ||
+		    (err = lex_f32(&w, &vec[(c - 5) % 3], p->d)))
 			return err;
 	}
 	if ((err = get_int(p, "column 15, link", INT32_MIN, INT32_MAX, &x[0], &w)))

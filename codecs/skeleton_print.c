@@ -51,13 +51,13 @@ static void cell(const struct skeleton *s, uint32_t i, int col, char *out)
 {
 	const struct skeleton_bone *b = &s->bones[i];
 	switch (col) {
-	case 0: sprintf(out, "%u", i); return;
-	case 1: sprintf(out, "%u", b->kind); return;
-	case 2: sprintf(out, "%d", b->parent); return;
-	case 3: sprintf(out, "%d", b->child); return;
-	case 4: sprintf(out, "%d", b->sibling); return;
-	case 14: sprintf(out, "%d", b->link); return;
-	case 15: sprintf(out, "%u", b->part); return;
+	case 0: text_int(out, i); return;
+	case 1: text_int(out, b->kind); return;
+	case 2: text_int(out, b->parent); return;
+	case 3: text_int(out, b->child); return;
+	case 4: text_int(out, b->sibling); return;
+	case 14: text_int(out, b->link); return;
+	case 15: text_int(out, b->part); return;
 	case COL_NAME: name_cell(s, b, out); return;
 	}
 	const float *v = col < 8 ? b->scale : col < 11 ? b->rotation : b->position;
@@ -91,18 +91,21 @@ static void print_table(struct strbuf *sb, const struct skeleton *s)
 			if ((int)strlen(t) > width[c])
 				width[c] = (int)strlen(t);
 		}
-	strbuf_printf(sb, "#");
-	for (int c = 0; c < NCOLS; c++)
-		strbuf_printf(sb, "%s%*s", c ? gap(c) : " ", width[c], COLS[c]);
-	strbuf_printf(sb, "\n");
+	strbuf_char(sb, '#');
+	for (int c = 0; c < NCOLS; c++) {
+		strbuf_str(sb, c ? gap(c) : " ", 0);
+		strbuf_str(sb, COLS[c], width[c]);
+	}
+	strbuf_char(sb, '\n');
 	for (uint32_t i = 0; i < s->nbones; i++) {
 		char *name = cells[(size_t)i * NCOLS + COL_NAME];
 		cell(s, i, COL_NAME, name);
-		strbuf_printf(sb, " ");
-		for (int c = 0; c < NCOLS; c++)
-			strbuf_printf(sb, "%s%*s", c ? gap(c) : " ", width[c],
-				      cells[(size_t)i * NCOLS + c]);
-		strbuf_printf(sb, "\n");
+		strbuf_char(sb, ' ');
+		for (int c = 0; c < NCOLS; c++) {
+			strbuf_str(sb, c ? gap(c) : " ", 0);
+			strbuf_str(sb, cells[(size_t)i * NCOLS + c], width[c]);
+		}
+		strbuf_char(sb, '\n');
 	}
 	free(cells);
 }
@@ -122,10 +125,20 @@ static void print_extra(struct strbuf *sb, const struct skeleton *s, uint32_t i)
 	for (size_t k = lo; k < hi;) {
 		size_t e = hex_text_line_end(SKELETON_REST_OFF, k, hi, HEX_LINE,
 					     HEX_GROUP);
-		strbuf_printf(sb, "extra %u 0x%zx", i, SKELETON_REST_OFF + k);
-		hex_text_put(sb, rest + k, e - k, SKELETON_REST_OFF + k,
-			     HEX_GROUP);
-		strbuf_printf(sb, "\n");
+		static const char HEX[] = "0123456789abcdef";
+		size_t at = SKELETON_REST_OFF + k;
+		char off[24] = " 0x"; /* as "%zx" */
+		size_t n = 3;
+		int shift = 60;
+		while (shift > 0 && !(at >> shift))
+			shift -= 4;
+		for (; shift >= 0; shift -= 4)
+			off[n++] = HEX[at >> shift & 15];
+		strbuf_append(sb, "extra ", 6);
+		strbuf_int(sb, i, 0);
+		strbuf_append(sb, off, n);
+		hex_text_put(sb, rest + k, e - k, at, HEX_GROUP);
+		strbuf_char(sb, '\n');
 		k = e;
 	}
 }
@@ -148,7 +161,9 @@ static void print_comment(struct strbuf *sb, const char *text)
 {
 	while (text && *text) {
 		size_t n = strcspn(text, "\n");
-		strbuf_printf(sb, "#%s%.*s\n", n ? " " : "", (int)n, text);
+		strbuf_append(sb, "# ", n ? 2 : 1);
+		strbuf_append(sb, text, n);
+		strbuf_char(sb, '\n');
 		text += n + (text[n] == '\n');
 	}
 }
@@ -172,9 +187,11 @@ char *skeleton_print(const struct skeleton *s, const char *header_comment,
 		"what the\n"
 		"table does not say, so the skeleton re-encodes byte for byte.");
 	strbuf_printf(&sb, "skeleton %s\nparams", skeleton_game_name(s->game));
-	for (uint32_t k = 0; k < s->nparams && k < SKELETON_MAX_PARAMS; k++)
-		strbuf_printf(&sb, " %u", s->params[k]);
-	strbuf_printf(&sb, "\n");
+	for (uint32_t k = 0; k < s->nparams && k < SKELETON_MAX_PARAMS; k++) {
+		strbuf_char(&sb, ' ');
+		strbuf_int(&sb, s->params[k], 0);
+	}
+	strbuf_char(&sb, '\n');
 	if (s->params_count != s->nparams)
 		strbuf_printf(&sb, "params_count %u  # the count word; there "
 			      "are %u values\n", s->params_count, s->nparams);
@@ -188,14 +205,24 @@ char *skeleton_print(const struct skeleton *s, const char *header_comment,
 		if (bits(b->scale[3]) != ONE_BITS ||
 		    bits(b->rotation[3]) != ONE_BITS ||
 		    bits(b->position[3]) != ONE_BITS) {
-			char w[3][40];
-			text_f32(w[0], sizeof w[0], b->scale[3]);
-			text_f32(w[1], sizeof w[1], b->rotation[3]);
-			text_f32(w[2], sizeof w[2], b->position[3]);
-			strbuf_printf(&sb, "w %u %s %s %s\n", i, w[0], w[1], w[2]);
+			const float w[3] = {b->scale[3], b->rotation[3], b->position[3]};
+			strbuf_append(&sb, "w ", 2);
+			strbuf_int(&sb, i, 0);
+			for (int k = 0; k < 3; k++) {
+				char f[TEXT_F32_MAX];
+				text_f32(f, sizeof f, w[k]);
+				strbuf_char(&sb, ' ');
+				strbuf_str(&sb, f, 0);
+			}
+			strbuf_char(&sb, '\n');
 		}
-		if (b->count != 1)
-			strbuf_printf(&sb, "section_count %u %u\n", i, b->count);
+		if (b->count != 1) {
+			strbuf_append(&sb, "section_count ", 14);
+			strbuf_int(&sb, i, 0);
+			strbuf_char(&sb, ' ');
+			strbuf_int(&sb, b->count, 0);
+			strbuf_char(&sb, '\n');
+		}
 		print_extra(&sb, s, i);
 	}
 	print_tail(&sb, s);

@@ -1,8 +1,6 @@
 #include "strbuf.h"
 
-#include <math.h>
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,24 +50,32 @@ static bool reserve(struct strbuf *sb, size_t n)
 	return true;
 }
 
+size_t text_int(char *out, long long v)
+{
+	char rev[24];
+	size_t n = 0;
+	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+	do
+		rev[n++] = (char)('0' + u % 10);
+	while ((u /= 10) > 0);
+	if (v < 0)
+		rev[n++] = '-';
+	for (size_t i = 0; i < n; i++)
+		out[i] = rev[n - 1 - i];
+	out[n] = '\0';
+	return n;
+}
+
 void strbuf_int(struct strbuf *sb, long long v, unsigned width)
 {
 	char digits[24];
-	unsigned n = 0;
-	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-	do
-		digits[n++] = (char)('0' + u % 10);
-	while ((u /= 10) > 0);
-	if (v < 0)
-		digits[n++] = '-';
-	unsigned pad = width > n ? width - n : 0;
+	size_t n = text_int(digits, v);
+	size_t pad = width > n ? width - n : 0;
 	if (!reserve(sb, pad + n))
 		return;
 	memset(sb->buf + sb->len, ' ', pad);
-	sb->len += pad;
-	while (n)
-		sb->buf[sb->len++] = digits[--n];
-	sb->buf[sb->len] = '\0';
+	memcpy(sb->buf + sb->len + pad, digits, n + 1);
+	sb->len += pad + n;
 }
 
 void strbuf_char(struct strbuf *sb, char c)
@@ -77,6 +83,28 @@ void strbuf_char(struct strbuf *sb, char c)
 	if (!reserve(sb, 1))
 		return;
 	sb->buf[sb->len++] = c;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_str(struct strbuf *sb, const char *s, int width)
+{
+	size_t n = strlen(s), w = width < 0 ? 0u - (size_t)width : (size_t)width;
+	size_t pad = w > n ? w - n : 0;
+	if (!reserve(sb, pad + n))
+		return;
+	char *o = sb->buf + sb->len;
+	memset(width < 0 ? o + n : o, ' ', pad);
+	memcpy(width < 0 ? o : o + pad, s, n);
+	sb->len += pad + n;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_append(struct strbuf *sb, const char *s, size_t n)
+{
+	if (!reserve(sb, n))
+		return;
+	memcpy(sb->buf + sb->len, s, n);
+	sb->len += n;
 	sb->buf[sb->len] = '\0';
 }
 
@@ -93,25 +121,4 @@ void strbuf_free(struct strbuf *sb)
 {
 	free(sb->buf);
 	*sb = (struct strbuf){0};
-}
-
-void text_f32(char *buf, size_t len, float v)
-{
-	uint32_t bits;
-	memcpy(&bits, &v, sizeof bits);
-	if (!isfinite(v)) {
-		snprintf(buf, len, "0x%08x", bits);
-		return;
-	}
-	/* Whole numbers print plainly ("10", not the shorter "1e+01"). */
-	if (v > -1e7f && v < 1e7f && v == (float)(long)v && !(v == 0 && signbit(v))) {
-		snprintf(buf, len, "%.0f", (double)v);
-		return;
-	}
-	for (int prec = 1; prec <= 9; prec++) {
-		snprintf(buf, len, "%.*g", prec, (double)v);
-		float back = strtof(buf, NULL);
-		if (!memcmp(&back, &v, sizeof v))
-			return;
-	}
 }

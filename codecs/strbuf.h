@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "float_text.h" /* text_f32, which the printers use with these */
+
 struct strbuf {
 	char *buf;    /* NUL-terminated once anything was appended */
 	size_t len;
@@ -19,17 +21,21 @@ void strbuf_printf(struct strbuf *sb, const char *fmt, ...)
 /* printf's "%*lld" and "%c", without parsing a format: the printers'
  * hot path (a clip's keyframes). */
 void strbuf_int(struct strbuf *sb, long long v, unsigned width);
+
+/* printf's "%lld" into out (>= 21 bytes), NUL-terminated; its length. */
+size_t text_int(char *out, long long v);
 void strbuf_char(struct strbuf *sb, char c);
+
+/* printf's "%*s": s right-aligned in width, left-aligned in -width. */
+void strbuf_str(struct strbuf *sb, const char *s, int width);
+
+/* s[0..n) as it is. */
+void strbuf_append(struct strbuf *sb, const char *s, size_t n);
 
 /* Hands the text to the caller (malloc'ed, "" if empty; NULL if an
  * allocation failed) and resets the buffer. */
 char *strbuf_take(struct strbuf *sb, size_t *len);
 
 void strbuf_free(struct strbuf *sb);
-
-/* The shortest decimal that reads back (strtof) to exactly v's bits,
- * whole numbers below 1e7 without an exponent ("1500"); non-finite
- * values print as their bits, "0x7fc00000".  buf >= 32. */
-void text_f32(char *buf, size_t len, float v);
 
 #endif

@@ -190,15 +190,19 @@ static inline void gen_p3rd(struct rng *r, struct anim *a)
 		abort();
 }
 
-/* A random pack: 1..7 streams (some without slots), random filling and
- * sharing, wild or native clips, a random tail; format MHFU or MHP3rd
- * (CLIP_NONE possible when nothing is filled). */
-static inline void gen_pack(struct rng *r, struct anim *a)
+/* A random pack: 1..max_streams (<= 7) streams (some without slots), of
+ * fewer than max_slots slots, mostly fewer than 12; random filling and
+ * sharing, wild or native clips of fewer than max_tracks tracks, a random
+ * tail; format MHFU or MHP3rd (CLIP_NONE possible when nothing is
+ * filled). */
+static inline void gen_pack_within(struct rng *r, struct anim *a, uint32_t max_streams,
+				   uint32_t max_slots, uint32_t max_tracks)
 {
-	uint32_t n = 1 + gen_below(r, 7), slots[7];
+	uint32_t n = 1 + gen_below(r, max_streams), slots[7];
 	enum clip_format f = gen_below(r, 2) ? CLIP_MHFU : CLIP_P3RD;
 	for (uint32_t s = 0; s < n; s++)
-		slots[s] = gen_below(r, 4) ? gen_below(r, 12) : gen_below(r, 120);
+		slots[s] = gen_below(r, 4) ? gen_below(r, max_slots < 12 ? max_slots : 12)
+					   : gen_below(r, max_slots);
 	if (anim_init(a, f, n, slots, NULL))
 		abort();
 	enum gen_style style = gen_below(r, 2) ? GEN_WILD :
@@ -215,7 +219,7 @@ static inline void gen_pack(struct rng *r, struct anim *a)
 				continue;
 			}
 			struct clip c;
-			gen_clip(r, style, gen_below(r, 6), 3, &c);
+			gen_clip(r, style, gen_below(r, max_tracks), 3, &c);
 			int32_t k = anim_add_clip(a, &c);
 			if (k < 0 || anim_set_slot(a, s, i, k, NULL))
 				abort();
@@ -230,6 +234,45 @@ static inline void gen_pack(struct rng *r, struct anim *a)
 		for (size_t i = 0; i < a->tail_len; i++)
 			a->tail[i] = gen_below(r, 3) ? 0 : (uint8_t)rng_next(r);
 	}
+}
+
+/* The tests' random pack: up to 7 streams of up to 119 slots, clips of
+ * up to 5 tracks. */
+static inline void gen_pack(struct rng *r, struct anim *a)
+{
+	gen_pack_within(r, a, 7, 120, 6);
+}
+
+/* A small MHFU pack for entry texts and commits: nparts (1..3) parts in
+ * 2 * nparts streams of fewer than max_slots slots, native clips of
+ * 1..max_tracks tracks in about half the slots, a few slots sharing an
+ * earlier slot's clip. */
+static inline void gen_mhfu_pack(struct rng *r, struct anim *a, uint32_t nparts,
+				 uint32_t max_slots, uint32_t max_tracks)
+{
+	uint32_t slots[6];
+	for (uint32_t s = 0; s < 2 * nparts; s++)
+		slots[s] = gen_below(r, max_slots);
+	if (anim_init(a, CLIP_MHFU, 2 * nparts, slots, NULL))
+		abort();
+	for (uint32_t s = 0; s < 2 * nparts; s++)
+		for (uint32_t i = 0; i < slots[s]; i++) {
+			uint32_t roll = gen_below(r, 8);
+			if (roll < 3)
+				continue;
+			if (roll == 3 && a->nclips) {
+				if (anim_set_slot(a, s, i, (int32_t)gen_below(r, a->nclips), NULL))
+					abort();
+				continue;
+			}
+			struct clip c;
+			gen_clip(r, GEN_NATIVE_FU, 1 + gen_below(r, max_tracks), 3, &c);
+			int32_t k = anim_add_clip(a, &c);
+			if (k < 0 || anim_set_slot(a, s, i, k, NULL))
+				abort();
+		}
+	if (anim_compact(a, NULL))
+		abort();
 }
 
 /* Applies fuzzer-chosen edits to p[0..len): each 3 bytes of `edits` put

@@ -2,16 +2,20 @@
 # Installs the Debian packages the build needs (`deps.sh`), with the
 # programs the write tests drive and the install test runs (mount, umount,
 # unshare, nsenter, setpriv, man; chromium renders the plots; pngcheck and
-# python3's PIL, the texture test's second PNG decoders: `deps.sh test`) or
-# the peers and tools the bench uses (`deps.sh bench`: squashfuse, perf), or the tools that
-# check model.glb and draw the README's picture (`deps.sh pictures`: Blender
-# and its numpy, Node and npm's gltf-validator, about 170 MB to fetch), when
-# any is missing: as root it installs them, otherwise it prints the command.
+# python3's PIL, the texture test's second PNG decoders; clang's libFuzzer,
+# which the tests run tests/fuzz.sh with: `deps.sh test`), or the peers and
+# tools the bench uses (`deps.sh bench`: squashfuse, perf), or the tools
+# that check model.glb and draw the README's picture (`deps.sh pictures`:
+# Blender and its numpy, Node and npm's gltf-validator, about 170 MB to
+# fetch), or clang with libFuzzer alone (`deps.sh fuzz`), when any is
+# missing: as root it installs them, otherwise it prints the command.
 set -euo pipefail
 
 packages=(gcc make pkg-config libfuse3-dev fuse3 libcmocka-dev zlib1g-dev)
 case "${1:-}" in
-test) packages+=(vim nano tmux rsync emacs-nox attr git python3 mount util-linux man-db chromium pngcheck python3-pil) ;;
+test) packages+=(vim nano tmux rsync emacs-nox attr git python3 mount util-linux man-db chromium pngcheck python3-pil
+	clang libclang-rt-14-dev) ;;
+fuzz) packages+=(clang libclang-rt-14-dev) ;;
 bench) packages+=(squashfuse squashfs-tools python3 linux-perf) ;;
 pictures)
 	packages+=(blender python3-numpy)

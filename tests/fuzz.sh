@@ -1,147 +1,198 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing with libFuzzer:
 #
-#   bash tests/fuzz.sh OUTDIR [SECONDS]
+#   bash tests/fuzz.sh [--seconds S | --runs N] [--jobs J] OUTDIR [TARGET...]
+#   bash tests/fuzz.sh OUTDIR SECONDS            (as --seconds SECONDS)
+#   bash tests/fuzz.sh --merge OUTDIR [TARGET...]
 #
-# builds every tests/fuzz_*.c target (not the gcc stand-in driver) with
-# clang -fsanitize=fuzzer,address,undefined plus codecs/*.c into OUTDIR,
-# runs each for SECONDS (default 60) on its corpus OUTDIR/corpus_<target>
-# (kept between runs; seeded on first use) with a dictionary of the
-# formats' magics, and prints the executions per target.  A crashing input
-# lands in OUTDIR/crash-<target>-*; replay it with the gcc build:
-#   build/tests/<target> OUTDIR/crash-<target>-<hash>
-# Exits 1 if libFuzzer is missing or any target crashed.
+# builds every tests/fuzz_*.c target (or the TARGETs named, e.g. fuzz_pac)
+# with clang's libFuzzer under ASan+UBSan (the Makefile's SAN=fuzz, in
+# OUTDIR/build), then runs each for S seconds (default 60) or until N
+# executions, J targets at a time (default 1), on its working corpus
+# OUTDIR/corpus/TARGET (kept between runs) seeded by the committed one,
+# tests/corpus/TARGET (read only), with the dictionary tests/fuzz.dict.
+# A target's source may add libFuzzer flags on a line of its opening
+# comment, " * fuzz.sh flags: -max_len=8192".  Prints a table: target,
+# executions, seconds (wall clock), CPU seconds, executions a second by
+# each, corpus (inputs/bytes), crashes.  A crashing (or leaking, hanging, exhausting) input lands in
+# OUTDIR/artifacts/TARGET/; replay it with the gcc build:
+#   make build/tests/TARGET && build/tests/TARGET OUTDIR/artifacts/TARGET/crash-...
+# then keep it in tests/corpus/TARGET once fixed.  Exits 0 when every
+# target ran clean, 1 when one crashed or could not run (or libFuzzer is
+# missing), 2 for a bad command line.
+#
+# --merge minimizes tests/corpus/TARGET and OUTDIR/corpus/TARGET into a
+# fresh tests/corpus/TARGET (libFuzzer's -merge=1: the fewest inputs
+# keeping all the coverage, none over 4 KB), what `make check` replays.
 set -euo pipefail
 
-if [[ $# -lt 1 || $# -gt 2 || $1 == -* ]]; then
-	echo "usage: bash tests/fuzz.sh OUTDIR [SECONDS]" >&2
+usage() {
+	echo "usage: bash tests/fuzz.sh [--seconds S | --runs N] [--jobs J] OUTDIR [TARGET...]" >&2
+	echo "       bash tests/fuzz.sh --merge OUTDIR [TARGET...]" >&2
 	exit 2
-fi
-secs=${2:-60}
-if ! [[ $secs =~ ^[0-9]+$ ]] || ((secs < 1)); then
-	echo "fuzz.sh: SECONDS must be a positive integer, not '$secs'" >&2
+}
+count() { # NAME VALUE: a positive integer or a usage error
+	[[ $2 =~ ^[0-9]+$ ]] && (($2 >= 1)) && return 0
+	echo "fuzz.sh: $1 must be a positive integer, not '$2'" >&2
 	exit 2
-fi
+}
+
+secs=60 runs= jobs=1 merge=0
+while (($#)); do
+	case $1 in
+	--seconds) (($# >= 2)) || usage; count --seconds "$2"; secs=$2 runs=; shift 2 ;;
+	--runs) (($# >= 2)) || usage; count --runs "$2"; runs=$2; shift 2 ;;
+	--jobs) (($# >= 2)) || usage; count --jobs "$2"; jobs=$2; shift 2 ;;
+	--merge) merge=1; shift ;;
+	-*) usage ;;
+	*) break ;;
+	esac
+done
+(($# >= 1)) || usage
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 mkdir -p "$1"
 out=$(cd "$1" && pwd)
+shift
+if (($# == 1)) && [[ $1 =~ ^[0-9]+$ ]]; then
+	count SECONDS "$1"
+	secs=$1 runs=
+	shift
+fi
 clang=${CLANG:-clang}
+
+# The targets: every tests/fuzz_*.c but the gcc stand-in driver, or those named.
+targets=()
+if (($#)); then
+	for name in "$@"; do
+		name=${name%.c}
+		name=${name##*/}
+		if [[ $name == fuzz_driver || ! -f $root/tests/$name.c ]]; then
+			echo "fuzz.sh: no target tests/$name.c" >&2
+			exit 2
+		fi
+		targets+=("$name")
+	done
+else
+	for src in "$root"/tests/fuzz_*.c; do
+		name=$(basename "$src" .c)
+		[[ $name == fuzz_driver ]] || targets+=("$name")
+	done
+fi
+if ((${#targets[@]} == 0)); then
+	echo "fuzz.sh: no tests/fuzz_*.c targets" >&2
+	exit 1
+fi
 
 # libFuzzer ships with clang's runtime libraries, packaged apart on Debian.
 probe=$out/.probe
-cat >"$probe.c" <<'EOF'
-#include <stddef.h>
-#include <stdint.h>
-int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }
-EOF
+printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' \
+	'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }' \
+	>"$probe.c"
 if ! command -v "$clang" >/dev/null 2>&1 ||
 	! "$clang" -fsanitize=fuzzer,address,undefined -o "$probe" "$probe.c" \
 		>"$probe.log" 2>&1; then
-	echo "fuzz.sh: clang with libFuzzer is not available${clang:+ ($clang)}." >&2
+	echo "fuzz.sh: clang with libFuzzer is not available ($clang)." >&2
 	[[ -s $probe.log ]] && sed 's/^/  /' "$probe.log" >&2
-	echo "Install it with:" >&2
+	echo "Install it with \`make fuzz-deps\` (as root), or:" >&2
 	echo "  sudo apt-get install clang libclang-rt-14-dev" >&2
 	rm -f "$probe" "$probe.c" "$probe.log"
 	exit 1
 fi
 rm -f "$probe" "$probe.c" "$probe.log"
 
-# shellcheck disable=SC2054 # the commas are -fsanitize='s
-cflags=(-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64
-	-g -O1 -fno-omit-frame-pointer
-	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-	-I"$root/codecs")
-
-# Magics and boundary words, as libFuzzer dictionary entries.
-cat >"$out/magics.dict" <<'EOF'
-pmo="pmo\x00"
-tmh=".TMH0.14"
-hits="HITS"
-mwo3="MWo3"
-dbst="dbsT"
-head="Head "
-skel_mhfu="\x00\x00\x00\xc0"
-skel_p3rd="\x00\x00\x00\x80"
-anim="\x02\x00\x00\x80"
-count1="\x01\x00\x00\x00"
-count256="\x00\x01\x00\x00"
-off16="\x10\x00\x00\x00"
-block="\x00\x08\x00\x00"
-enc17="\xd6\xe3\x69\xa0"
-EOF
-
-# Seeds: a minimal PAC and minimal plain DATA.BIN, so the first
-# executions already pass the decoders' first checks.
-seed_corpus() {
-	local dir=$1
-	mkdir -p "$dir"
-	[[ -n $(ls -A "$dir") ]] && return 0
-	# PAC: 2 entries at alignment 16 (table 20 -> 32, 37 -> 48), a tail.
-	{
-		printf '\x02\x00\x00\x00\x20\x00\x00\x00\x05\x00\x00\x00'
-		printf '\x30\x00\x00\x00\x03\x00\x00\x00'
-		head -c 12 /dev/zero
-		printf 'HITS\x01'
-		head -c 11 /dev/zero
-		printf 'abcT'
-	} >"$dir/seed-pac"
-	# DATA.BIN: a 1-block TOC, start = {1, 2, 2, 3}, pair {0, 100}, fill;
-	# then two blocks of entries.
-	{
-		printf '\x01\x00\x00\x00\x02\x00\x00\x00\x02\x00\x00\x00\x03\x00\x00\x00'
-		printf '\x00\x00\x00\x00\x64\x00\x00\x00'
-		head -c $((3 * 2048 - 24)) /dev/zero
-	} >"$dir/seed-databin"
-	# Real structures from the sample archive, when it was generated: its
-	# PACs, skeletons, packs, clips and texts.
-	local src=$root/build/sample/src
-	if [[ -d $src ]]; then
-		find "$src" -maxdepth 3 \( -name '*.pac' -o -name '*.skeleton' -o -name '*.anim' \
-			-o -name 'skeleton.txt' -o -name 'pack.txt' \) -size -1M | head -60 |
-			while read -r f; do cp "$f" "$dir/sample-$(echo "$f" | md5sum | cut -c1-12)"; done
-		find "$src" -path '*stream*' \( -name 'slot00*.bin' -o -name 'slot00*.txt' \) -type f | head -40 |
-			while read -r f; do cp "$f" "$dir/sample-$(echo "$f" | md5sum | cut -c1-12)"; done
-	fi
-}
-
-targets=()
-for src in "$root"/tests/fuzz_*.c; do
-	name=$(basename "$src" .c)
-	[[ $name == fuzz_driver ]] && continue
-	echo "fuzz.sh: building $name"
-	"$clang" "${cflags[@]}" -o "$out/$name" "$src" "$root"/codecs/*.c -lz
-	targets+=("$name")
-done
-if ((${#targets[@]} == 0)); then
-	echo "fuzz.sh: no tests/fuzz_*.c targets" >&2
+# One build for all the targets, kept between runs (make rebuilds what
+# changed): the codecs once, each target linked with libFuzzer's main.
+bins=()
+for name in "${targets[@]}"; do bins+=("$out/build/tests/$name"); done
+echo "fuzz.sh: building ${targets[*]} (log: $out/build.log)"
+if ! make -C "$root" -j"$(nproc)" CC="$clang" SAN=fuzz BUILD="$out/build" \
+	CFLAGS="-O1 -g" "${bins[@]}" >"$out/build.log" 2>&1; then
+	tail -n 30 "$out/build.log" >&2
+	echo "fuzz.sh: the build failed (log: $out/build.log)" >&2
 	exit 1
 fi
 
-declare -A execs status
-failed=0
-for name in "${targets[@]}"; do
-	corpus=$out/corpus_$name
-	seed_corpus "$corpus"
-	log=$out/$name.log
-	echo "fuzz.sh: running $name for ${secs}s (log: $log)"
-	rc=0
-	(cd "$out" && "./$name" -max_total_time="$secs" -max_len=16384 \
-		-dict=magics.dict -use_value_profile=1 -print_final_stats=1 \
-		-artifact_prefix="$out/crash-$name-" "$corpus") >"$log" 2>&1 || rc=$?
-	n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
-	[[ -z $n ]] && n=$(sed -n 's/^#\([0-9][0-9]*\).*/\1/p' "$log" | tail -n 1)
-	execs[$name]=${n:-?}
-	if ((rc == 0)); then
-		status[$name]=ok
-	else
-		status[$name]="FAILED (exit $rc, see $log)"
-		failed=1
-	fi
-done
+# The flags a target's source asks for.
+target_flags() {
+	sed -n 's/^ \* fuzz\.sh flags: //p' "$root/tests/$1.c"
+}
 
-echo
-printf '%-16s %14s  %s\n' target executions status
+if ((merge)); then
+	for name in "${targets[@]}"; do
+		committed=$root/tests/corpus/$name
+		fresh=$out/merge/$name
+		rm -rf "$fresh"
+		mkdir -p "$fresh" "$committed" "$out/corpus/$name"
+		# shellcheck disable=SC2046 # the target's flags are words
+		"$out/build/tests/$name" -merge=1 -use_counters=0 -max_len=4096 $(target_flags "$name") \
+			"$fresh" "$committed" "$out/corpus/$name" >"$out/$name.merge.log" 2>&1 || {
+			echo "fuzz.sh: merging $name failed (log: $out/$name.merge.log)" >&2
+			exit 1
+		}
+		rm -f "$committed"/*
+		cp "$fresh"/* "$committed"/ 2>/dev/null || true
+		echo "fuzz.sh: tests/corpus/$name: $(find "$committed" -type f | wc -l) inputs," \
+			"$(du -sb "$committed" | cut -f1) bytes"
+	done
+	exit 0
+fi
+
+# Runs one target; its figures go to OUTDIR/NAME.result as
+# "executions seconds exec/s corpus crashes status".
+run_target() {
+	local name=$1 log=$out/$1.log corpus=$out/corpus/$1 committed=$root/tests/corpus/$1
+	local art=$out/artifacts/$1/ limit rc=0
+	mkdir -p "$corpus" "$art"
+	local dirs=("$corpus")
+	[[ -d $committed ]] && dirs+=("$committed")
+	if [[ -n $runs ]]; then limit=-runs=$runs; else limit=-max_total_time=$secs; fi
+	local t0 t1
+	t0=$(date +%s%N)
+	# shellcheck disable=SC2046 # the target's flags are words
+	(cd "$out" && exec "$out/build/tests/$name" "$limit" -max_len=4096 -timeout=25 \
+		-dict="$root/tests/fuzz.dict" -print_final_stats=1 -artifact_prefix="$art" \
+		$(target_flags "$name") "${dirs[@]}") >"$log" 2>&1 || rc=$?
+	t1=$(date +%s%N)
+	# CPU seconds the target used (user and system), which a busy machine
+	# changes less than the wall clock's.
+	times >"$out/$name.times"
+	local cpu
+	cpu=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m");
+		sub("s", "", a[2]); t += a[1] * 60 + a[2] } printf "%.3f", t }' "$out/$name.times")
+	local n corp crashes status ms=$(((t1 - t0) / 1000000))
+	n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+	[[ -n $n ]] || n=$(sed -n 's/^#\([0-9][0-9]*\)[^0-9].*/\1/p' "$log" | tail -n 1)
+	n=${n:-0}
+	corp=$(sed -n 's/.* corp: \([0-9]*\/[0-9]*[bkKMG]*\) .*/\1/p' "$log" | tail -n 1)
+	crashes=$(grep -c 'Test unit written to' "$log" || true)
+	if ((rc == 0)); then status=ok; else status="FAILED(exit-$rc)"; fi
+	local per_cpu
+	per_cpu=$(awk -v n="$n" -v t="$cpu" 'BEGIN { printf "%d", (t > 0 ? n / t : 0) }')
+	echo "$n $((ms / 1000)).$(printf '%03d' $((ms % 1000))) $cpu $((n * 1000 / (ms ? ms : 1))) $per_cpu ${corp:-?} $crashes $status" \
+		>"$out/$name.result"
+}
+
+rm -f "$out"/*.result
 for name in "${targets[@]}"; do
-	printf '%-16s %14s  %s\n' "$name" "${execs[$name]}" "${status[$name]}"
+	while (($(jobs -rp | wc -l) >= jobs)); do wait -n || true; done
+	if [[ -n $runs ]]; then limit="to $runs executions"; else limit="for ${secs}s"; fi
+	echo "fuzz.sh: running $name $limit (log: $out/$name.log)"
+	run_target "$name" &
 done
+wait
+
+failed=0
+echo
+row() { printf '%-14s %11s %9s %9s %8s %8s %14s %7s  %s\n' "$@"; }
+row target executions seconds cpu_s exec/s exec/cpu corpus crashes status
+for name in "${targets[@]}"; do
+	read -r n s cpu rate per_cpu corp crashes status <"$out/$name.result" || {
+		n=0 s=0 cpu=0 rate=0 per_cpu=0 corp=? crashes=? status=FAILED
+	}
+	[[ $status == ok ]] || failed=1
+	row "$name" "$n" "$s" "$cpu" "$rate" "$per_cpu" "$corp" "$crashes" "$status"
+done
+if ((failed)); then
+	echo "fuzz.sh: a target failed: its log and $out/artifacts/ say why" >&2
+fi
 exit $failed

@@ -116,7 +116,7 @@ static void try_recipe(const uint8_t *data, size_t size)
 	memcpy(&seed, data, 8);
 	struct gen_rng r = {seed};
 	struct anim a;
-	gen_pack(&r, &a);
+	gen_pack_within(&r, &a, 3, 6, 3);
 	uint8_t *bytes;
 	size_t len;
 	check(anim_encode(&a, &bytes, &len, NULL) == MH_OK);

@@ -7,7 +7,10 @@
  * decodes must re-encode to exactly the input's TOC bytes, and the model
  * must satisfy the invariants the rest of the driver relies on; any
  * violation abort()s.  Built with clang -fsanitize=fuzzer (tests/fuzz.sh)
- * or with tests/fuzz_driver.c. */
+ * or with tests/fuzz_driver.c.
+ * Its inputs are whole archive heads, larger than a text:
+ * fuzz.sh flags: -max_len=8192
+ */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -5,7 +5,10 @@
  * sanitizer sees any read past it) and through pac_decode.  What decodes
  * must sniff as a PAC and re-encode byte for byte; any violation
  * abort()s.  Built with clang -fsanitize=fuzzer (tests/fuzz.sh) or with
- * tests/fuzz_driver.c. */
+ * tests/fuzz_driver.c.
+ * Its inputs are whole PACs, larger than a text:
+ * fuzz.sh flags: -max_len=8192
+ */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

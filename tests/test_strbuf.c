@@ -67,11 +67,45 @@ static void test_int_and_char_match_printf_at_random(void **state)
 	}
 }
 
+/* strbuf_str, strbuf_append and text_int against "%*s" and "%lld". */
+static void test_str_append_and_text_int_match_printf(void **state)
+{
+	(void)state;
+	static const char *const WORDS[] = {"", "a", "track 0", "# slot 12 runs to frame 40",
+					    "0123456789012345678901234567890"};
+	struct strbuf sb = {0};
+	char *want = calloc(1, 1 << 16);
+	size_t len = 0;
+	assert_non_null(want);
+	for (size_t i = 0; i < sizeof WORDS / sizeof *WORDS; i++)
+		for (int width = -40; width <= 40; width += 3) {
+			len += (size_t)sprintf(want + len, "%*s", width, WORDS[i]);
+			strbuf_str(&sb, WORDS[i], width);
+			len += (size_t)sprintf(want + len, "%.*s", (int)i, WORDS[i]);
+			strbuf_append(&sb, WORDS[i], strlen(WORDS[i]) < i ? strlen(WORDS[i]) : i);
+			assert_false(sb.failed);
+			assert_int_equal(sb.len, len);
+			assert_string_equal(sb.buf, want);
+		}
+	free(want);
+	strbuf_free(&sb);
+
+	static const long long INTS[] = {0, 7, -7, 10, -10, 123456789, INT32_MIN, INT64_MAX,
+					 INT64_MIN};
+	for (size_t i = 0; i < sizeof INTS / sizeof *INTS; i++) {
+		char got[24], ref[24];
+		size_t n = text_int(got, INTS[i]);
+		assert_int_equal(n, (size_t)sprintf(ref, "%lld", INTS[i]));
+		assert_string_equal(got, ref);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_int_matches_printf_at_the_edges),
 		cmocka_unit_test(test_int_and_char_match_printf_at_random),
+		cmocka_unit_test(test_str_append_and_text_int_match_printf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

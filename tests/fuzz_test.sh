@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# tests/fuzz.sh run as a new user runs it, for a second a target:
+#
+#   bash tests/fuzz_test.sh SAMPLE_DIR [OUTDIR]
+#
+# On a copy of the source tree without build/ (a fresh clone), with one
+# more target that crashes on its committed seed, fuzz.sh builds every
+# tests/fuzz_*.c, runs each, reports executions for every real target,
+# names the crashing one, keeps its input and exits 1.  On the copy with
+# a generated sample in build/ (after `make check`, where fuzz.sh once
+# died of SIGPIPE seeding its corpora), one clean target exits 0; a bad
+# command line exits 2.  OUTDIR (default: a temporary folder) keeps the
+# clang build between runs, so only the first builds everything.
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+sample=$(realpath "$1")
+work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-fuzz-test.XXXXXX")
+. "$root/tests/lib.sh"
+out=${2:-$work/out}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+trap 'leave' EXIT
+
+# The copy: sources with their times (so OUTDIR's objects stay current).
+copy=$work/src
+mkdir -p "$copy"
+tar -C "$root" --exclude=./build --exclude=./.git --exclude=./mnt -cf - . |
+	tar -C "$copy" -xpf -
+cat >"$copy/tests/fuzz_zz_crash.c" <<'EOF'
+/* A target that crashes on its seed: fuzz_test.sh's. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size >= 4 && !memcmp(data, "boom", 4))
+		abort();
+	return 0;
+}
+EOF
+mkdir -p "$copy/tests/corpus/fuzz_zz_crash"
+printf 'boom' >"$copy/tests/corpus/fuzz_zz_crash/seed"
+# Each run starts from the committed corpora alone.
+rm -rf "$out/corpus" "$out/artifacts"
+
+targets=()
+for src in "$root"/tests/fuzz_*.c; do
+	name=$(basename "$src" .c)
+	[[ $name == fuzz_driver ]] || targets+=("$name")
+done
+
+# The table's row for a target: "executions status", or nothing.
+row_of() { awk -v t="$2" '$1 == t { print $2, $9 }' "$1"; }
+
+env -u ASAN_OPTIONS -u UBSAN_OPTIONS bash "$copy/tests/fuzz.sh" --seconds 1 --jobs 2 "$out" >"$work/all.out" 2>&1
+status=$?
+if [[ $status == 1 ]]; then ok "fuzz.sh exits 1 when a target crashed"; else
+	not_ok "fuzz.sh exits 1 when a target crashed (it exited $status)"
+	tail -n 30 "$work/all.out"
+fi
+for name in "${targets[@]}"; do
+	read -r n st <<<"$(row_of "$work/all.out" "$name")"
+	if [[ ${st:-} == ok && ${n:-0} -gt 0 ]]; then ok "$name ran ($n executions)"; else
+		not_ok "$name ran: its row is '$(grep "^$name " "$work/all.out")'"
+		tail -n 20 "$out/$name.log" 2>/dev/null
+	fi
+done
+read -r n st <<<"$(row_of "$work/all.out" fuzz_zz_crash)"
+crashes=$(awk '$1 == "fuzz_zz_crash" { print $8 }' "$work/all.out")
+if [[ ${st:-} == FAILED* && ${crashes:-0} -ge 1 ]]; then ok "the crashing target is reported"; else
+	not_ok "the crashing target is reported: '$(grep '^fuzz_zz_crash ' "$work/all.out")'"
+fi
+kept=$(find "$out/artifacts/fuzz_zz_crash" -name 'crash-*' -type f 2>/dev/null | sed -n 1p)
+if [[ -n $kept ]] && [[ $(head -c 4 "$kept") == boom ]]; then
+	ok "the crashing input is kept"
+else
+	not_ok "the crashing input is kept (in $out/artifacts/fuzz_zz_crash)"
+fi
+
+# After `make check`: the sample's tree in build/.
+mkdir -p "$copy/build"
+ln -s "$sample" "$copy/build/sample"
+env -u ASAN_OPTIONS -u UBSAN_OPTIONS bash "$copy/tests/fuzz.sh" --seconds 1 "$out" fuzz_pac >"$work/one.out" 2>&1
+status=$?
+read -r n st <<<"$(row_of "$work/one.out" fuzz_pac)"
+if [[ $status == 0 && ${st:-} == ok && ${n:-0} -gt 0 ]]; then
+	ok "with a sample in build/, a clean target exits 0 ($n executions)"
+else
+	not_ok "with a sample in build/, a clean target exits 0 (exit $status)"
+	tail -n 20 "$work/one.out"
+fi
+
+env -u ASAN_OPTIONS -u UBSAN_OPTIONS bash "$copy/tests/fuzz.sh" --seconds soon "$out" >"$work/usage.out" 2>&1
+status=$?
+if [[ $status == 2 ]] && grep -q "must be a positive integer" "$work/usage.out"; then
+	ok "a bad command line exits 2 saying why"
+else
+	not_ok "a bad command line exits 2 saying why (exit $status)"
+fi
+closing_line
