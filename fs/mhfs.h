@@ -7,7 +7,7 @@
 
 #include "archive.h"
 #include "history.h"
-#include "known.h"
+#include "inodes.h"
 #include "log.h"
 #include "rules.h"
 #include "prefetch.h"
@@ -15,9 +15,13 @@
 #include "scratch.h"
 #include "times.h"
 
+/* How long the kernel caches a file view's name in a read-write mount,
+ * seconds (mhfs.file_entry_timeout). */
+#define FILE_ENTRY_TIMEOUT 60.0
+
 /* The last refused write of each view, for the user.mhfu.error xattr. */
 struct view_error {
-	uint64_t ino;
+	uint64_t ino;                /* the view's place number */
 	char *msg;
 	struct view_error *next;
 };
@@ -30,21 +34,29 @@ struct mhfs {
 	struct mlog log;             /* .mhfu/log */
 	struct record record;        /* where the log and refused texts are kept */
 	struct scratch_table scratch;/* files that are not views */
-	struct known known;          /* inodes the kernel holds */
+	struct inodes inodes;        /* inode numbers, and those the kernel holds */
 	struct fuse_session *se;     /* for cache invalidations */
 	enum rules_mode rules;       /* -o rules= */
 	uid_t uid;                   /* owner shown for every view */
 	gid_t gid;
 	double timeout;              /* attribute cache timeout, seconds (commits
 					invalidate attributes explicitly) */
-	double entry_timeout;        /* name cache timeout of views: a commit can
-					change names (slots, kinds) */
+	double entry_timeout;        /* name cache timeout of folders, and of every
+					view where nothing commits */
+	double file_entry_timeout;   /* of file views where commits are: a name
+					the kernel maps to a number a commit
+					retired reads through until it is looked
+					up again (invalidate.h) */
 	pthread_key_t read_buffers;  /* each worker thread's read buffer */
 	struct prefetch prefetch;    /* read-only mounts: across entries */
 	pthread_mutex_t errors_lock; /* protects errors */
 	struct view_error *errors;
 	pthread_mutex_t handles_lock; /* protects handles */
 	struct handle *handles;      /* open files (handle.h) */
+	_Atomic size_t kept_old_bytes; /* entries' bytes kept for raw files open
+					  across commits (handles_keep_old) */
+	_Atomic uint64_t view_reads; /* reads of views that reached the driver
+					(the kernel's cache missed them) */
 	struct times_table times;    /* times set on views */
 };
 
