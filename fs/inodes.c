@@ -176,14 +176,16 @@ static uint64_t retire(struct inodes *t, uint64_t ino, unsigned flags)
 	return next;
 }
 
-uint64_t inodes_pin(struct inodes *t, uint64_t place)
+uint64_t inodes_pin(struct inodes *t, uint64_t place, uint32_t name)
 {
 	pthread_mutex_lock(&t->lock);
 	const struct ino_rec *p = find(t, place);
 	uint64_t ino = p && p->current ? p->current : place;
 	struct ino_rec *r = get(t, ino, place);
-	if (r)
+	if (r) {
 		r->lookups++;
+		r->name = name;
+	}
 	pthread_mutex_unlock(&t->lock);
 	return r ? ino : 0;
 }
@@ -230,11 +232,15 @@ bool inodes_place(struct inodes *t, uint64_t ino, uint64_t *place)
 	return r != NULL;
 }
 
-bool inodes_stale(struct inodes *t, uint64_t ino)
+bool inodes_stale(struct inodes *t, uint64_t ino, uint32_t *name, mode_t *mode)
 {
 	pthread_mutex_lock(&t->lock);
 	const struct ino_rec *r = find(t, ino);
 	bool stale = r && (r->flags & INO_STALE);
+	if (stale) {
+		*name = r->name;
+		*mode = r->told.mode;
+	}
 	pthread_mutex_unlock(&t->lock);
 	return stale;
 }

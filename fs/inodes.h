@@ -3,65 +3,74 @@
  * NOTES ON THE DESIGN
  * A view's place (its node, node.h) has a place number, computed from
  * the place and the same on every mount.  The kernel keeps one page
- * cache and one size per inode number, and a writable mount lets it
- * cache a file view's pages; a commit, though, may change a view while
- * files of it are open.  So a file view's contents are fixed per
- * number: a commit that changes a view the kernel holds gives the view
- * a new number (a new generation), and the old number goes stale,
- * keeping the pages, the size and the bytes its open files read.
- * Numbers after a place number are allocated here: ALLOC_TOP in bits
- * 63..48, a serial below, counting up for the mount's life, never
- * reused; the table maps each to its place.  These are the kernel's
- * node ids; what stat(2) shows (st_ino) stays the place number, so a
- * program that checks a file's inode across its own open and write (vim)
- * sees one file.  Folders and the mount's own nodes keep their place
- * numbers: nothing caches their contents.
+ * cache and one size per inode, and a read-write mount lets it cache a
+ * file view's pages; a commit, though, may change a view while files of
+ * it are open.  So a file view's contents are fixed per number: a commit
+ * that changes a view the kernel holds gives the view a new number (a new
+ * generation), and the old number goes stale, keeping the pages, the
+ * size and the bytes its open files read.  Numbers after a place number
+ * are allocated here: ALLOC_TOP in bits 63..48, a serial below, counting
+ * up for the mount's life, never reused; the table maps each to its
+ * place.  These are the kernel's node ids; what stat(2) shows (st_ino)
+ * stays the place number, so a program that checks a file's inode
+ * around its own open and write (vim) sees one file.  Folders and the
+ * mount's own nodes keep their place numbers: nothing caches their
+ * contents.
  *
  * The table holds a record per number the kernel holds (lookups,
- * counted: +1 per entry replied, -n per forget), per number open, and
- * per place that moved on from its place number.  A record says what
- * the kernel may cache of its number:
- *   EXPOSED  the number was opened with the page cache, or for writing:
- *            its pages may be in the cache.
- *   WRITTEN  the number is a writer's: its pages and size may be what a
- *            writer wrote, so readers read it through (direct_io) and
- *            its attributes follow its place.
+ * counted: +1 per entry replied, taken with the number's choice:
+ * inodes_pin; -n per forget), per number open, and per place that moved
+ * on from its place number.  A record says what the kernel may cache of
+ * its number:
+ *   EXPOSED  opened with the page cache, or for writing: its pages may
+ *            be in the kernel's cache.
+ *   WRITTEN  a writer's number: its pages and size may be what a writer
+ *            wrote, so readers read it through (direct_io) and its
+ *            attributes follow its place.
  *   STALE    its place moved on to another number.
  *
  * INVARIANTS
- *  1. A number names one place for its life, and while the kernel holds
- *     it, one content: a commit changing a view first retires every number
- *     of the view the kernel holds (invalidate.h plans it before the
- *     archive is written, applies it with the io lock still held
- *     exclusively, so no reader sees the new bytes under an old number).
+ *  1. A number names one place for its life, and what readers cache
+ *     under it is one content: a commit changing a view first retires
+ *     every number of the view the kernel holds (invalidate.h plans it
+ *     before the archive is written, and it is applied with the io lock
+ *     still held exclusively, so no reader sees the new bytes under an
+ *     old number).
  *  2. A number opened for reading with the page cache is EXPOSED before
  *     the open replies, under the io lock held shared: a commit (holding
  *     it exclusively) sees every exposure.
  *  3. A writer never shares a number with cached readers: a write open
  *     (or a truncate by path) of an EXPOSED number that is not WRITTEN
- *     retires it, giving the place a new number reserved for writing, and
- *     fails with ESTALE; the kernel then looks the name up again
- *     (LOOKUP_REVAL) and opens the new number.  When a number's last
- *     writer closes, the number is retired, so readers get a clean one.
- *  4. A stale number whose pages readers cache keeps answering the
- *     attributes the kernel was last told (nlink 0, as a file replaced on
- *     a disk) while files of it are open: its size never changes under
- *     their pages.  Otherwise it answers its place's attributes, and a
- *     new open of it reads its place's contents through (direct_io, which
- *     ignores the old pages and size; an mmap drops them first).  So a
- *     name the kernel still maps to a stale number (until it looks it up
- *     again: invalidate.h) reads and stats as the view is now.
+ *     retires it, the place getting a new number for writing, and fails
+ *     with ESTALE; the kernel then looks the name up again (LOOKUP_REVAL)
+ *     and opens the new number.  While a view has a writer, new reads of
+ *     it go through (inodes_open's `through`) and its size shows under
+ *     none of its numbers that readers cache; the last writer's close of
+ *     a number retires it, so later readers get a clean one.
+ *  4. A stale number whose pages readers cache answers, while files of
+ *     it are open, the attributes the kernel was last told (nlink 0, as a
+ *     file a rename replaced on a disk): its size never changes under
+ *     their pages.  Otherwise it answers its place's attributes (not
+ *     cached: attr_timeout 0), a new open of it reads its place's
+ *     contents through (direct_io, which ignores the old pages and size;
+ *     an mmap drops them first), and its name, if the view's is another
+ *     now or gone (a kind changed), is gone (reply.h: stale_view).  So a
+ *     name the kernel still maps to a stale number, until it looks the
+ *     name up again, reads and stats as the view is now; nothing needs
+ *     to drop names from the kernel's cache (invalidate.h).
  *  5. A place's current number is its place number until it moves; it
  *     moves back only when the kernel holds none of its numbers (neither
- *     the place number nor the current one), when either is as new.
- *  6. The table's lock is a leaf: taken after the archive's io lock, and
- *     nothing is called with it held.
+ *     the place number nor the current one): both are then as new.
+ *  6. The table's lock is a leaf, taken after the archive's io lock; the
+ *     only code run with it held is a plan's judge, which computes from
+ *     numbers alone.
  *
- * States of a number:  (held, current) --open--> EXPOSED --commit or
- * writer's open--> STALE --forget--> gone;  a number made for a writer
- * starts WRITTEN, and goes STALE at its last writer's close or a commit.
+ * States of a number:  held --open--> EXPOSED --commit, or a writer's
+ * open--> STALE --forgotten, closed--> gone;  a number made for a writer
+ * starts WRITTEN, and goes STALE at a commit or its last writer's close.
  * ESTALE, which makes the kernel look a name up again, comes only from a
- * write open or truncate that needs a new number (3). */
+ * write open or a truncate that needs a new number (3), and for a folder
+ * gone (reply.c). */
 #ifndef FS_INODES_H
 #define FS_INODES_H
 
@@ -94,6 +103,8 @@ struct ino_rec {
 	uint32_t opens;        /* files of it open, */
 	uint32_t writers;      /*   of which for writing */
 	unsigned flags;        /* INO_* */
+	uint32_t name;         /* a hash of the name it was last told under (0:
+				  none): a stale number's name may be gone */
 	struct ino_attr told;  /* set at every reply of its attributes */
 };
 
@@ -135,10 +146,11 @@ void inodes_init(struct inodes *t);
 void inodes_destroy(struct inodes *t);
 
 /* The current number of place `place`, about to be told to the kernel (a
- * lookup, a listing): one more reference, taken with the choice of the
- * number, so that no forget meanwhile takes the number's record away.  0
- * when out of memory: the reply must then fail. */
-uint64_t inodes_pin(struct inodes *t, uint64_t place);
+ * lookup, a listing) under a name of hash `name`: one more reference,
+ * taken with the choice of the number, so that no forget meanwhile takes
+ * the number's record away.  0 when out of memory: the reply must then
+ * fail. */
+uint64_t inodes_pin(struct inodes *t, uint64_t place, uint32_t name);
 /* The kernel forgot n references to ino. */
 void inodes_forget(struct inodes *t, uint64_t ino, uint64_t n);
 /* Attributes of ino replied to the kernel (getattr, setattr). */
@@ -148,8 +160,10 @@ void inodes_told(struct inodes *t, uint64_t ino, const struct stat *st);
 uint64_t inodes_current(struct inodes *t, uint64_t place);
 /* The place of allocated number ino: false if the table has none. */
 bool inodes_place(struct inodes *t, uint64_t ino, uint64_t *place);
-/* Whether ino is stale: its place moved on to another number. */
-bool inodes_stale(struct inodes *t, uint64_t ino);
+/* Whether ino is stale: its place moved on to another number; then *name
+ * is the hash of the name it was last told under (0: none), *mode what
+ * it was told of its type. */
+bool inodes_stale(struct inodes *t, uint64_t ino, uint32_t *name, mode_t *mode);
 
 /* How getattr answers for ino. */
 enum ino_answer {

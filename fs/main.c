@@ -609,8 +609,9 @@ int main(int argc, char *argv[])
 	prefetch_init(&fs.prefetch);
 	fs.uid = getuid();
 	fs.gid = getgid();
-	/* Folders never change numbers, nor does anything in a read-only
-	 * mount: their names may be cached as long as attributes. */
+	/* Names may be cached as long as attributes: a commit retires the
+	 * numbers of what it changes, and a name the kernel keeps for one
+	 * reads and stats as the view is now, or is gone (inodes.h). */
 	fs.timeout = DEFAULT_TIMEOUT;
 	fs.entry_timeout = DEFAULT_TIMEOUT;
 	fs.rules = rules;
@@ -634,7 +635,6 @@ int main(int argc, char *argv[])
 		if (err)
 			mlog_printf(&fs.log, "the history cannot be kept in the record (%s): "
 				    "commits can be undone until unmount only", msg.msg);
-		fs.file_entry_timeout = fs.ar.writable ? FILE_ENTRY_TIMEOUT : fs.timeout;
 		add_mount_option(&args, "fsname", fs.ar.path);
 		fuse_opt_add_arg(&args, "-osubtype=mhfu");
 		/* Views are the mounting user's, mode 644 (folders 755): the

@@ -15,10 +15,6 @@
 #include "scratch.h"
 #include "times.h"
 
-/* How long the kernel caches a file view's name in a read-write mount,
- * seconds (mhfs.file_entry_timeout). */
-#define FILE_ENTRY_TIMEOUT 60.0
-
 /* The last refused write of each view, for the user.mhfu.error xattr. */
 struct view_error {
 	uint64_t ino;                /* the view's place number */
@@ -41,12 +37,9 @@ struct mhfs {
 	gid_t gid;
 	double timeout;              /* attribute cache timeout, seconds (commits
 					invalidate attributes explicitly) */
-	double entry_timeout;        /* name cache timeout of folders, and of every
-					view where nothing commits */
-	double file_entry_timeout;   /* of file views where commits are: a name
-					the kernel maps to a number a commit
-					retired reads through until it is looked
-					up again (invalidate.h) */
+	double entry_timeout;        /* name cache timeout of views (a name the
+					kernel keeps after a commit changed its
+					view reads it as it is now: inodes.h) */
 	pthread_key_t read_buffers;  /* each worker thread's read buffer */
 	struct prefetch prefetch;    /* read-only mounts: across entries */
 	pthread_mutex_t errors_lock; /* protects errors */

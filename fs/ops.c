@@ -61,7 +61,7 @@ static void mhfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 			fs_unlock(fs);
 	}
 	if (view) {
-		reply_view_entry(req, fs, &child);
+		reply_view_entry(req, fs, &child, name);
 	} else if (ino) {
 		reply_entry(req, fs, ino);
 	} else if (gone) {
@@ -143,6 +143,10 @@ static int open_view(struct mhfs *fs, fuse_ino_t ino, struct fuse_file_info *fi,
 		return EISDIR;
 	if (write && !(node_class(n)->flags & VIEW_WRITABLE))
 		return EACCES;
+	/* Through a name the kernel still maps to a number a commit retired:
+	 * the name may be gone. */
+	if ((err = stale_view(fs, ino, n, 0)))
+		return err;
 	if (write && (!fs->ar.writable || n->original))
 		return EROFS;
 	if (n->type == NODE_FILE && !write) {
@@ -381,8 +385,12 @@ static void mhfs_readlink(fuse_req_t req, fuse_ino_t ino)
 		struct node n;
 		struct node_target t;
 		fs_rdlock(fs);
-		if (!node_from_ino(fs, ino, &n) || node_resolve(fs, &n, &t) || !t.link[0])
+		if (!node_from_ino(fs, ino, &n) || node_resolve(fs, &n, &t))
 			err = EINVAL;
+		else if (!t.link[0])
+			/* A stale link's slot holds a clip of its own now: the
+			 * kernel is to look the name up again. */
+			err = stale_view(fs, ino, &n, S_IFREG) ? ESTALE : EINVAL;
 		else
 			snprintf(target, sizeof target, "%s", t.link);
 		fs_unlock(fs);
@@ -422,7 +430,7 @@ static bool add_entry(fuse_req_t req, struct mhfs *fs, char *buf, size_t size,
 		struct fuse_entry_param e = {.attr = *st, .ino = ino};
 		if (ino) {
 			e.attr_timeout = attr_timeout(fs, ino);
-			e.entry_timeout = entry_timeout(fs, ino, st);
+			e.entry_timeout = entry_timeout(fs, ino);
 		}
 		n = fuse_add_direntry_plus(req, buf + *used, size - *used, name, &e, (off_t)next);
 	} else {
@@ -458,7 +466,8 @@ static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		bool dot = name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));
 		/* An entry of readdirplus counts a lookup, taken with its number
 		 * (inodes_pin), given back if it is not sent. */
-		uint64_t counted = plus && !dot ? inodes_pin(&fs->inodes, node_place(fs, &child)) : 0;
+		uint64_t counted = plus && !dot ? inodes_pin(&fs->inodes, node_place(fs, &child),
+							      name_hash(name)) : 0;
 		uint64_t child_ino = counted ? counted : node_ino(fs, &child);
 		bool listed = false;
 		if (!node_stat(fs, &child, &st)) {
@@ -574,7 +583,8 @@ static void mhfs_init(void *userdata, struct fuse_conn_info *conn)
 	conn->want &= ~(unsigned)FUSE_CAP_READDIRPLUS_AUTO;
 	/* A number's contents never change (inodes.h): a newer mtime (its
 	 * entry's, at a commit that left this view as it was) is no reason
-	 * to drop its pages. */
+	 * to drop its pages.  (Links' targets are not cached: a name the
+	 * kernel keeps for a stale link reads its target anew.) */
 	conn->want &= ~(unsigned)FUSE_CAP_AUTO_INVAL_DATA;
 }
 

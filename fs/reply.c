@@ -108,17 +108,39 @@ double attr_timeout(struct mhfs *fs, fuse_ino_t ino)
 	 * answer changes when its last file closes, or its view's next
 	 * commit (inodes.h, 4). */
 	struct node n;
+	uint32_t name;
+	mode_t mode;
 	if ((ino & SCRATCH_INO) ||
 	    (node_from_ino(fs, ino, &n) && (node_class(&n)->flags & VIEW_LIVE)) ||
-	    inodes_stale(&fs->inodes, ino))
+	    inodes_stale(&fs->inodes, ino, &name, &mode))
 		return 0;
 	return fs->timeout;
 }
 
-double entry_timeout(const struct mhfs *fs, fuse_ino_t ino, const struct stat *st)
+double entry_timeout(const struct mhfs *fs, fuse_ino_t ino)
 {
-	return ino & SCRATCH_INO ? 0 : S_ISDIR(st->st_mode) ? fs->entry_timeout
-							     : fs->file_entry_timeout;
+	return ino & SCRATCH_INO ? 0 : fs->entry_timeout;
+}
+
+uint32_t name_hash(const char *name)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (; *name; name++)
+		h = (h ^ (uint8_t)*name) * 16777619u;
+	return h ? h : 1;
+}
+
+int stale_view(struct mhfs *fs, fuse_ino_t ino, const struct node *n, mode_t now)
+{
+	uint32_t told_name;
+	mode_t told_mode;
+	char name[256];
+	if (!inodes_stale(&fs->inodes, ino, &told_name, &told_mode))
+		return 0;
+	node_name(fs, n, name, sizeof name);
+	if (told_name && told_name != name_hash(name))
+		return ENOENT;
+	return now && (now & S_IFMT) != (told_mode & S_IFMT) ? ESTALE : 0;
 }
 
 int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st)
@@ -159,6 +181,8 @@ int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st)
 	if (locked)
 		fs_rdlock(fs);
 	err = node_stat(fs, &n, st);
+	if (!err && !node_is_dir(&n))
+		err = stale_view(fs, ino, &n, st->st_mode);
 	if (locked)
 		fs_unlock(fs);
 	if (!err)
@@ -183,7 +207,7 @@ static void reply_ino_entry(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, boo
 		inodes_told(&fs->inodes, ino, &e.attr);
 	e.ino = ino;
 	e.attr_timeout = attr_timeout(fs, ino);
-	e.entry_timeout = entry_timeout(fs, ino, &e.attr);
+	e.entry_timeout = entry_timeout(fs, ino);
 	if (fuse_reply_entry(req, &e) && counted)
 		inodes_forget(&fs->inodes, ino, 1);
 }
@@ -193,9 +217,9 @@ void reply_entry(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino)
 	reply_ino_entry(req, fs, ino, false);
 }
 
-void reply_view_entry(fuse_req_t req, struct mhfs *fs, const struct node *n)
+void reply_view_entry(fuse_req_t req, struct mhfs *fs, const struct node *n, const char *name)
 {
-	uint64_t ino = inodes_pin(&fs->inodes, node_place(fs, n));
+	uint64_t ino = inodes_pin(&fs->inodes, node_place(fs, n), name_hash(name));
 	if (ino)
 		reply_ino_entry(req, fs, ino, true);
 	else

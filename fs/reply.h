@@ -34,7 +34,16 @@ uint64_t place_of(struct mhfs *fs, fuse_ino_t ino);
 /* How long the kernel may cache ino's attributes, and its name (st: its
  * attributes), seconds. */
 double attr_timeout(struct mhfs *fs, fuse_ino_t ino);
-double entry_timeout(const struct mhfs *fs, fuse_ino_t ino, const struct stat *st);
+double entry_timeout(const struct mhfs *fs, fuse_ino_t ino);
+
+/* What the names a number is told under are kept as (inodes_pin). */
+uint32_t name_hash(const char *name);
+/* For a stale number of view n (inodes.h), with the io lock held: ENOENT
+ * when the view's name is not the one the kernel knows the number by any
+ * more (its item changed kind: the old name is gone), ESTALE when its
+ * type is not `now` (a link become a file: the kernel is to look the name
+ * up again; 0: not known), else 0. */
+int stale_view(struct mhfs *fs, fuse_ino_t ino, const struct node *n, mode_t now);
 /* Attributes of a view or scratch inode (takes the archive's read lock):
  * a stale number's as it was told, or ESTALE (inodes_answer). */
 int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st);
@@ -43,7 +52,7 @@ void reply_attr(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino);
 /* Replies an entry for a scratch file or kept text (inode ino), or for
  * view n under its current number, counting the kernel's reference. */
 void reply_entry(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino);
-void reply_view_entry(fuse_req_t req, struct mhfs *fs, const struct node *n);
+void reply_view_entry(fuse_req_t req, struct mhfs *fs, const struct node *n, const char *name);
 /* The calling thread's buffer for decrypted bytes, at least size long:
  * reads allocate nothing once their thread has served one.  NULL when
  * out of memory. */

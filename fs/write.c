@@ -601,7 +601,7 @@ void mhfs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 	else if (ino)
 		reply_entry(req, fs, ino);
 	else
-		reply_view_entry(req, fs, &view);
+		reply_view_entry(req, fs, &view, name);
 }
 
 /* Folders are the archive's structure: none can be made or removed. */

@@ -189,6 +189,16 @@ check "a new open of the name reads the commit" bash -c "cmp <('$dump' '$archive
 exec 3<&-
 check "once it is closed, a stat of the name shows the commit's size" \
 	eventually bash -c "[ \$(stat -c %s '$mnt/file_06185.pac') = $new ]"
+# --- a member whose kind a write changes: its old names are gone at once ------
+cat "$mnt/file_06185/2.tmh" "$mnt/file_06185/2/image00.png" >/dev/null
+head -c 5000 /dev/urandom >"$work/junk.bin"
+cp "$work/junk.bin" "$mnt/file_06185/2.tmh"
+check "a member written with bytes of another kind takes that kind's name" \
+	cmp "$work/junk.bin" "$mnt/file_06185/2.bin"
+check "its old name is gone, though the kernel had it cached" bash -c \
+	"! stat '$mnt/file_06185/2.tmh' 2>/dev/null && ! cat '$mnt/file_06185/2.tmh' 2>/dev/null"
+check "and so is its folder, and what was in it" bash -c \
+	"! stat '$mnt/file_06185/2' 2>/dev/null && ! cat '$mnt/file_06185/2/image00.png' 2>/dev/null"
 check "the archive decodes" "$dump" --check "$archive"
 
 # --- commits going on: a lazy unmount, then a kill -9 ---------------------------

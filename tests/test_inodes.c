@@ -23,7 +23,7 @@ static struct stat attrs(off_t size)
 static void lookup(struct inodes *t, uint64_t ino, uint64_t place, off_t size)
 {
 	struct stat st = attrs(size);
-	assert_int_equal(inodes_pin(t, place), ino);
+	assert_int_equal(inodes_pin(t, place, 7), ino);
 	inodes_told(t, ino, &st);
 }
 
