@@ -156,6 +156,11 @@ $(BUILD)/tests/test_history.o: CFLAGS += -Ifs
 $(BUILD)/tests/test_history: $(BUILD)/tests/test_history.o $(BUILD)/fs/history.o $(BUILD)/fs/record.o $(BUILD)/fs/fserror.o $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS) -lpthread
 
+# The inode table's test links the table alone.
+$(BUILD)/tests/test_inodes.o: CFLAGS += -Ifs
+$(BUILD)/tests/test_inodes: $(BUILD)/tests/test_inodes.o $(BUILD)/fs/inodes.o $(LIBCODECS)
+	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS) -lpthread
+
 $(BUILD)/tests/test_cipher_portable: tests/test_cipher.c codecs/cipher.c $(LIBCODECS)
 	$(CC) $(MH_CFLAGS) -DMH_CIPHER_PORTABLE -Icodecs $(MH_LDFLAGS) -o $@ tests/test_cipher.c codecs/cipher.c $(LIBCODECS) $(CMOCKA_LIBS) $(CODEC_LIBS)
 
@@ -216,6 +221,7 @@ mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(SAMPLE)/.
 	bash tests/scratch_test.sh $(MOUNT) $(SAMPLE)
 	bash tests/crash_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(CRASH_ROUNDS)
 	bash tests/concurrency_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(STORM_SECONDS)
+	bash tests/pagecache_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/flip_test.sh $(MOUNT) $(SAMPLE) $(FLIP_ARCHIVES)
 ifeq ($(SAN),)
 	$(MAKE) $(FAULTIO)

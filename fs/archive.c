@@ -80,6 +80,12 @@ static enum archive_error identify(struct archive *ar, enum databin_game game,
 {
 	struct mh_diag d;
 	enum mh_err err = databin_open(read_backing, ar, ar->size, &ar->db, &d);
+	if (err == MH_OK && ar->db.count > ARCHIVE_MAX_ENTRIES) {
+		fs_diag_printf(msg, "%s: a DATA.BIN of %u entries: a mount numbers at most %u",
+			       ar->path, ar->db.count, ARCHIVE_MAX_ENTRIES);
+		databin_free(&ar->db);
+		return AR_EFORMAT;
+	}
 	if (err == MH_OK) {
 		ar->format = FORMAT_DATABIN;
 		ar->count = ar->db.count;
@@ -534,23 +540,31 @@ void archive_trim(struct archive *ar)
 }
 
 /* Drops the decoded caches of the entries whose views are made from
- * entry id's bytes as well as their own (mount.mhfu(8) "MHP3rd
- * movesets"): the movesets up to RECORDS_LINK_SPAN entries after it
- * (their maps read their model PAC and the overlays before it), and
- * each one's model PAC, whose model.glb plays it (id's own too, when id
- * is a moveset).  With `io` held exclusively. */
-static void forget_linked(struct archive *ar, uint32_t id)
+ * entry id's bytes as well as their own (archive_for_linked).  With `io`
+ * held exclusively. */
+void archive_for_linked(struct archive *ar, uint32_t id, bool id_anim,
+			void (*fn)(void *ctx, uint32_t e), void *ctx)
 {
 	if (ar->format != FORMAT_DATABIN)
 		return;
 	for (uint64_t e = id; e <= (uint64_t)id + RECORDS_LINK_SPAN && e < ar->count; e++) {
-		if (archive_entry_kind(ar, (uint32_t)e) != KIND_ANIM)
+		if (e == id ? !id_anim : archive_entry_kind(ar, (uint32_t)e) != KIND_ANIM)
 			continue;
 		if (e != id)
-			drop_caches(ar, (uint32_t)e);
+			fn(ctx, (uint32_t)e);
 		if (e >= RECORDS_RIG_BEFORE && e - RECORDS_RIG_BEFORE != id)
-			drop_caches(ar, (uint32_t)e - RECORDS_RIG_BEFORE);
+			fn(ctx, (uint32_t)e - RECORDS_RIG_BEFORE);
 	}
+}
+
+static void drop_linked(void *ar, uint32_t e)
+{
+	drop_caches(ar, e);
+}
+
+static void forget_linked(struct archive *ar, uint32_t id)
+{
+	archive_for_linked(ar, id, archive_entry_kind(ar, id) == KIND_ANIM, drop_linked, ar);
 }
 
 void archive_forget_views(struct archive *ar, uint32_t id)

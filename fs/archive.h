@@ -32,6 +32,10 @@ struct record;
 
 enum archive_format { FORMAT_DATABIN, FORMAT_PAC };
 
+/* The most entries a mount numbers (node.h: engine id + 1 in 15 bits,
+ * the top value kept for numbers allocated after a commit). */
+#define ARCHIVE_MAX_ENTRIES 32766u
+
 /* Where the entries of an archive without a backing file come from: the
  * original tree's (.mhfu/original/, history.h).  has: whether entry id
  * is there at all; size: its byte size; read: len bytes at off of it (off
@@ -171,6 +175,15 @@ void archive_entry_name(struct archive *ar, uint32_t id, char *buf, size_t len);
  * PAC's: mount.mhfu(8) "MHP3rd movesets"), so they are made afresh: an
  * override of a moveset's records.txt.  With `io` held exclusively. */
 void archive_forget_views(struct archive *ar, uint32_t id);
+
+/* Calls fn for each entry whose views are made from entry id's bytes as
+ * well as their own (mount.mhfu(8) "MHP3rd movesets"): the movesets up
+ * to RECORDS_LINK_SPAN entries after it (their maps read their model PAC
+ * and the overlays before it), and each one's model PAC, whose model.glb
+ * plays it (id's own too, when id is a moveset: id_anim says whether it
+ * is, or is about to be, one).  None outside a DATA.BIN.  With `io` held. */
+void archive_for_linked(struct archive *ar, uint32_t id, bool id_anim,
+			void (*fn)(void *ctx, uint32_t e), void *ctx);
 
 /* Leaves the store's error state by replaying the pending journal, with
  * `io` held exclusively: 0 (also when there is none), or EIO with the

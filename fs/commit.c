@@ -9,7 +9,12 @@
  *    drives; what was already wrong is only a warning, so it never
  *    blocks an unrelated edit.
  * 4. The history keeps the entry's previous bytes, synced before the
- *    archive is written (history.h); a commit that fails takes them back. */
+ *    archive is written (history.h); a commit that fails takes them back.
+ * 5. The inode numbers of the views it may change are retired in the same
+ *    hold (invalidate.h: planned before anything is written, applied once
+ *    the archive holds the edit), so no reader finds the new bytes under
+ *    a number whose pages the kernel caches; open raw files of the entry
+ *    keep its old bytes (handles_keep_old). */
 #include "commit.h"
 
 #include <errno.h>
@@ -21,6 +26,8 @@
 #include "anim.h"
 #include "fserror.h"
 #include "databin.h"
+#include "handle.h"
+#include "invalidate.h"
 #include "kind.h"
 #include "pacpath.h"
 #include "skeleton.h"
@@ -207,19 +214,34 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 	 * first: no other commit goes ahead of it. */
 	bool was_pending = ar->store.pending;
 	r->replayed_entry = ar->store.pending_entry;
+	struct change change;
+	change_of_entry(r->replayed_entry, &change);
+	if (was_pending && invalidate_plan(fs, &change, &r->plan)) {
+		err = failed(r, ENOMEM, NULL);
+		goto out;
+	}
 	if ((err = archive_replay_pending(ar, &why))) {
 		err = failed(r, err, why.msg);
 		goto out;
 	}
+	inodes_apply(&fs->inodes, &r->plan);
 	r->replayed = was_pending;
-	/* A view kept outside the archive commits on its own. */
-	if (node_class(&e->view)->commit) {
-		err = node_class(&e->view)->commit(fs, e, r);
-		goto out;
-	}
 	uint64_t size = archive_entry_size(ar, item.entry);
 	if ((err = node_resolve(fs, &item, &t))) {
 		err = failed(r, err, NULL);
+		goto out;
+	}
+	/* A view kept outside the archive commits on its own: the views of
+	 * its item change, not its bytes. */
+	if (node_class(&e->view)->commit) {
+		change_of(&e->view, t.kind, t.kind, &change);
+		if (invalidate_plan(fs, &change, &r->plan)) {
+			err = failed(r, ENOMEM, NULL);
+			goto out;
+		}
+		err = node_class(&e->view)->commit(fs, e, r);
+		if (r->outcome == COMMIT_DONE)
+			inodes_apply(&fs->inodes, &r->plan);
 		goto out;
 	}
 	if (!(entry = malloc(size ? size : 1))) {
@@ -269,19 +291,29 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 		err = failed(r, ENOMEM, NULL);
 		goto out;
 	}
-	struct history_change change = {.entry = item.entry, .path = r->path, .old = entry,
-					.old_len = size, .now = entry_new, .now_len = entry_len,
-					.undoes = e->undoes, .warnings = &r->rules};
-	if ((err = history_prepare(&fs->history, &change, &r->history_id, &why))) {
+	change_of(&e->view, t.kind, kind_of(item_new, item_len), &change);
+	if ((err = invalidate_plan(fs, &change, &r->plan))) {
+		err = failed(r, err, NULL);
+		goto out;
+	}
+	struct history_change was = {.entry = item.entry, .path = r->path, .old = entry,
+				     .old_len = size, .now = entry_new, .now_len = entry_len,
+				     .undoes = e->undoes, .warnings = &r->rules};
+	if ((err = history_prepare(&fs->history, &was, &r->history_id, &why))) {
 		err = failed(r, err, why.msg);
 		goto out;
 	}
 	int fd = ar->fd;
+	uint64_t generation = atomic_load(&ar->entries[item.entry].generation);
 	err = archive_write_entry(ar, item.entry, entry, size, entry_new, entry_len, &why);
 	/* Landed, or will: the journal awaits replay, or the file was
 	 * replaced all the same (archive.h). */
-	history_settle(&fs->history, r->history_id,
-		       !err || store_entry_unreadable(&ar->store, item.entry) || ar->fd != fd);
+	bool landed = !err || store_entry_unreadable(&ar->store, item.entry) || ar->fd != fd;
+	history_settle(&fs->history, r->history_id, landed);
+	if (landed) {
+		inodes_apply(&fs->inodes, &r->plan);
+		handles_keep_old(fs, item.entry, generation, &entry, size);
+	}
 	if (err) {
 		err = failed(r, err, why.msg);
 		goto out;
@@ -292,6 +324,7 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 	atomic_fetch_add(&ar->commits, 1);
 	atomic_store(&ar->last_commit_us, archive_now_us() - began);
 out:
+	inodes_cancel(&r->plan); /* what was planned for a commit that did not land */
 	pthread_rwlock_unlock(&ar->io);
 	free(entry);
 	free(item_new);
@@ -301,6 +334,7 @@ out:
 
 void commit_result_free(struct commit_result *r)
 {
+	inodes_plan_free(&r->plan);
 	rules_report_free(&r->rules);
 	free(r->removed_text);
 	r->removed_text = NULL;

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "inodes.h"
 #include "mhfs.h"
 #include "node.h"
 #include "rules.h"
@@ -54,6 +55,8 @@ struct commit_result {
 	uint8_t *removed_text;    /* a slot removal: the text of the clip that */
 	size_t removed_len;       /*   left the pack (NULL: none, or shared) */
 	char removed_path[512];
+	struct ino_plan plan;     /* the inode numbers it retired, and what else
+				     the kernel is to drop (invalidate.h) */
 };
 
 /* Commits an edit: returns r->err, and r says what happened.  Reports

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "buffer.h"
+#include "invalidate.h"
 #include "scratch.h"
 
 struct handle *handle_new(uint64_t ino)
@@ -19,9 +20,19 @@ struct handle *handle_new(uint64_t ino)
 	return h;
 }
 
+static void old_put(struct old_bytes *o)
+{
+	if (o && atomic_fetch_sub(&o->refs, 1) == 1) {
+		atomic_fetch_sub(o->account, o->len);
+		free(o->bytes);
+		free(o);
+	}
+}
+
 void handle_put(struct handle *h)
 {
 	if (atomic_fetch_sub(&h->refs, 1) == 1) {
+		old_put(h->old);
 		pthread_mutex_destroy(&h->lock);
 		free(h->data);
 		free(h);
@@ -59,31 +70,40 @@ void handles_free_all(struct mhfs *fs)
 	fs->handles = NULL;
 }
 
-/* The handle open for writing view ino, with the handles lock held. */
-static struct handle *find_writer(struct mhfs *fs, uint64_t ino)
+/* The handle open for writing the view of `place`, with the handles
+ * lock held. */
+static struct handle *find_writer(struct mhfs *fs, uint64_t place)
 {
 	struct handle *h = fs->handles;
-	while (h && !(h->writable && h->ino == ino))
+	while (h && !(h->writable && h->place == place))
 		h = h->next_open;
 	return h;
 }
 
-struct handle *writer_of(struct mhfs *fs, uint64_t ino)
+struct handle *writer_of(struct mhfs *fs, uint64_t place)
 {
 	pthread_mutex_lock(&fs->handles_lock);
-	struct handle *h = find_writer(fs, ino);
+	struct handle *h = find_writer(fs, place);
 	if (h)
 		atomic_fetch_add(&h->refs, 1);
 	pthread_mutex_unlock(&fs->handles_lock);
 	return h;
 }
 
-bool writer_len(struct mhfs *fs, uint64_t ino, uint64_t *len)
+bool writer_open(struct mhfs *fs, uint64_t place)
+{
+	pthread_mutex_lock(&fs->handles_lock);
+	bool open = find_writer(fs, place) != NULL;
+	pthread_mutex_unlock(&fs->handles_lock);
+	return open;
+}
+
+bool writer_len(struct mhfs *fs, uint64_t place, uint64_t *len)
 {
 	bool showing = false;
 	pthread_mutex_lock(&fs->handles_lock);
 	for (struct handle *h = fs->handles; h; h = h->next_open)
-		if (h->writable && h->ino == ino && atomic_load(&h->showing)) {
+		if (h->writable && h->place == place && atomic_load(&h->showing)) {
 			*len = atomic_load(&h->shown_len);
 			showing = true;
 			break;
@@ -106,8 +126,38 @@ int handle_resize(struct handle *h, size_t size)
 	return 0;
 }
 
+void handles_keep_old(struct mhfs *fs, uint32_t entry, uint64_t generation, uint8_t **bytes,
+		      size_t len)
+{
+	struct old_bytes *o = NULL;
+	pthread_mutex_lock(&fs->handles_lock);
+	for (struct handle *h = fs->handles; h; h = h->next_open) {
+		if (h->buffered || h->scratch || h->view.original || h->entry != entry ||
+		    h->generation != generation || h->old)
+			continue;
+		if (!o) {
+			if (atomic_load(&fs->kept_old_bytes) + len > KEEP_OLD_MAX_BYTES ||
+			    !(o = malloc(sizeof *o)))
+				break;
+			*o = (struct old_bytes){.len = len, .bytes = *bytes,
+						.account = &fs->kept_old_bytes};
+			atomic_init(&o->refs, 0);
+			atomic_fetch_add(&fs->kept_old_bytes, len);
+			*bytes = NULL;
+		}
+		atomic_fetch_add(&o->refs, 1);
+		h->old = o;
+	}
+	pthread_mutex_unlock(&fs->handles_lock);
+}
+
 void handle_release(struct mhfs *fs, struct handle *h)
 {
+	if (h->counted && inodes_release(&fs->inodes, h->ino, h->writable))
+		drop_attributes(fs, h->ino);
+	/* Its size showed under the view's other numbers too. */
+	if (h->writable)
+		drop_attributes(fs, inodes_current(&fs->inodes, h->place));
 	handles_remove(fs, h);
 	if (h->scratch) {
 		pthread_mutex_lock(&fs->scratch.lock);

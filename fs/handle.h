@@ -22,6 +22,19 @@
  * MB; the archive's largest, tens). */
 #define WRITE_MAX_BYTES (64ull << 20)
 
+/* The bytes a commit replaced, kept for the raw files open on them: at
+ * most this many at once (past it, their reads fail with ESTALE). */
+#define KEEP_OLD_MAX_BYTES (256ull << 20)
+
+/* An entry's bytes before a commit, shared by the raw files that opened
+ * them (handles_keep_old). */
+struct old_bytes {
+	_Atomic int refs;          /* the handles holding them */
+	size_t len;
+	uint8_t *bytes;
+	_Atomic size_t *account;   /* where len is counted (fs->kept_old_bytes) */
+};
+
 struct handle {
 	_Atomic int refs;      /* the open file, and each read replying from it:
 				  the kernel may release the file as soon as a
@@ -37,13 +50,19 @@ struct handle {
 				  text is not what the view holds) */
 	struct handle *next_open; /* fs->handles */
 	struct node view;      /* the view opened (not a scratch file) */
+	uint64_t place;        /* its place number (node_place): a writer's
+				  size shows under every number of its view */
 	uint64_t scratch;      /* a scratch file's inode, else 0 */
 	uint32_t entry;        /* raw reads: the entry... */
 	uint64_t offset;       /*   where the view starts in it */
 	uint64_t size;         /*   and its size */
 	uint64_t generation;   /*   the entry's generation at open: a read
-				  after a commit replaced it fails with ESTALE
+				  after a commit replaced it reads the bytes
+				  the commit kept (old), else fails with ESTALE
 				  rather than mix old and new bytes */
+	struct old_bytes *old; /*   set with the archive's io lock held
+				  exclusively, read with it shared */
+	bool counted;          /* counted open in fs->inodes (inodes_open) */
 	bool buffered;         /* reads (and writes) use data */
 	uint8_t *data;
 	size_t len, cap;
@@ -72,12 +91,22 @@ void handle_release(struct mhfs *fs, struct handle *h);
  * buffer, and what the kernel never released is freed at unmount. */
 void handles_add(struct mhfs *fs, struct handle *h);
 void handles_free_all(struct mhfs *fs);
-/* The handle open for writing ino, with a reference (handle_put it);
- * NULL if none. */
-struct handle *writer_of(struct mhfs *fs, uint64_t ino);
-/* The size of ino while a handle has it open for writing: false if none.
- * Takes no lock but the registry's, so it may be called holding any. */
-bool writer_len(struct mhfs *fs, uint64_t ino, uint64_t *len);
+/* The handle open for writing the view of place number `place`, with a
+ * reference (handle_put it); NULL if none. */
+struct handle *writer_of(struct mhfs *fs, uint64_t place);
+/* The size of that view while a handle open for writing has written to
+ * it (and not committed since): false if none.  Whether a handle has it
+ * open for writing.  They take no lock but the registry's, so they may be
+ * called holding any. */
+bool writer_len(struct mhfs *fs, uint64_t place, uint64_t *len);
+bool writer_open(struct mhfs *fs, uint64_t place);
+
+/* A commit replaced entry `entry`, of generation `generation` until then,
+ * whose bytes were *bytes (len of them, malloc'ed): the raw files open on
+ * them keep them, taking *bytes (then NULL), within KEEP_OLD_MAX_BYTES.
+ * With the archive's io lock held exclusively. */
+void handles_keep_old(struct mhfs *fs, uint32_t entry, uint64_t generation, uint8_t **bytes,
+		      size_t len);
 
 /* Sets the buffer's size (with h->lock held); new bytes are zero.  0 or
  * errno: EFBIG past the bound on a view's size. */

@@ -33,7 +33,6 @@ enum {
 };
 
 #define DEFAULT_TIMEOUT 3600.0
-#define ENTRY_TIMEOUT 1.0
 #define DEFAULT_CACHE_MB 64
 /* Seconds a lock held by another mount is waited for: a driver just
  * unmounted or killed lets go as it exits. */
@@ -605,15 +604,18 @@ int main(int argc, char *argv[])
 	fs.record.dir = -1;
 	scratch_init(&fs.scratch);
 	fs.scratch.budget = scratch_bytes;
-	known_init(&fs.known);
+	inodes_init(&fs.inodes);
 	pthread_mutex_init(&fs.errors_lock, NULL);
 	pthread_mutex_init(&fs.handles_lock, NULL);
 	times_init(&fs.times);
 	prefetch_init(&fs.prefetch);
 	fs.uid = getuid();
 	fs.gid = getgid();
+	/* Names may be cached as long as attributes: a commit retires the
+	 * numbers of what it changes, and a name the kernel keeps for one
+	 * reads and stats as the view is now, or is gone (inodes.h). */
 	fs.timeout = DEFAULT_TIMEOUT;
-	fs.entry_timeout = ENTRY_TIMEOUT;
+	fs.entry_timeout = DEFAULT_TIMEOUT;
 	fs.rules = rules;
 	switch (archive_open(&fs.ar, opts.archive, &fs.log, game, opts.read_only,
 			     (unsigned)lock_wait * 1000, &msg)) {
@@ -636,10 +638,6 @@ int main(int argc, char *argv[])
 		if (err)
 			mlog_printf(&fs.log, "the history cannot be kept in the record (%s): "
 				    "commits can be undone until unmount only", msg.msg);
-		/* Nothing renames anything in a read-only mount: names may be
-		 * cached as long as attributes. */
-		if (!fs.ar.writable)
-			fs.entry_timeout = fs.timeout;
 		add_mount_option(&args, "fsname", fs.ar.path);
 		fuse_opt_add_arg(&args, "-osubtype=mhfu");
 		/* Views are the mounting user's, mode 644 (folders 755): the
@@ -679,7 +677,7 @@ int main(int argc, char *argv[])
 	pthread_mutex_destroy(&fs.handles_lock);
 	times_destroy(&fs.times);
 	prefetch_destroy(&fs.prefetch);
-	known_destroy(&fs.known);
+	inodes_destroy(&fs.inodes);
 	scratch_destroy(&fs.scratch);
 	mlog_destroy(&fs.log);
 	record_close(&fs.record);

@@ -7,7 +7,7 @@
 
 #include "archive.h"
 #include "history.h"
-#include "known.h"
+#include "inodes.h"
 #include "log.h"
 #include "rules.h"
 #include "prefetch.h"
@@ -17,7 +17,7 @@
 
 /* The last refused write of each view, for the user.mhfu.error xattr. */
 struct view_error {
-	uint64_t ino;
+	uint64_t ino;                /* the view's place number */
 	char *msg;
 	struct view_error *next;
 };
@@ -30,21 +30,26 @@ struct mhfs {
 	struct mlog log;             /* .mhfu/log */
 	struct record record;        /* where the log and refused texts are kept */
 	struct scratch_table scratch;/* files that are not views */
-	struct known known;          /* inodes the kernel holds */
+	struct inodes inodes;        /* inode numbers, and those the kernel holds */
 	struct fuse_session *se;     /* for cache invalidations */
 	enum rules_mode rules;       /* -o rules= */
 	uid_t uid;                   /* owner shown for every view */
 	gid_t gid;
 	double timeout;              /* attribute cache timeout, seconds (commits
 					invalidate attributes explicitly) */
-	double entry_timeout;        /* name cache timeout of views: a commit can
-					change names (slots, kinds) */
+	double entry_timeout;        /* name cache timeout of views (a name the
+					kernel keeps after a commit changed its
+					view reads it as it is now: inodes.h) */
 	pthread_key_t read_buffers;  /* each worker thread's read buffer */
 	struct prefetch prefetch;    /* read-only mounts: across entries */
 	pthread_mutex_t errors_lock; /* protects errors */
 	struct view_error *errors;
 	pthread_mutex_t handles_lock; /* protects handles */
 	struct handle *handles;      /* open files (handle.h) */
+	_Atomic size_t kept_old_bytes; /* entries' bytes kept for raw files open
+					  across commits (handles_keep_old) */
+	_Atomic uint64_t view_reads; /* reads of views that reached the driver
+					(the kernel's cache missed them) */
 	struct times_table times;    /* times set on views */
 };
 

@@ -27,6 +27,8 @@ static const struct view_class *const classes[NODE_TYPES] = {VIEW_TABLE(VIEW_ENT
 _Static_assert(NODE_TYPES <= TYPE_MASK + 1, "view types fit an inode's type field");
 _Static_assert(NODE_MAX_SLOTS <= 1u << (PATH_SHIFT - SLOT_SHIFT), "slots fit");
 _Static_assert(NODE_MAX_STREAMS <= 1u << (SLOT_SHIFT - STREAM_SHIFT), "streams fit");
+_Static_assert(ARCHIVE_MAX_ENTRIES < INODES_ALLOC_TOP,
+	       "engine ids + 1 fit an inode's entry field below allocated numbers'");
 
 const struct view_class *node_class(const struct node *n)
 {
@@ -59,7 +61,7 @@ static uint64_t ino_scramble(uint64_t ino)
 	return ino ^ (entry * 0x9e3779b97f4a7c15ull >> (64 - ENTRY_SHIFT));
 }
 
-uint64_t node_ino(const struct mhfs *fs, const struct node *n)
+uint64_t node_place(const struct mhfs *fs, const struct node *n)
 {
 	if (!(node_class(n)->flags & VIEW_ITEM))
 		return n->type;
@@ -73,14 +75,24 @@ uint64_t node_ino(const struct mhfs *fs, const struct node *n)
 			    (n->original ? ORIGINAL_BIT : 0) | n->type);
 }
 
+uint64_t node_ino(struct mhfs *fs, const struct node *n)
+{
+	uint64_t place = node_place(fs, n);
+	/* Folders keep their place numbers (inodes.h). */
+	return node_is_dir(n) ? place : inodes_current(&fs->inodes, place);
+}
+
 struct archive *node_archive(struct mhfs *fs, const struct node *n)
 {
 	return n->original ? &fs->original : &fs->ar;
 }
 
-bool node_from_ino(const struct mhfs *fs, uint64_t ino, struct node *n)
+bool node_from_ino(struct mhfs *fs, uint64_t ino, struct node *n)
 {
 	memset(n, 0, sizeof *n);
+	/* A number after a place's own names the place in the table. */
+	if (ino >> ENTRY_SHIFT == INODES_ALLOC_TOP && !inodes_place(&fs->inodes, ino, &ino))
+		return false;
 	ino = ino_scramble(ino);
 	uint64_t entry = ino >> ENTRY_SHIFT, type = ino & TYPE_MASK;
 	if (type == NODE_NONE || type >= NODE_TYPES)

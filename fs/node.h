@@ -14,6 +14,11 @@
  *   bits  5..0   the view's type (enum node_type); for the mount's own
  *                nodes the inode number is the type (root = 1)
  *
+ * These are place numbers: a file view's inode number is its place
+ * number until a commit changes the view while the kernel holds it, then
+ * one allocated by inodes.h (bits 63..48 all but the top one set, above
+ * every entry field: engine ids stay below ARCHIVE_MAX_ENTRIES).
+ *
  * In a single-PAC mount the root (inode 1) is the folder of entry 0.
  *
  * An entry or sub-entry (its "item": entry id and path) shows as a raw
@@ -73,14 +78,19 @@ static inline bool node_is_dir(const struct node *n)
 	return node_class(n)->flags & VIEW_DIR;
 }
 
-uint64_t node_ino(const struct mhfs *fs, const struct node *n);
+/* A node's place number (the layout above), and its current inode
+ * number: the place number, or the one a commit gave the view since
+ * (inodes.h; folders never change numbers). */
+uint64_t node_place(const struct mhfs *fs, const struct node *n);
+uint64_t node_ino(struct mhfs *fs, const struct node *n);
 
 /* The archive an item node reads: the mounted one, or the original tree's. */
 struct archive *node_archive(struct mhfs *fs, const struct node *n);
 
-/* Decodes an inode number; false if it names nothing this archive could
- * hold (node_resolve says whether it exists). */
-bool node_from_ino(const struct mhfs *fs, uint64_t ino, struct node *n);
+/* Decodes an inode number, a place number or one inodes.h allocated
+ * (stale or current: inodes_answer tells); false if it names nothing
+ * this archive could hold (node_resolve says whether it exists). */
+bool node_from_ino(struct mhfs *fs, uint64_t ino, struct node *n);
 
 /* Resolves a node: 0, ENOENT when it does not exist, or the errno of
  * what failed (ENOMEM printing a text, EIO reading the archive). */

@@ -5,10 +5,10 @@
  * end; helpers return 0 or an errno.  Operations that look at the archive
  * hold its `io` lock shared (archive.h) and never across a commit.
  *
- * Inode numbers of views are computed (node.h); the kernel's references
- * are counted in fs->known (+1 per entry replied, -n per forget) so a
- * commit can invalidate what the kernel caches.  Scratch files have
- * inodes of their own (scratch.h). */
+ * Inode numbers of views are computed from their places (node.h) and
+ * move on when a commit changes a view the kernel holds (inodes.h); the
+ * kernel's references are counted in fs->inodes (+1 per entry replied,
+ * -n per forget).  Scratch files have inodes of their own (scratch.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -47,28 +47,36 @@ static void mhfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	if (f)
 		ino = f->ino;
 	pthread_mutex_unlock(&fs->scratch.lock);
+	bool view = false, gone = false;
 	if (!ino && node_from_ino(fs, parent, &dir)) {
 		bool locked = !node_unlocked_lookup(fs, &dir, name);
 		if (locked)
 			fs_rdlock(fs);
-		if (!node_lookup(fs, &dir, name, &child))
-			ino = node_ino(fs, &child);
+		int err = node_lookup(fs, &dir, name, &child);
+		view = !err;
+		/* The folder is gone (its item of another kind now, or none):
+		 * the kernel is to look its name up again (LOOKUP_REVAL). */
+		gone = err == ENOENT && !node_exists(fs, &dir);
 		if (locked)
 			fs_unlock(fs);
 	}
-	if (!ino) {
+	if (view) {
+		reply_view_entry(req, fs, &child, name);
+	} else if (ino) {
+		reply_entry(req, fs, ino);
+	} else if (gone) {
+		fuse_reply_err(req, ESTALE);
+	} else {
 		/* Negative entries are not cached: a name can appear with
 		 * any write (a slot filled, a scratch file created). */
 		struct fuse_entry_param e = {0};
 		fuse_reply_entry(req, &e);
-		return;
 	}
-	reply_entry(req, fs, ino);
 }
 
 static void mhfs_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup)
 {
-	known_forget(&fs_of(req)->known, ino, nlookup);
+	inodes_forget(&fs_of(req)->inodes, ino, nlookup);
 	fuse_reply_none(req);
 }
 
@@ -76,7 +84,7 @@ static void mhfs_forget_multi(fuse_req_t req, size_t count,
 			      struct fuse_forget_data *forgets)
 {
 	for (size_t i = 0; i < count; i++)
-		known_forget(&fs_of(req)->known, forgets[i].ino, forgets[i].nlookup);
+		inodes_forget(&fs_of(req)->inodes, forgets[i].ino, forgets[i].nlookup);
 	fuse_reply_none(req);
 }
 
@@ -87,17 +95,38 @@ static void mhfs_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *
 }
 
 /* A read-only open in a writable mount (a read-only mount declines
- * opens).  A commit can change any view of an entry while it is open, and
- * the kernel keeps one size and one page cache per inode: a reader served
- * from them could see the old bytes cut to the new size when another
- * process's stat refreshed it.  So every read reaches the handle: raw
- * reads check the entry's generation (ESTALE once a commit replaced it),
- * text reads come from the open's own copy.  Nothing to commit at close:
- * no flush either. */
+ * opens).  A view's contents are fixed per inode number (inodes.h), so
+ * the kernel's page cache serves it, keeping its pages from open to open;
+ * what it reads from the handle is the open's own: a text's copy, or the
+ * raw bytes of the entry's generation at open (old_bytes once a commit
+ * replaced them).  A writer's number, and the mount's live files, are
+ * read through instead (direct_io): their pages and sizes are a writer's
+ * or change as the mount runs.  Nothing to commit at close: no flush
+ * either. */
+static void serve_read(struct fuse_file_info *fi, bool cache)
+{
+	fi->direct_io = !cache;
+	fi->keep_cache = cache;
+	fi->noflush = 1;
+}
+
 static void read_through(struct fuse_file_info *fi)
 {
-	fi->direct_io = 1;
-	fi->noflush = 1;
+	serve_read(fi, false);
+}
+
+/* Counts the open in fs->inodes, which says whether a read may be cached
+ * (*cache), or refuses it: ESTALE (invariant 3 of inodes.h).  The mount's
+ * live files are never cached. */
+static int count_open(struct mhfs *fs, struct handle *h, bool write, bool *cache)
+{
+	*cache = false;
+	if (node_class(&h->view)->flags & VIEW_LIVE)
+		return 0;
+	bool through = !write && writer_open(fs, h->place);
+	int err = inodes_open(&fs->inodes, h->ino, h->place, write, through, cache);
+	h->counted = !err;
+	return err;
 }
 
 static int open_view(struct mhfs *fs, fuse_ino_t ino, struct fuse_file_info *fi,
@@ -105,14 +134,19 @@ static int open_view(struct mhfs *fs, fuse_ino_t ino, struct fuse_file_info *fi,
 {
 	struct node_target t;
 	struct node *n = &h->view;
-	bool write = (fi->flags & O_ACCMODE) != O_RDONLY;
+	bool write = (fi->flags & O_ACCMODE) != O_RDONLY, cache;
 	int err;
 	if (!node_from_ino(fs, ino, n))
 		return ENOENT;
+	h->place = node_place(fs, n);
 	if (node_is_dir(n))
 		return EISDIR;
 	if (write && !(node_class(n)->flags & VIEW_WRITABLE))
 		return EACCES;
+	/* Through a name the kernel still maps to a number a commit retired:
+	 * the name may be gone. */
+	if ((err = stale_view(fs, ino, n, 0)))
+		return err;
 	if (write && (!fs->ar.writable || n->original))
 		return EROFS;
 	if (n->type == NODE_FILE && !write) {
@@ -122,7 +156,9 @@ static int open_view(struct mhfs *fs, fuse_ino_t ino, struct fuse_file_info *fi,
 		h->offset = t.offset;
 		h->size = t.size;
 		h->generation = atomic_load(&node_archive(fs, n)->entries[n->entry].generation);
-		read_through(fi);
+		if ((err = count_open(fs, h, write, &cache)))
+			return err;
+		serve_read(fi, cache);
 		return 0;
 	}
 	/* Text views, and every view opened for writing: a buffer. */
@@ -134,12 +170,14 @@ static int open_view(struct mhfs *fs, fuse_ino_t ino, struct fuse_file_info *fi,
 		if (t.link[0])
 			return ENOENT;
 		h->emptied = true;
-		return 0;
+		return count_open(fs, h, write, &cache);
 	}
 	err = node_contents(fs, n, &h->data, &h->len);
 	h->cap = h->len;
-	if (!write)
-		read_through(fi);
+	if (!err)
+		err = count_open(fs, h, write, &cache);
+	if (!err && !write)
+		serve_read(fi, cache);
 	return err;
 }
 
@@ -216,9 +254,15 @@ static void reply_raw(fuse_req_t req, struct mhfs *fs, const struct handle *h,
 	}
 	fs_rdlock(fs);
 	struct archive *ar = node_archive(fs, &h->view);
-	ssize_t n = atomic_load(&ar->entries[h->entry].generation) != h->generation
-			    ? -ESTALE
-			    : archive_read(ar, h->entry, h->offset + (uint64_t)off, buf, size);
+	uint64_t at = h->offset + (uint64_t)off;
+	ssize_t n = -ESTALE;
+	if (atomic_load(&ar->entries[h->entry].generation) == h->generation) {
+		n = archive_read(ar, h->entry, at, buf, size);
+	} else if (h->old && at <= h->old->len) {
+		/* A commit replaced the bytes this file opened: it kept them. */
+		n = (ssize_t)(size < h->old->len - at ? size : h->old->len - at);
+		memcpy(buf, h->old->bytes + at, (size_t)n);
+	}
 	fs_unlock(fs);
 	if (n < 0)
 		fuse_reply_err(req, (int)-n);
@@ -292,6 +336,8 @@ static void mhfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	struct mhfs *fs = fs_of(req);
 	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
 
+	if (!(ino & SCRATCH_INO) && !(h && (node_class(&h->view)->flags & VIEW_LIVE)))
+		atomic_fetch_add(&fs->view_reads, 1);
 	if (!h) {
 		read_unopened(req, fs, ino, size, off);
 	} else if (h->scratch) {
@@ -339,8 +385,12 @@ static void mhfs_readlink(fuse_req_t req, fuse_ino_t ino)
 		struct node n;
 		struct node_target t;
 		fs_rdlock(fs);
-		if (!node_from_ino(fs, ino, &n) || node_resolve(fs, &n, &t) || !t.link[0])
+		if (!node_from_ino(fs, ino, &n) || node_resolve(fs, &n, &t))
 			err = EINVAL;
+		else if (!t.link[0])
+			/* A stale link's slot holds a clip of its own now: the
+			 * kernel is to look the name up again. */
+			err = stale_view(fs, ino, &n, S_IFREG) ? ESTALE : EINVAL;
 		else
 			snprintf(target, sizeof target, "%s", t.link);
 		fs_unlock(fs);
@@ -368,24 +418,21 @@ static void mhfs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *
 	fuse_reply_open(req, fi);
 }
 
-/* Adds one listing entry; false when the reply is full. */
+/* Adds one listing entry; in a readdirplus one, inode (node id) ino (a
+ * view's counted by the caller; 0: none, as for "." and ".."); false
+ * when the reply is full. */
 static bool add_entry(fuse_req_t req, struct mhfs *fs, char *buf, size_t size,
-		      size_t *used, const char *name, const struct stat *st,
+		      size_t *used, const char *name, const struct stat *st, uint64_t ino,
 		      uint64_t next, bool plus)
 {
 	size_t n;
-	bool dot = name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));
 	if (plus) {
-		struct fuse_entry_param e = {.attr = *st};
-		/* "." and ".." go without an inode: no lookup counted. */
-		if (!dot) {
-			e.ino = st->st_ino;
-			e.attr_timeout = attr_timeout(fs, st->st_ino);
-			e.entry_timeout = st->st_ino & SCRATCH_INO ? 0 : fs->entry_timeout;
+		struct fuse_entry_param e = {.attr = *st, .ino = ino};
+		if (ino) {
+			e.attr_timeout = attr_timeout(fs, ino);
+			e.entry_timeout = entry_timeout(fs, ino);
 		}
 		n = fuse_add_direntry_plus(req, buf + *used, size - *used, name, &e, (off_t)next);
-		if (n <= size - *used && !dot && !(st->st_ino & SCRATCH_INO))
-			known_ref(&fs->known, st->st_ino);
 	} else {
 		n = fuse_add_direntry(req, buf + *used, size - *used, name, st, (off_t)next);
 	}
@@ -416,8 +463,22 @@ static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	bool full = !node_from_ino(fs, ino, &dir);
 	while (!full && pos < POS_SCRATCH &&
 	       node_child_at(fs, &dir, &pos, &child, name, sizeof name)) {
-		if (!node_stat(fs, &child, &st) && (live_attributes(fs, &st), true))
-			full = !add_entry(req, fs, buf, size, &used, name, &st, pos + 1, plus);
+		bool dot = name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));
+		/* An entry of readdirplus counts a lookup, taken with its number
+		 * (inodes_pin), given back if it is not sent. */
+		uint64_t counted = plus && !dot ? inodes_pin(&fs->inodes, node_place(fs, &child),
+							      name_hash(name)) : 0;
+		uint64_t child_ino = counted ? counted : node_ino(fs, &child);
+		bool listed = false;
+		if (!node_stat(fs, &child, &st)) {
+			live_attributes(fs, &st, child_ino);
+			if (counted)
+				inodes_told(&fs->inodes, counted, &st);
+			full = !add_entry(req, fs, buf, size, &used, name, &st, counted, pos + 1, plus);
+			listed = !full;
+		}
+		if (counted && !listed)
+			inodes_forget(&fs->inodes, counted, 1);
 		if (!full)
 			pos++;
 	}
@@ -433,7 +494,8 @@ static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 			st = k->st;
 			st.st_uid = fs->uid;
 			st.st_gid = fs->gid;
-			full = !add_entry(req, fs, buf, size, &used, k->name, &st, pos + 1, plus);
+			full = !add_entry(req, fs, buf, size, &used, k->name, &st, st.st_ino,
+					  pos + 1, plus);
 			if (full)
 				break;
 		}
@@ -449,7 +511,7 @@ static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 			snprintf(name, sizeof name, "%s", f->name);
 		}
 		pthread_mutex_unlock(&fs->scratch.lock);
-		if (!f || !add_entry(req, fs, buf, size, &used, name, &st, pos + 1, plus))
+		if (!f || !add_entry(req, fs, buf, size, &used, name, &st, st.st_ino, pos + 1, plus))
 			break;
 		pos++;
 	}
@@ -519,6 +581,11 @@ static void mhfs_init(void *userdata, struct fuse_conn_info *conn)
 	if (conn->capable & FUSE_CAP_READDIRPLUS)
 		conn->want |= FUSE_CAP_READDIRPLUS;
 	conn->want &= ~(unsigned)FUSE_CAP_READDIRPLUS_AUTO;
+	/* A number's contents never change (inodes.h): a newer mtime (its
+	 * entry's, at a commit that left this view as it was) is no reason
+	 * to drop its pages.  (Links' targets are not cached: a name the
+	 * kernel keeps for a stale link reads its target anew.) */
+	conn->want &= ~(unsigned)FUSE_CAP_AUTO_INVAL_DATA;
 }
 
 const struct fuse_lowlevel_ops mhfs_ops = {

@@ -35,7 +35,7 @@ int node_stat(struct mhfs *fs, const struct node *n, struct stat *st)
 													: 0;
 	int err;
 	memset(st, 0, sizeof *st);
-	st->st_ino = node_ino(fs, n);
+	st->st_ino = node_place(fs, n); /* its node id may be newer (inodes.h) */
 	st->st_uid = fs->uid;
 	st->st_gid = fs->gid;
 	/* An entry's views change at its commits; the mount's own nodes
@@ -83,26 +83,64 @@ int node_stat(struct mhfs *fs, const struct node *n, struct stat *st)
 
 /* What a view's attributes are while the mount runs: the size of a
  * writer that has it open, the times set on it. */
-void live_attributes(struct mhfs *fs, struct stat *st)
+void live_attributes(struct mhfs *fs, struct stat *st, uint64_t ino)
 {
 	uint64_t len;
-	if (writer_len(fs, st->st_ino, &len)) {
+	/* Not under a number whose pages readers cache (inodes.h, 4). */
+	if (writer_len(fs, st->st_ino, &len) && !inodes_cached(&fs->inodes, ino)) {
 		st->st_size = (off_t)len;
 		st->st_blocks = (st->st_size + 511) / 512;
 	}
 	times_apply(&fs->times, st->st_ino, st);
 }
 
-double attr_timeout(const struct mhfs *fs, fuse_ino_t ino)
+uint64_t place_of(struct mhfs *fs, fuse_ino_t ino)
+{
+	struct node n;
+	return !(ino & SCRATCH_INO) && node_from_ino(fs, ino, &n) ? node_place(fs, &n) : ino;
+}
+
+double attr_timeout(struct mhfs *fs, fuse_ino_t ino)
 {
 	/* Scratch files change with every write; info and log as the mount
 	 * runs (and a read-only mount's kernel caches their pages: a fresh
-	 * size and mtime at each stat drop the stale ones). */
+	 * size and mtime at each stat drop the stale ones); a stale number's
+	 * answer changes when its last file closes, or its view's next
+	 * commit (inodes.h, 4). */
 	struct node n;
+	uint32_t name;
+	mode_t mode;
 	if ((ino & SCRATCH_INO) ||
-	    (node_from_ino(fs, ino, &n) && (node_class(&n)->flags & VIEW_LIVE)))
+	    (node_from_ino(fs, ino, &n) && (node_class(&n)->flags & VIEW_LIVE)) ||
+	    inodes_stale(&fs->inodes, ino, &name, &mode))
 		return 0;
 	return fs->timeout;
+}
+
+double entry_timeout(const struct mhfs *fs, fuse_ino_t ino)
+{
+	return ino & SCRATCH_INO ? 0 : fs->entry_timeout;
+}
+
+uint32_t name_hash(const char *name)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (; *name; name++)
+		h = (h ^ (uint8_t)*name) * 16777619u;
+	return h ? h : 1;
+}
+
+int stale_view(struct mhfs *fs, fuse_ino_t ino, const struct node *n, mode_t now)
+{
+	uint32_t told_name;
+	mode_t told_mode;
+	char name[256];
+	if (!inodes_stale(&fs->inodes, ino, &told_name, &told_mode))
+		return 0;
+	node_name(fs, n, name, sizeof name);
+	if (told_name && told_name != name_hash(name))
+		return ENOENT;
+	return now && (now & S_IFMT) != (told_mode & S_IFMT) ? ESTALE : 0;
 }
 
 int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st)
@@ -128,42 +166,77 @@ int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st)
 	struct node n;
 	if (!node_from_ino(fs, ino, &n))
 		return ENOENT;
+	/* A stale number's pages may be cached: its size stays (inodes.h, 4). */
+	if (!node_is_dir(&n) && !(node_class(&n)->flags & VIEW_LIVE)) {
+		switch (inodes_answer(&fs->inodes, ino, st)) {
+		case ANSWER_TOLD:
+			st->st_uid = fs->uid;
+			st->st_gid = fs->gid;
+			return 0;
+		case ANSWER_PLACE:
+			break;
+		}
+	}
 	bool locked = !node_unlocked(&n);
 	if (locked)
 		fs_rdlock(fs);
 	err = node_stat(fs, &n, st);
+	if (!err && !node_is_dir(&n))
+		err = stale_view(fs, ino, &n, st->st_mode);
 	if (locked)
 		fs_unlock(fs);
 	if (!err)
-		live_attributes(fs, st);
-	return err;
+		live_attributes(fs, st, ino);
+	/* A folder gone (its item of another kind now, or none): the kernel
+	 * is to look its name up again (LOOKUP_REVAL), not keep it as gone. */
+	return err == ENOENT && node_is_dir(&n) ? ESTALE : err;
 }
 
-void reply_entry(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino)
+/* Replies an entry for ino (a view's counted by the caller). */
+static void reply_ino_entry(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, bool counted)
 {
 	struct fuse_entry_param e = {0};
 	int err = ino_stat(fs, ino, &e.attr);
 	if (err) {
+		if (counted)
+			inodes_forget(&fs->inodes, ino, 1);
 		fuse_reply_err(req, err);
 		return;
 	}
+	if (counted)
+		inodes_told(&fs->inodes, ino, &e.attr);
 	e.ino = ino;
 	e.attr_timeout = attr_timeout(fs, ino);
-	e.entry_timeout = ino & SCRATCH_INO ? 0 : fs->entry_timeout;
-	if (!(ino & SCRATCH_INO))
-		known_ref(&fs->known, ino);
-	if (fuse_reply_entry(req, &e) && !(ino & SCRATCH_INO))
-		known_forget(&fs->known, ino, 1);
+	e.entry_timeout = entry_timeout(fs, ino);
+	if (fuse_reply_entry(req, &e) && counted)
+		inodes_forget(&fs->inodes, ino, 1);
+}
+
+void reply_entry(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino)
+{
+	reply_ino_entry(req, fs, ino, false);
+}
+
+void reply_view_entry(fuse_req_t req, struct mhfs *fs, const struct node *n, const char *name)
+{
+	uint64_t ino = inodes_pin(&fs->inodes, node_place(fs, n), name_hash(name));
+	if (ino)
+		reply_ino_entry(req, fs, ino, true);
+	else
+		fuse_reply_err(req, ENOMEM);
 }
 
 void reply_attr(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino)
 {
 	struct stat st;
 	int err = ino_stat(fs, ino, &st);
-	if (err)
+	if (err) {
 		fuse_reply_err(req, err);
-	else
-		fuse_reply_attr(req, &st, attr_timeout(fs, ino));
+		return;
+	}
+	if (!(ino & SCRATCH_INO))
+		inodes_told(&fs->inodes, ino, &st);
+	fuse_reply_attr(req, &st, attr_timeout(fs, ino));
 }
 
 uint8_t *read_buffer(struct mhfs *fs, size_t size)

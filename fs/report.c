@@ -118,7 +118,7 @@ static void refuse(struct mhfs *fs, const struct edit *e, const char *path,
 	}
 	if (r)
 		log_violations(fs, e, path, r, first, sizeof first);
-	set_view_error(fs, node_ino(fs, &e->view), first);
+	set_view_error(fs, node_place(fs, &e->view), first);
 	if (e->kind == EDIT_WRITE && e->view.type != NODE_FILE)
 		keep_text(fs, path, e->data, e->len, "the refused text");
 	atomic_fetch_add(&fs->ar.refusals, 1);
@@ -126,7 +126,7 @@ static void refuse(struct mhfs *fs, const struct edit *e, const char *path,
 
 void report_commit(struct mhfs *fs, const struct edit *e, const struct commit_result *r)
 {
-	uint64_t ino = node_ino(fs, &e->view);
+	uint64_t ino = node_place(fs, &e->view);
 	switch (r->outcome) {
 	case COMMIT_DONE:
 		if (r->rules.n)

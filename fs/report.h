@@ -10,7 +10,8 @@
 
 void report_commit(struct mhfs *fs, const struct edit *e, const struct commit_result *r);
 
-/* The view's last refusal, for user.mhfu.error; NULL if none.  Malloc'ed. */
-char *commit_error_of(struct mhfs *fs, uint64_t ino);
+/* The last refusal of the view of place number `place` (node_place),
+ * for user.mhfu.error; NULL if none.  Malloc'ed. */
+char *commit_error_of(struct mhfs *fs, uint64_t place);
 
 #endif

@@ -8,53 +8,20 @@
 #include <string.h>
 
 #include "commit.h"
-#include "records.h"
+#include "invalidate.h"
 #include "report.h"
-
-/* Drops what the kernel caches of the entry's inodes: pages (of mmaps
- * and writers: readers in a writable mount read through) and attributes.
- * Done once the commit released the archive: it waits for page locks,
- * which readers waiting on us may hold.  Names are not invalidated: the
- * kernel would take the directory's lock, which the operation that
- * committed (a rename) may hold while it waits for us; if the driver died
- * then, the connection could never be aborted.  View names expire after fs->entry_timeout. */
-static void invalidate_entry(struct mhfs *fs, uint64_t entry)
-{
-	size_t n;
-	uint64_t *inos = known_with_top(&fs->known, entry + 1, &n);
-	for (size_t i = 0; fs->se && i < n; i++)
-		fuse_lowlevel_notify_inval_inode(fs->se, inos[i], 0, 0);
-	free(inos);
-}
-
-static void invalidate(struct mhfs *fs, uint32_t entry)
-{
-	/* The entries whose views read this one too (archive_forget_views):
-	 * an MHP3rd moveset's model PAC before it, the movesets after it. */
-	uint64_t from = entry >= RECORDS_RIG_BEFORE ? entry - RECORDS_RIG_BEFORE : 0;
-	for (uint64_t e = from; e <= (uint64_t)entry + RECORDS_LINK_SPAN && e < fs->ar.count; e++)
-		if (fs->ar.format == FORMAT_DATABIN || e == entry)
-			invalidate_entry(fs, e);
-	/* The root (names, sizes) and index.tsv (every entry's start and
-	 * size: a growth moves the later ones) depend on every entry. */
-	if (fs->se) {
-		fuse_lowlevel_notify_inval_inode(fs->se, NODE_ROOT, 0, 0);
-		fuse_lowlevel_notify_inval_inode(fs->se, NODE_INDEX, 0, 0);
-	}
-}
 
 int save_edit(struct mhfs *fs, const struct edit *e)
 {
 	struct commit_result r;
 	int err = commit_edit(fs, e, &r);
 	report_commit(fs, e, &r);
-	if (r.replayed)
-		invalidate(fs, r.replayed_entry);
-	if (r.outcome == COMMIT_DONE)
-		invalidate(fs, r.entry);
-	else if (r.outcome == COMMIT_REFUSED && fs->se)
-		/* The kernel cached what was written: the view shows the archive. */
-		fuse_lowlevel_notify_inval_inode(fs->se, node_ino(fs, &e->view), 0, 0);
+	/* What the commit (and a journal replayed first) retired. */
+	invalidate_after(fs, &r.plan);
+	if (r.outcome == COMMIT_REFUSED && fs->se)
+		/* The view shows the archive, not the size written (a writer's
+		 * number: retired when the writer closes, inodes.h). */
+		fuse_lowlevel_notify_inval_inode(fs->se, node_ino(fs, &e->view), -1, 0);
 	commit_result_free(&r);
 	return err;
 }

@@ -12,6 +12,9 @@
  * so the folder's class needs no change.  One that every model folder
  * shows (check.txt) also names the other folder types in `also_in`; its
  * folder is then the one its item shows as.
+ *   3. Say in `source` what a file view's contents are made from, so
+ *      that a commit retires the view's inode number only when it may
+ *      change it (invalidate.h); left out, every commit to its entry does.
  * Inode numbers, lookup, listing, paths, attributes, open, read and the
  * commit all dispatch through the table (node.c); nothing else changes.
  *
@@ -105,11 +108,24 @@ enum view_flags {
 				    answers while a commit holds it */
 };
 
+/* What a file view's contents are made from (invalidate.c). */
+enum view_source {
+	SOURCE_ENTRY,  /* anything of its entry (and of the entries whose views
+			  read it: mount.mhfu(8) "MHP3rd movesets") */
+	SOURCE_BYTES,  /* its item's bytes alone (a raw file): changed with the
+			  item, its containers or its members */
+	SOURCE_MODEL,  /* its item's model (a skeleton's, pack's or texture
+			  bank's texts and images): changed with the item, and
+			  unless the edit was of another pack, with anything of
+			  its entry (the rig beside a pack) */
+};
+
 /* Where a folder's listing stands at a position (child_at). */
 enum view_child { CHILD_FOUND, CHILD_SKIP, CHILD_END };
 
 struct view_class {
 	unsigned flags;
+	enum view_source source; /* a file view: what its contents are made from */
 	enum node_type in;      /* a view with a fixed name: its folder's type;
 				   listed there first, in table order */
 	enum node_type also_in[2]; /* more folder types it is in (NODE_NONE:

@@ -31,6 +31,7 @@ static int bind_world_resolve(struct mhfs *fs, const struct node *n, struct node
 
 const struct view_class view_bind_world = {
 	.flags = VIEW_ITEM,
+	.source = SOURCE_MODEL,
 	.in = NODE_SKEL_DIR,
 	.fixed_name = "bind_world.tsv",
 	.resolve = bind_world_resolve,

@@ -136,6 +136,7 @@ static unsigned entry_line(const struct edit *e, const struct rule_violation *v)
 
 const struct view_class view_entry_txt = {
 	.flags = VIEW_ITEM | VIEW_SLOT | VIEW_WRITABLE,
+	.source = SOURCE_MODEL,
 	.name = entry_name,
 	.parent = in_entries,
 	.resolve = entry_resolve,
@@ -163,6 +164,7 @@ static int entry_svg_resolve(struct mhfs *fs, const struct node *n, struct node_
 
 const struct view_class view_entry_svg = {
 	.flags = VIEW_ITEM | VIEW_SLOT,
+	.source = SOURCE_MODEL,
 	.name = entry_svg_name,
 	.parent = in_entries,
 	.resolve = entry_svg_resolve,
@@ -185,6 +187,7 @@ static bool entries_index_exists(struct mhfs *fs, const struct node *n)
 
 const struct view_class view_entries_index = {
 	.flags = VIEW_ITEM,
+	.source = SOURCE_MODEL,
 	.in = NODE_ENTRIES_DIR,
 	.fixed_name = "index.tsv",
 	.resolve = entries_index_resolve,

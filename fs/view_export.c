@@ -163,6 +163,7 @@ static int file_contents(struct mhfs *fs, const struct node *n, uint8_t **data, 
 
 const struct view_class view_export_fu_file = {
 	.flags = VIEW_ITEM,
+	.source = SOURCE_BYTES,
 	.name = file_name,
 	.parent = file_parent,
 	.resolve = file_resolve,
@@ -171,6 +172,7 @@ const struct view_class view_export_fu_file = {
 
 const struct view_class view_export_p3_file = {
 	.flags = VIEW_ITEM,
+	.source = SOURCE_BYTES,
 	.name = file_name,
 	.parent = file_parent,
 	.resolve = file_resolve,

@@ -68,6 +68,7 @@ static enum mh_err raw_encode(const struct edit *e, const uint8_t *old, size_t o
 
 const struct view_class view_raw = {
 	.flags = VIEW_ITEM | VIEW_WRITABLE,
+	.source = SOURCE_BYTES,
 	.name = raw_name,
 	.parent = item_parent,
 	.resolve = raw_resolve,

@@ -118,6 +118,11 @@ static int info_contents(struct mhfs *fs, const struct node *n, uint8_t **data, 
 	strbuf_printf(&t, "heads_sniffed\t%llu\n",
 		      (unsigned long long)atomic_load(&ar->heads_sniffed));
 	strbuf_printf(&t, "kinds_remembered\t%u\n", ar->kinds_remembered);
+	strbuf_printf(&t, "view_reads\t%llu\n",
+		      (unsigned long long)atomic_load(&fs->view_reads));
+	strbuf_printf(&t, "inodes_retired\t%llu\n",
+		      (unsigned long long)atomic_load(&fs->inodes.retired));
+	strbuf_printf(&t, "kept_old_bytes\t%zu\n", atomic_load(&fs->kept_old_bytes));
 	strbuf_printf(&t, "cache_budget\t%zu\n", ar->cache_budget);
 	strbuf_printf(&t, "cached_bytes\t%zu\n", atomic_load(&ar->cached_bytes));
 	strbuf_printf(&t, "evictions\t%llu\n", (unsigned long long)atomic_load(&ar->evictions));

@@ -127,6 +127,7 @@ static unsigned pack_txt_line(const struct edit *e, const struct rule_violation 
 
 const struct view_class view_pack_txt = {
 	.flags = VIEW_ITEM | VIEW_WRITABLE,
+	.source = SOURCE_MODEL,
 	.in = NODE_PACK_DIR,
 	.fixed_name = "pack.txt",
 	.resolve = pack_txt_resolve,

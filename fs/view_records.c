@@ -105,6 +105,7 @@ static int records_commit(struct mhfs *fs, const struct edit *e, struct commit_r
 
 const struct view_class view_records_txt = {
 	.flags = VIEW_ITEM | VIEW_WRITABLE,
+	.source = SOURCE_MODEL,
 	.in = NODE_PACK_DIR,
 	.fixed_name = "records.txt",
 	.resolve = records_resolve,

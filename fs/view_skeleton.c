@@ -56,6 +56,7 @@ static unsigned skeleton_txt_line(const struct edit *e, const struct rule_violat
 
 const struct view_class view_skeleton_txt = {
 	.flags = VIEW_ITEM | VIEW_WRITABLE,
+	.source = SOURCE_MODEL,
 	.in = NODE_SKEL_DIR,
 	.fixed_name = "skeleton.txt",
 	.resolve = skeleton_txt_resolve,

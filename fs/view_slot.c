@@ -93,6 +93,7 @@ static unsigned slot_txt_line(const struct edit *e, const struct rule_violation 
 
 const struct view_class view_slot_txt = {
 	.flags = VIEW_ITEM | VIEW_STREAM | VIEW_SLOT | VIEW_WRITABLE | VIEW_REMOVABLE,
+	.source = SOURCE_MODEL,
 	.name = slot_name,
 	.parent = in_stream,
 	.resolve = slot_resolve,
@@ -102,6 +103,7 @@ const struct view_class view_slot_txt = {
 
 const struct view_class view_slot_bin = {
 	.flags = VIEW_ITEM | VIEW_STREAM | VIEW_SLOT | VIEW_WRITABLE | VIEW_REMOVABLE,
+	.source = SOURCE_MODEL,
 	.name = slot_name,
 	.parent = in_stream,
 	.resolve = slot_resolve,
@@ -110,6 +112,7 @@ const struct view_class view_slot_bin = {
 
 const struct view_class view_slot_svg = {
 	.flags = VIEW_ITEM | VIEW_STREAM | VIEW_SLOT,
+	.source = SOURCE_MODEL,
 	.name = slot_name,
 	.parent = in_stream,
 	.resolve = slot_resolve,

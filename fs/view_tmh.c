@@ -132,6 +132,7 @@ static enum mh_err image_encode(const struct edit *e, const uint8_t *old, size_t
 
 const struct view_class view_tmh_png = {
 	.flags = VIEW_ITEM | VIEW_SLOT | VIEW_WRITABLE,
+	.source = SOURCE_MODEL,
 	.name = image_name,
 	.parent = image_folder,
 	.resolve = image_resolve,

@@ -99,7 +99,7 @@ static void keep_times(struct mhfs *fs, uint64_t ino, const struct node *view)
 	}
 	pthread_mutex_unlock(&fs->scratch.lock);
 	if (found)
-		times_set(&fs->times, node_ino(fs, view), view->entry, &st.st_atim,
+		times_set(&fs->times, node_place(fs, view), view->entry, &st.st_atim,
 			  &st.st_mtim, &st);
 }
 
@@ -164,7 +164,7 @@ static int new_scratch(struct mhfs *fs, fuse_req_t req, fuse_ino_t parent,
 		*ino = f->ino;
 		if (pending) {
 			f->pending = true;
-			f->view = node_ino(fs, pending);
+			f->view = node_place(fs, pending);
 		}
 	}
 	pthread_mutex_unlock(&fs->scratch.lock);
@@ -237,7 +237,7 @@ static int truncate_view(struct mhfs *fs, fuse_ino_t ino, uint64_t size)
 	struct node n;
 	struct handle h = {0};
 	int err = 0;
-	struct handle *writer = writer_of(fs, ino);
+	struct handle *writer = writer_of(fs, place_of(fs, ino));
 	if (writer) {
 		pthread_mutex_lock(&writer->lock);
 		err = handle_resize(writer, size);
@@ -322,7 +322,8 @@ static int set_view_attributes(struct mhfs *fs, fuse_ino_t ino, const struct sta
 			err = handle_resize(h, (uint64_t)attr->st_size);
 			h->dirty = h->dirty || !err;
 			pthread_mutex_unlock(&h->lock);
-		} else {
+		} else if (!(err = inodes_truncate(&fs->inodes, ino, place_of(fs, ino)))) {
+			/* (ESTALE: a number readers cache got a new one for this.) */
 			err = truncate_view(fs, ino, (uint64_t)attr->st_size);
 		}
 		if (err)
@@ -340,7 +341,7 @@ static int set_view_attributes(struct mhfs *fs, fuse_ino_t ino, const struct sta
 					       : to_set & FUSE_SET_ATTR_ATIME ? &attr->st_atim : NULL;
 		const struct timespec *mtime = to_set & FUSE_SET_ATTR_MTIME_NOW ? &now
 					       : to_set & FUSE_SET_ATTR_MTIME ? &attr->st_mtim : NULL;
-		err = times_set(&fs->times, ino, entry, atime, mtime, &st);
+		err = times_set(&fs->times, place_of(fs, ino), entry, atime, mtime, &st);
 	}
 	return err;
 }
@@ -458,17 +459,22 @@ static int move_scratch(struct mhfs *fs, uint64_t ino, fuse_ino_t newparent,
 }
 
 /* A view renamed to a scratch name: the scratch file gets its contents
- * (a link, its target) and the view stays, so nothing is lost. */
+ * (a link, its target) and its times, as the file moved would keep them
+ * (an editor's backup renamed back over the view shows what it read:
+ * vim and emacs check), and the view stays, so nothing is lost. */
 static int copy_view(struct mhfs *fs, fuse_req_t req, const struct node *view,
 		     fuse_ino_t newparent, const char *newname)
 {
 	uint8_t *data = NULL;
 	size_t len = 0;
 	struct node_target t;
+	struct stat shown;
 	bool link = false;
 	uint64_t ino;
 	pthread_rwlock_rdlock(&fs->ar.io);
-	int err = node_resolve(fs, view, &t);
+	int err = node_stat(fs, view, &shown);
+	if (!err)
+		err = node_resolve(fs, view, &t);
 	if (!err && t.link[0]) {
 		link = true;
 		len = strlen(t.link);
@@ -478,13 +484,20 @@ static int copy_view(struct mhfs *fs, fuse_req_t req, const struct node *view,
 		err = node_contents(fs, view, &data, &len);
 	}
 	pthread_rwlock_unlock(&fs->ar.io);
-	if (!err)
+	if (!err) {
+		times_apply(&fs->times, shown.st_ino, &shown);
 		err = new_scratch(fs, req, newparent, newname,
 				  link ? S_IFLNK | 0777 : S_IFREG | 0644, NULL, &ino);
+	}
 	if (!err) {
 		pthread_mutex_lock(&fs->scratch.lock);
 		struct scratch *f = scratch_by_ino(&fs->scratch, ino);
-		err = f ? scratch_set(f, data, len) : ENOENT;
+		if (!f) {
+			err = ENOENT;
+		} else if (!(err = scratch_set(f, data, len))) {
+			f->st.st_atim = shown.st_atim;
+			f->st.st_mtim = shown.st_mtim;
+		}
 		pthread_mutex_unlock(&fs->scratch.lock);
 	}
 	free(data);
@@ -573,8 +586,7 @@ void mhfs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 		err = EINVAL;
 	} else if (!err && k == NAME_NEW_SLOT) {
 		/* ln -s slot000.txt slot007.txt: slot 7 plays slot 0's clip. */
-		if (!(err = share_slot(fs, &view, link)))
-			ino = node_ino(fs, &view);
+		err = share_slot(fs, &view, link);
 	} else if (!err) {
 		err = new_scratch(fs, req, parent, name, S_IFLNK | 0777, NULL, &ino);
 		if (!err) {
@@ -584,12 +596,12 @@ void mhfs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 			pthread_mutex_unlock(&fs->scratch.lock);
 		}
 	}
-	if (!err && !ino)
-		ino = node_ino(fs, &view);
 	if (err)
 		fuse_reply_err(req, err);
-	else
+	else if (ino)
 		reply_entry(req, fs, ino);
+	else
+		reply_view_entry(req, fs, &view, name);
 }
 
 /* Folders are the archive's structure: none can be made or removed. */
@@ -614,7 +626,8 @@ void mhfs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 
 void mhfs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name, size_t size)
 {
-	char *msg = strcmp(name, ERROR_XATTR) ? NULL : commit_error_of(fs_of(req), ino);
+	struct mhfs *fs = fs_of(req);
+	char *msg = strcmp(name, ERROR_XATTR) ? NULL : commit_error_of(fs, place_of(fs, ino));
 	size_t len = msg ? strlen(msg) : 0;
 	if (!msg)
 		fuse_reply_err(req, ENODATA);
@@ -629,7 +642,8 @@ void mhfs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name, size_t size
 
 void mhfs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 {
-	char *msg = commit_error_of(fs_of(req), ino);
+	struct mhfs *fs = fs_of(req);
+	char *msg = commit_error_of(fs, place_of(fs, ino));
 	size_t len = msg ? sizeof ERROR_XATTR : 0;
 	if (size == 0)
 		fuse_reply_xattr(req, len);

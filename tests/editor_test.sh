@@ -44,15 +44,6 @@ fresh() {
 on_disk() { "$dump" "$archive" "$1"; }
 disk_line() { on_disk "$clip" | sed -n "$1p" | tr -s ' '; }
 unchanged() { cmp "$sample/DATA.BIN" "$archive"; }
-# eventually COMMAND...: true once the command succeeds (polled, bounded).
-eventually() {
-	local i
-	for i in $(seq 200); do
-		"$@" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	"$@"
-}
 
 fresh
 # The edit every tool makes: a valid keyframe value (line L) and a track

@@ -8,6 +8,9 @@
 #   ok NAME, not_ok NAME    a check the script decides itself
 #   skip NAME WHY
 #   have PROGRAM            true when PROGRAM is installed
+#   eventually COMMAND...   true once the command succeeds (polled, bounded:
+#                           what a program did after the driver answered,
+#                           a close's release, a screen redrawn)
 #   daemon_pid DIR          the pid of the daemon serving mount point DIR
 #   running PID             true while process PID runs
 #   exited PID              waits until process PID has exited
@@ -36,6 +39,15 @@ check() {
 have() { command -v "$1" >/dev/null 2>&1; }
 
 daemon_pid() { awk -F'\t' '$1 == "pid" { print $2 }' "$1/.mhfu/info"; }
+
+eventually() {
+	local i
+	for i in $(seq 200); do
+		"$@" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	"$@"
+}
 # A zombie has exited: only its parent's wait is missing.
 running() {
 	local state
