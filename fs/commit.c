@@ -8,8 +8,9 @@
  *    after and before the edit: a skeleton's edit re-checks the packs it
  *    drives; what was already wrong is only a warning, so it never
  *    blocks an unrelated edit.
- * 4. The history keeps the entry's previous bytes, synced before the
- *    archive is written (history.h); a commit that fails takes them back. */
+ * 4. The history keeps the entry's previous bytes, written before the
+ *    archive is, made durable by the commit's journal record (history.h
+ *    note 2); a commit that fails takes them back. */
 #include "commit.h"
 
 #include <errno.h>
@@ -277,7 +278,8 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 		goto out;
 	}
 	int fd = ar->fd;
-	err = archive_write_entry(ar, item.entry, entry, size, entry_new, entry_len, &why);
+	err = archive_write_entry(ar, item.entry, entry, size, entry_new, entry_len,
+				  fs->history.note, fs->history.note_len, &why);
 	/* Landed, or will: the journal awaits replay, or the file was
 	 * replaced all the same (archive.h). */
 	history_settle(&fs->history, r->history_id,

@@ -49,7 +49,7 @@ static int setup(void **state)
 	for (uint32_t i = 0; i < ENTRIES; i++)
 		set_now(i, "pristine");
 	struct fs_diag msg;
-	assert_int_equal(history_open(&f->h, -1, ENTRIES, 0, current, NULL, &msg), 0);
+	assert_int_equal(history_open(&f->h, -1, ENTRIES, 0, NULL, 0, current, NULL, &msg), 0);
 	*state = f;
 	return 0;
 }
@@ -74,7 +74,7 @@ static void reopen(struct fixture *f, size_t max)
 {
 	struct fs_diag msg = {""};
 	history_close(&f->h);
-	assert_int_equal(history_open(&f->h, f->fd, ENTRIES, max, current, NULL, &msg), 0);
+	assert_int_equal(history_open(&f->h, f->fd, ENTRIES, max, NULL, 0, current, NULL, &msg), 0);
 }
 
 /* Commits entry's bytes from what they are now to `text`, landing. */
@@ -336,7 +336,7 @@ static void test_in_memory(void **state)
 	struct fixture *f = *state;
 	struct fs_diag msg = {""};
 	history_close(&f->h);
-	assert_int_equal(history_open(&f->h, -1, ENTRIES, 0, current, NULL, &msg), 0);
+	assert_int_equal(history_open(&f->h, -1, ENTRIES, 0, NULL, 0, current, NULL, &msg), 0);
 	commit(&f->h, 9, "kept in memory", 0, true);
 	commit(&f->h, 9, "again", 0, true);
 	assert_previous(&f->h, 2, "kept in memory");

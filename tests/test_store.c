@@ -4,8 +4,10 @@
  * its bytes as written and as of its last fsync or fdatasync, the
  * directory its names as the calls left them, as of its last fsync, and
  * the changes made to them since, in order.  On it, sequences of commits
- * (in place through the journal and by a rewrite, in an encrypted and in
- * a plain DATA.BIN, and of a single PAC) are run
+ * (in place through the journal, by a shift of the tail in place, by a
+ * rewrite, with checkpoints of the journal between them, in an encrypted
+ * and in a plain DATA.BIN, and of a single PAC), each ended by an
+ * unmount (the journal checkpointed and removed), are run
  *  (a) failing the 1st, 2nd, ... call the sequence makes, until none
  *      fails: each failed commit is reported (an errno and a reason that
  *      names the file), leaves the archive as it was or, when it was
@@ -128,6 +130,10 @@ struct sim {
 	bool crashed;                   /* it went: every later call fails */
 	bool copy_in_kernel;            /* copy_file_range works (else EXDEV) */
 	uint64_t free_bytes;            /* what fstatvfs says is free; 0: plenty */
+	int notes_given;                /* commits whose note went to the store */
+	unsigned notes_durable;         /* bit k: commit k's note made durable, by
+					   the hook or a recovery, as the history's
+					   records would be */
 };
 
 static struct sim S;     /* what the table's calls act on */
@@ -470,6 +476,32 @@ static int sim_access(const char *path, int mode)
 	return 0;
 }
 
+static int sim_ftruncate(int fd, off_t len)
+{
+	if (!enter("ftruncate"))
+		return -1;
+	struct file *f = file_of(fd);
+	if (!f)
+		return -1;
+	if ((size_t)len > f->data.len)
+		file_write(f, (const uint8_t *)"", 0, (uint64_t)len); /* zeros */
+	f->data.len = (size_t)len;
+	return 0;
+}
+
+/* The store's hook (store.h note 6), as the history's: a call that syncs
+ * the notes given so far. */
+static int sim_hook(void *ctx, struct fs_diag *why)
+{
+	(void)ctx;
+	if (!enter("hook")) {
+		fs_diag_printf(why, "syncing the notes of %s: %s", ARCHIVE, strerror(errno));
+		return EIO;
+	}
+	S.notes_durable |= (2u << S.notes_given) - 2;
+	return 0;
+}
+
 /* The room the filesystem has: not a call that fails (the store goes on
  * when it cannot tell). */
 static int sim_fstatvfs(int fd, struct statvfs *st)
@@ -497,6 +529,7 @@ static const struct store_io SIM_IO = {
 	.unlink = sim_unlink,
 	.access = sim_access,
 	.fstatvfs = sim_fstatvfs,
+	.ftruncate = sim_ftruncate,
 };
 
 /* S becomes a directory holding only `path`, with `image` in it, synced. */
@@ -526,6 +559,8 @@ static int dirty_files(const struct sim *at)
 static void sim_power_loss(const struct sim *at, int ops_kept, unsigned data_kept)
 {
 	sim_free(&S);
+	S.notes_given = at->notes_given;
+	S.notes_durable = at->notes_durable;
 	memcpy(S.names, at->durable, sizeof S.names);
 	for (int i = 0; i < ops_kept; i++)
 		dir_op_apply(S.names, &at->ops[i]);
@@ -736,21 +771,32 @@ struct scenario {
 	bool copy_in_kernel;
 	size_t nedits;
 	struct edit edits[3];
+	size_t live_max; /* a checkpoint after this many records (0: the default) */
 };
 
 /* Entry 12 has a size record and two blocks, entry 7 two blocks and no
- * record, entry 2 likewise; 17..20 are stored plain when encrypted. */
+ * record, entry 2 likewise; 17..20 are stored plain when encrypted.  A
+ * growth of entry 17 or later moves few bytes (the tail is shifted in
+ * place), of entry 12 or earlier most of the archive (it is rewritten). */
 static const struct scenario SCENARIOS[] = {
 	{"in place, encrypted", false, true, false, true, 2,
-	 {{12, 3500, 3}, {7, 3000, 2}}},
-	{"in place, plain", false, false, false, true, 2, {{12, 3500, 3}, {7, 3000, 2}}},
-	{"growth rewrite, encrypted", false, true, false, true, 1, {{12, 7000, 2}}},
+	 {{12, 3500, 3}, {7, 3000, 2}}, 0},
+	{"in place, plain", false, false, false, true, 2, {{12, 3500, 3}, {7, 3000, 2}}, 0},
+	{"growth and shrink near the end: tail shifted, encrypted", false, true, false, true, 3,
+	 {{17, 5000, 2}, {21, 4500, 1}, {22, 1000, 1}}, 0},
+	{"growth rewrite, encrypted", false, true, false, true, 1, {{2, 7000, 2}}, 0},
 	{"growth rewrite, plain, copied through memory", false, false, false, false, 1,
-	 {{12, 7000, 2}}},
-	{"in place, growth, shrink, encrypted, -o backup", false, true, true, true, 3,
-	 {{12, 3500, 3}, {12, 7000, 1}, {2, 1000, 1}}},
-	{"single PAC", true, false, false, true, 2, {{0, 9000, 2}, {0, 4000, 1}}},
-	{"single PAC, -o backup", true, false, true, false, 1, {{0, 6000, 2}}},
+	 {{2, 7000, 2}}, 0},
+	{"in place, growth rewrite, shrink rewrite, encrypted, -o backup", false, true, true, true, 3,
+	 {{12, 3500, 3}, {12, 7000, 1}, {2, 1000, 1}}, 0},
+	{"in place, shift, then a rewrite over the live journal, plain", false, false, false, true, 3,
+	 {{12, 3500, 3}, {20, 3000, 2}, {1, 4000, 1}}, 0},
+	{"in place, checkpoints between, encrypted", false, true, false, true, 3,
+	 {{12, 3500, 3}, {7, 3000, 2}, {12, 3300, 1}}, 1},
+	{"shift, checkpoint, in place, plain", false, false, false, true, 3,
+	 {{22, 5000, 3}, {12, 3000, 2}, {20, 1000, 1}}, 2},
+	{"single PAC", true, false, false, true, 2, {{0, 9000, 2}, {0, 4000, 1}}, 0},
+	{"single PAC, -o backup", true, false, true, false, 1, {{0, 6000, 2}}, 0},
 };
 #define NSCENARIOS (sizeof SCENARIOS / sizeof *SCENARIOS)
 
@@ -761,12 +807,15 @@ struct mount {
 	struct store s;
 };
 
-static void mount_open(struct mount *mt, const struct model *m)
+static void mount_open(struct mount *mt, const struct model *m, size_t live_max)
 {
 	memset(mt, 0, sizeof *mt);
 	mt->fd = sim_open(ARCHIVE, O_RDWR, 0);
 	assert_true(mt->fd >= 0);
 	store_init(&mt->s, &SIM_IO, &mt->fd, ARCHIVE, true, true);
+	mt->s.hook = sim_hook;
+	if (live_max)
+		mt->s.journal.live_max = live_max;
 	if (!m->pac) {
 		db_copy(&mt->db, &m->db);
 		mt->s.db = &mt->db;
@@ -820,7 +869,26 @@ static void assert_recovered_directory(const struct scenario *sc, const struct m
 	}
 }
 
-/* A new mount of the archive in S recovers it. */
+/* The notes the last recovery handed back: bit k, commit k's. */
+static unsigned RECOVERED;
+
+/* The notes a recovery handed back, which the caller makes durable. */
+static unsigned notes_of(const struct journal *j)
+{
+	unsigned got = 0;
+	for (size_t i = 0; i < j->nrecovered; i++) {
+		int k;
+		if (j->recovered[i].len < 6 || sscanf((const char *)j->recovered[i].bytes,
+						      "note %d", &k) != 1 || k < 1 || k > 30)
+			fail_msg("a recovered note is not one the commits gave");
+		got |= 1u << k;
+	}
+	return got;
+}
+
+/* A new mount of the archive in S recovers it: the journal replayed, its
+ * notes taken (made durable, as the history does) and the journal
+ * removed. */
 static void recover(const struct scenario *sc, long at)
 {
 	struct fs_diag msg = {""};
@@ -830,7 +898,24 @@ static void recover(const struct scenario *sc, long at)
 	store_init(&s, &SIM_IO, &fd, ARCHIVE, true, true);
 	if (store_recover(&s, &msg) == JOURNAL_FAILED)
 		fail_msg("%s, call %ld: recovery failed: %s", sc->name, at, msg.msg);
+	RECOVERED = notes_of(&s.journal);
+	S.notes_durable |= RECOVERED;
+	if (store_forget_recovered(&s, &msg))
+		fail_msg("%s, call %ld: removing the journal failed: %s", sc->name, at, msg.msg);
 	sim_close(fd);
+}
+
+/* The history's side (store.h note 6): every commit in the archive
+ * (bit k of `landed`: commit k) has its note durable, and a recovery
+ * hands back notes of commits in the archive only. */
+static void assert_notes(unsigned landed, const struct scenario *sc, long at, const char *how)
+{
+	if (landed & ~S.notes_durable)
+		fail_msg("%s, call %ld (%s): a commit in the archive lost its note (0x%x of 0x%x)",
+			 sc->name, at, how, landed & ~S.notes_durable, landed);
+	if (RECOVERED & ~landed)
+		fail_msg("%s, call %ld (%s): a recovery handed back the note of a commit not in "
+			 "the archive (0x%x)", sc->name, at, how, RECOVERED & ~landed);
 }
 
 /* One commit as fs/commit.c makes it: a pending journal replayed first,
@@ -841,13 +926,15 @@ static int commit(struct mount *mt, const struct scenario *sc, const struct mode
 {
 	why->msg[0] = '\0';
 	*decided = false;
+	char note[16]; /* commit k's note: "note k" */
+	int n = snprintf(note, sizeof note, "note %d", ++S.notes_given);
 	int err = store_replay_pending(&mt->s, why);
 	if (!err && sc->backup)
 		err = store_keep_original(&mt->s, why);
 	if (err)
 		return err;
 	err = store_write_entry(&mt->s, e->id, m->entry[e->id].p, m->entry[e->id].len, bytes->p,
-				bytes->len, why);
+				bytes->len, (const uint8_t *)note, (size_t)n, why);
 	*decided = !err || mt->s.pending;
 	return err;
 }
@@ -878,10 +965,11 @@ static long run_failing(const struct scenario *sc, long fail_at, int fail_errno)
 	sim_start(&image);
 	S.copy_in_kernel = sc->copy_in_kernel;
 	struct mount mt;
-	mount_open(&mt, &m);
+	mount_open(&mt, &m, sc->live_max);
 	S.calls = 0;
 	S.fail_at = fail_at;
 	S.fail_errno = fail_errno;
+	unsigned landed = 0;
 	for (size_t i = 0; i < sc->nedits; i++) {
 		const struct edit *e = &sc->edits[i];
 		struct bytes bytes = {0};
@@ -906,6 +994,7 @@ static long run_failing(const struct scenario *sc, long fail_at, int fail_errno)
 		if (decided || archive_is(&next)) {
 			model_free(&m);
 			m = next;
+			landed |= 2u << i;
 		} else {
 			model_free(&next);
 		}
@@ -930,13 +1019,22 @@ static long run_failing(const struct scenario *sc, long fail_at, int fail_errno)
 	assert_archive(&m, "after recovery at mount, the archive is not what was decided", sc,
 		       fail_at);
 	assert_recovered_directory(sc, &first, fail_at);
-	/* ...or the mount goes on, and its next commit replays first. */
+	assert_notes(landed, sc, fail_at, "recovered");
+	/* ...or the mount goes on, and its next commit replays first; then
+	 * it ends cleanly, leaving the archive alone. */
 	sim_copy(&S, &after);
 	sim_free(&after);
+	RECOVERED = 0;
 	struct fs_diag why = {""};
 	if (store_replay_pending(&mt.s, &why))
 		fail_msg("%s, call %ld: the replay failed: %s", sc->name, fail_at, why.msg);
 	assert_archive(&m, "after the replay, the archive is not what was decided", sc, fail_at);
+	if (store_close(&mt.s, &why))
+		fail_msg("%s, call %ld: the unmount failed: %s", sc->name, fail_at, why.msg);
+	assert_archive(&m, "after the unmount, the archive is not what was decided", sc, fail_at);
+	assert_recovered_directory(sc, &first, fail_at);
+	assert_notes(landed, sc, fail_at, "unmounted");
+	sim_close(mt.fd);
 
 	mount_free(&mt);
 	model_free(&m);
@@ -971,7 +1069,7 @@ static void make_pending(const struct scenario *sc, struct model *m, struct sim 
 		bool decided;
 		model_image(m, &image);
 		sim_start(&image);
-		mount_open(&mt, m);
+		mount_open(&mt, m, sc->live_max);
 		S.calls = 0;
 		S.fail_at = n;
 		S.fail_errno = EIO;
@@ -1037,7 +1135,7 @@ static void test_recovery_with_every_call_failed_in_turn(void **state)
 			bool decided;
 			model_copy(&grown, &m);
 			edited(&grown, &grow, &bytes);
-			mount_open(&mt, &grown);
+			mount_open(&mt, &grown, sc->live_max);
 			if (commit(&mt, sc, &grown, &grow, &bytes, &decided, &why))
 				fail_msg("recovery, call %ld failing: the next commit failed: %s", n,
 					 why.msg);
@@ -1106,6 +1204,7 @@ static void check_recovery(const struct scenario *sc, const struct model *want, 
 			 "states %zu..%zu (a mix, or a returned commit lost)",
 			 sc->name, at, how, lo, hi);
 	assert_recovered_directory(sc, first, at);
+	assert_notes((2u << got) - 2, sc, at, how);
 	struct sim done = {0};
 	sim_free(&done);
 	sim_copy(&done, &S);
@@ -1136,7 +1235,7 @@ static bool run_crashing(const struct scenario *sc, long crash_after)
 	sim_start(&image);
 	S.copy_in_kernel = sc->copy_in_kernel;
 	struct mount mt;
-	mount_open(&mt, &want[0]);
+	mount_open(&mt, &want[0], sc->live_max);
 	S.calls = 0;
 	S.crash_after = crash_after;
 	size_t returned = 0;
@@ -1155,6 +1254,10 @@ static bool run_crashing(const struct scenario *sc, long crash_after)
 		}
 		returned++;
 	}
+	/* Then the unmount: a checkpoint, the journal removed. */
+	struct fs_diag closing = {""};
+	if (store_close(&mt.s, &closing) && !S.crashed)
+		fail_msg("%s: the unmount failed without a fault: %s", sc->name, closing.msg);
 	bool crashed = S.crashed;
 	if (!crashed)
 		sim_copy(&CRASH, &S);
@@ -1199,7 +1302,7 @@ static void test_power_lost_after_every_call(void **state)
 static void test_rewrite_without_room_is_refused_first(void **state)
 {
 	(void)state;
-	const struct scenario *sc = &SCENARIOS[2]; /* a growth rewrite, encrypted */
+	const struct scenario *sc = &SCENARIOS[3]; /* a growth rewrite, encrypted */
 	struct model m;
 	struct bytes image = {0}, bytes = {0};
 	struct fs_diag why = {""};
@@ -1209,7 +1312,7 @@ static void test_rewrite_without_room_is_refused_first(void **state)
 	model_image(&m, &image);
 	sim_start(&image);
 	S.free_bytes = 8192;
-	mount_open(&mt, &m);
+	mount_open(&mt, &m, sc->live_max);
 	S.calls = 0;
 	edited(&m, &sc->edits[0], &bytes);
 	assert_int_equal(commit(&mt, sc, &m, &sc->edits[0], &bytes, &decided, &why), ENOSPC);
@@ -1242,6 +1345,7 @@ static void test_default_table_is_the_c_library(void **state)
 	assert_true(store_libc.unlink == unlink);
 	assert_true(store_libc.access == access);
 	assert_true(store_libc.fstatvfs == fstatvfs);
+	assert_true(store_libc.ftruncate == ftruncate);
 }
 
 static void write_file(const char *path, const void *p, size_t len)
@@ -1300,14 +1404,18 @@ static void test_real_calls_in_a_directory(void **state)
 		struct fs_diag why = {""};
 		edited(&m, &edits[i], &bytes);
 		if (store_write_entry(&s, 12, m.entry[12].p, m.entry[12].len, bytes.p, bytes.len,
-				      &why))
+				      NULL, 0, &why))
 			fail_msg("commit %zu: %s", i, why.msg);
 		model_apply(&m, 12, &bytes);
 		bytes_free(&bytes);
 		assert_file_is(path, &m);
 		db_assert_equal(&db, &m.db);
 	}
+	struct fs_diag why = {""};
+	assert_int_equal(store_close(&s, &why), 0);
 	close(fd);
+	snprintf(side, sizeof side, "%s.mhfu-journal", path);
+	assert_int_equal(access(side, F_OK), -1); /* a clean unmount leaves none */
 
 	snprintf(side, sizeof side, "%s.mhfu-new", path);
 	write_file(side, "half a rewrite", 14);
