@@ -118,10 +118,11 @@ void store_init(struct store *s, const struct store_io *io, int *fd, const char 
 	atomic_init(&s->rewrite_total, 0);
 }
 
-/* Note 5: whether the filesystem holding the archive has room for a new
- * archive of `need` bytes beside it; if not, why says how much.  Where
- * the room cannot be told, the write is tried. */
-static bool room_for(const struct store *s, uint64_t need, struct fs_diag *why)
+/* Note 5: whether the filesystem holding the archive has room for `need`
+ * more bytes (a new archive beside it, or a shift's journal record and
+ * growth); if not, why says how much.  Where the room cannot be told,
+ * the write is tried. */
+static bool room_for(const struct store *s, uint64_t need, bool shift, struct fs_diag *why)
 {
 	struct statvfs sv;
 	if (s->io->fstatvfs(*s->fd, &sv))
@@ -129,11 +130,12 @@ static bool room_for(const struct store *s, uint64_t need, struct fs_diag *why)
 	uint64_t avail = (uint64_t)sv.f_bavail * sv.f_frsize;
 	if (need <= avail)
 		return true;
-	fs_diag_printf(why, "No space left for a new archive: this commit moves entries, so it "
-		       "needs %llu bytes (%.1f MiB) beside the old one, and %llu bytes (%.1f MiB) "
-		       "are free: free %.1f MiB more",
-		       (unsigned long long)need, need / 1048576.0, (unsigned long long)avail,
-		       avail / 1048576.0, (need - avail) / 1048576.0);
+	fs_diag_printf(why, "No space left for %s: this commit moves entries, so it "
+		       "needs %llu bytes (%.1f MiB) %s, and %llu bytes (%.1f MiB) are free: free "
+		       "%.1f MiB more", shift ? "the journal" : "a new archive",
+		       (unsigned long long)need, need / 1048576.0,
+		       shift ? "for the journal and the archive's growth" : "beside the old one",
+		       (unsigned long long)avail, avail / 1048576.0, (need - avail) / 1048576.0);
 	return false;
 }
 
@@ -406,7 +408,7 @@ static int rewrite_archive(struct store *s, struct databin *db, uint32_t id,
 		goto fail;
 	}
 	uint64_t new_size = databin_entry_offset(db, db->count);
-	if (!room_for(s, new_size, why)) {
+	if (!room_for(s, new_size, false, why)) {
 		err = ENOSPC;
 		goto fail;
 	}
@@ -484,7 +486,10 @@ static int shift_tail(struct store *s, struct databin *db, uint32_t id, const ui
 	uint64_t at = databin_entry_offset(db, id), end = databin_entry_offset(db, db->count);
 	size_t blocks = db->start[id + 1] - db->start[id], span = blocks * DATABIN_BLOCK;
 	size_t moved = (size_t)(end - at) - span;
-	if (databin_encode(db, &toc, &toc_len, &d)) {
+	uint64_t old_end = databin_entry_offset(was, was->count);
+	if (!room_for(s, 2 * (end - at) + (end > old_end ? end - old_end : 0), true, why)) {
+		err = ENOSPC;
+	} else if (databin_encode(db, &toc, &toc_len, &d)) {
 		fs_diag_printf(why, "the TOC would not read back: %s", d.msg);
 		err = EINVAL;
 	} else if (!(tail = calloc(1, (size_t)(end - at)))) {
