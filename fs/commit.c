@@ -22,6 +22,7 @@
 #include "anim.h"
 #include "fserror.h"
 #include "databin.h"
+#include "item.h"
 #include "kind.h"
 #include "pacpath.h"
 #include "skeleton.h"
@@ -75,6 +76,20 @@ static bool removed_clip(struct mhfs *fs, const struct node *slot, char *path,
 
 
 /* ---- the commit -------------------------------------------------------- */
+
+/* The decoded model of the pack item `item` resolved to t, when the cache
+ * holds it: built from the bytes the commit edits (a commit to the entry
+ * drops it, and the commit holds the io lock exclusively, so no reader
+ * holds it either).  NULL: none, or not a pack. */
+static struct model *cached_pack(struct archive *ar, const struct node *item,
+				 const struct node_target *t)
+{
+	struct item it;
+	if (item_resolve(ar, item, &it) || it.offset != t->offset || it.size != t->size)
+		return NULL;
+	struct model *m = atomic_load(&it.cache->model);
+	return m && m->kind == KIND_ANIM && m->pack.nclips ? m : NULL;
+}
 
 /* A refusal: the edit's encoding failed (d) or it broke a rule. */
 static int refused(struct commit_result *r, const struct mh_diag *d)
@@ -234,7 +249,13 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 	}
 	const uint8_t *old = entry + t.offset;
 	enum clip_format format = default_clip_format(ar, item.entry);
-	int encoded = encode_edit(e, old, t.size, &format, &item_new, &item_len, &d);
+	struct edit ed = *e;
+	struct model *cached = cached_pack(ar, &item, &t);
+	ed.decoded = cached ? &cached->pack : NULL;
+	int encoded = encode_edit(&ed, old, t.size, &format, &item_new, &item_len, &d);
+	/* Taken: the model is no longer whole, so it goes whatever comes. */
+	if (cached && !cached->pack.nclips)
+		archive_forget_views(ar, item.entry);
 	if (format != CLIP_NONE)
 		atomic_store(&ar->entries[item.entry].clip_format, (int)format);
 	if (encoded) {

@@ -214,16 +214,24 @@ static int load(const struct store_io *io, int fd, struct loaded *l)
 	return err ? -1 : 0;
 }
 
+/* Writes this large or more start their writeback at once (note 2). */
+#define WRITEBACK_EARLY (1u << 20)
+
 /* Makes the records' writes into the archive, not synced: 0, or -1 with
  * errno. */
 static int apply(const struct store *s, const struct journal_record *r, size_t n)
 {
 	const struct store_io *io = s->io;
 	for (size_t k = 0; k < n; k++) {
-		for (size_t i = 0; i < r[k].n; i++)
-			if (store_pwrite_full(io, *s->fd, r[k].w[i].data, r[k].w[i].len,
-					      r[k].w[i].offset))
+		for (size_t i = 0; i < r[k].n; i++) {
+			const struct journal_write *w = &r[k].w[i];
+			if (store_pwrite_full(io, *s->fd, w->data, w->len, w->offset))
 				return -1;
+			/* Only a head start: its failure is the checkpoint's. */
+			if (w->len >= WRITEBACK_EARLY)
+				io->sync_file_range(*s->fd, (off_t)w->offset, (off_t)w->len,
+						    SYNC_FILE_RANGE_WRITE);
+		}
 		if (r[k].size && io->ftruncate(*s->fd, (off_t)r[k].size))
 			return -1;
 	}
@@ -277,7 +285,7 @@ int journal_checkpoint(struct store *s, struct fs_diag *why)
 	j->end = 0;
 	/* A large record gone by (a shifted tail): the space back.  Not
 	 * synced: what stays past the next record is never read. */
-	if (j->fd >= 0 && j->file_len > JOURNAL_LIVE_BYTES && !s->io->ftruncate(j->fd, 0))
+	if (j->fd >= 0 && j->file_len > JOURNAL_KEEP_BYTES && !s->io->ftruncate(j->fd, 0))
 		j->file_len = 0;
 	return 0;
 }

@@ -12,8 +12,9 @@
  *     CRC-32 of the record.
  *  2. A commit: its record is written at the end of the live records and
  *     the journal fdatasync'ed -- the commit is then decided and durable
- *     -- and its writes made into the archive, which is not synced.  One
- *     sync per commit.
+ *     -- and its writes made into the archive, which is not synced (a
+ *     large record's writeback is started, sync_file_range(2), so that
+ *     the checkpoint finds it done).  One sync per commit.
  *  3. Checkpoint, before the live records pass JOURNAL_LIVE_RECORDS or
  *     JOURNAL_LIVE_BYTES, before anything not journaled changes the
  *     archive (a rewrite), and at unmount: the store's hook makes the
@@ -63,9 +64,13 @@
 
 struct store;
 
-/* Live records allowed before a checkpoint (note 3). */
+/* Live records allowed before a checkpoint (note 3): a checkpoint syncs
+ * what they wrote into the archive, once however often they rewrote it
+ * (two shifts of a tail, store.h, fit).  A checkpoint gives back the
+ * file's space past JOURNAL_KEEP_BYTES. */
 #define JOURNAL_LIVE_RECORDS 128
-#define JOURNAL_LIVE_BYTES (4u << 20)
+#define JOURNAL_LIVE_BYTES (128u << 20)
+#define JOURNAL_KEEP_BYTES (4u << 20)
 
 struct journal_write {
 	uint64_t offset;       /* in the archive */

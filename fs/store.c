@@ -44,6 +44,7 @@ const struct store_io store_libc = {
 	.access = access,
 	.fstatvfs = fstatvfs,
 	.ftruncate = ftruncate,
+	.sync_file_range = sync_file_range,
 };
 
 /* Reads or writes all of len bytes at off, through short transfers and

@@ -99,6 +99,8 @@ struct store_io {
 	int (*access)(const char *path, int mode);
 	int (*fstatvfs)(int fd, struct statvfs *st);
 	int (*ftruncate)(int fd, off_t len);
+	/* sync_file_range(2): starts writeback, promises nothing. */
+	int (*sync_file_range)(int fd, off_t off, off_t len, unsigned flags);
 };
 
 /* The real calls. */

@@ -489,6 +489,15 @@ static int sim_ftruncate(int fd, off_t len)
 	return 0;
 }
 
+/* Writeback started early changes nothing the power may take. */
+static int sim_sync_file_range(int fd, off_t off, off_t len, unsigned flags)
+{
+	(void)off;
+	(void)len;
+	(void)flags;
+	return enter("sync_file_range") && file_of(fd) ? 0 : -1;
+}
+
 /* The store's hook (store.h note 6), as the history's: a call that syncs
  * the notes given so far. */
 static int sim_hook(void *ctx, struct fs_diag *why)
@@ -530,6 +539,7 @@ static const struct store_io SIM_IO = {
 	.access = sim_access,
 	.fstatvfs = sim_fstatvfs,
 	.ftruncate = sim_ftruncate,
+	.sync_file_range = sim_sync_file_range,
 };
 
 /* S becomes a directory holding only `path`, with `image` in it, synced. */
@@ -1354,6 +1364,7 @@ static void test_default_table_is_the_c_library(void **state)
 	assert_true(store_libc.access == access);
 	assert_true(store_libc.fstatvfs == fstatvfs);
 	assert_true(store_libc.ftruncate == ftruncate);
+	assert_true(store_libc.sync_file_range == sync_file_range);
 }
 
 static void write_file(const char *path, const void *p, size_t len)
