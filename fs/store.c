@@ -342,6 +342,23 @@ static uint32_t run_end(const struct databin *db, uint32_t j, size_t *total)
 	return k;
 }
 
+/* A new archive's span just written, [off, off + len): its writeback
+ * started, and the span before it (*behind) waited for, so that a
+ * rewrite keeps two chunks dirty at most: the writer is never throttled
+ * behind a flood of dirty pages, and the final sync has little left.
+ * A failure here is the final sync's to report. */
+static void write_behind(const struct store_io *io, int fd, uint64_t off, uint64_t len,
+			 uint64_t behind[2])
+{
+	io->sync_file_range(fd, (off_t)off, (off_t)len, SYNC_FILE_RANGE_WRITE);
+	if (behind[1])
+		io->sync_file_range(fd, (off_t)behind[0], (off_t)behind[1],
+				    SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+					    SYNC_FILE_RANGE_WAIT_AFTER);
+	behind[0] = off;
+	behind[1] = len;
+}
+
 /* Writes the entries after `id` of the new archive (open as fd) from the
  * old one: runs of plain entries copied in the kernel, the others read,
  * re-encrypted under their new start and written, a chunk at a time. */
@@ -349,6 +366,7 @@ static int copy_moved(struct store *s, const struct databin *was, const struct d
 		      uint32_t id, int fd, uint8_t **bufp)
 {
 	const struct store_io *io = s->io;
+	uint64_t behind[2] = {0, 0};
 	for (uint32_t j = id + 1, k; j < db->count; j = k) {
 		size_t total;
 		k = run_end(db, j, &total);
@@ -371,6 +389,7 @@ static int copy_moved(struct store *s, const struct databin *was, const struct d
 			if (store_pwrite_full(io, fd, *bufp, total, to))
 				return -1;
 		}
+		write_behind(io, fd, to, total, behind);
 		atomic_store(&s->rewrite_done, databin_entry_offset(db, k));
 	}
 	return 0;
