@@ -251,7 +251,7 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 	enum clip_format format = default_clip_format(ar, item.entry);
 	struct edit ed = *e;
 	struct model *cached = cached_pack(ar, &item, &t);
-	ed.decoded = cached ? &cached->pack : NULL;
+	ed.decoded = cached;
 	int encoded = encode_edit(&ed, old, t.size, &format, &item_new, &item_len, &d);
 	/* Taken: the model is no longer whole, so it goes whatever comes. */
 	if (cached && !cached->pack.nclips)

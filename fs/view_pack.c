@@ -85,9 +85,8 @@ enum mh_err pack_reencode(const struct edit *e, const uint8_t *old, size_t old_l
 	/* The model's pack was decoded from these bytes without a format to
 	 * fall back on: the same as decoding them now when its clips say
 	 * theirs. */
-	if (e->decoded && e->decoded->nclips) {
-		a = *e->decoded;
-		memset(e->decoded, 0, sizeof *e->decoded);
+	if (e->decoded && e->decoded->pack.nclips) {
+		model_take_pack(e->decoded, &a);
 	} else if ((err = anim_decode(old, old_len, *format, &a, d))) {
 		return err;
 	}
