@@ -134,6 +134,7 @@ struct sim {
 	unsigned notes_durable;         /* bit k: commit k's note made durable, by
 					   the hook or a recovery, as the history's
 					   records would be */
+	int hook_calls;
 };
 
 static struct sim S;     /* what the table's calls act on */
@@ -507,7 +508,8 @@ static int sim_hook(void *ctx, struct fs_diag *why)
 		fs_diag_printf(why, "syncing the notes of %s: %s", ARCHIVE, strerror(errno));
 		return EIO;
 	}
-	S.notes_durable |= (2u << S.notes_given) - 2;
+	S.notes_durable |= S.notes_given >= 31 ? ~1u : (2u << S.notes_given) - 2;
+	S.hook_calls++;
 	return 0;
 }
 
@@ -1349,6 +1351,53 @@ static void test_growth_without_room_is_refused_first(void **state)
 					"entries, so it needs");
 }
 
+/* Many commits in place: checkpoints keep the journal to its live
+ * records (the notes synced by the hook at each), and the unmount leaves
+ * the archive alone, holding every commit. */
+static void test_journal_stays_bounded(void **state)
+{
+	(void)state;
+	const struct scenario *sc = &SCENARIOS[0];
+	struct model m;
+	struct bytes image = {0};
+	struct mount mt;
+	size_t commits = 3 * JOURNAL_LIVE_RECORDS + 5, longest = 0;
+	model_init(&m, sc->pac, sc->encrypted);
+	model_image(&m, &image);
+	sim_start(&image);
+	mount_open(&mt, &m, 0);
+	for (size_t i = 0; i < commits; i++) {
+		struct edit e = {i % 2 ? 12 : 7, 3000 + i % 7, 1 + (unsigned)(i % 3)};
+		struct bytes bytes = {0};
+		struct fs_diag why = {""};
+		bool decided;
+		edited(&m, &e, &bytes);
+		bytes.p[i % bytes.len] ^= (uint8_t)i; /* each commit changes something */
+		if (commit(&mt, sc, &m, &e, &bytes, &decided, &why))
+			fail_msg("commit %zu: %s", i, why.msg);
+		model_apply(&m, e.id, &bytes);
+		bytes_free(&bytes);
+		int j = named(JOURNAL);
+		assert_true(j >= 0);
+		if (S.files[j].data.len > longest)
+			longest = S.files[j].data.len;
+	}
+	/* A record here is at most an entry's 3006 bytes, the TOC and their
+	 * heads: the live records of 128 commits, not of all 389. */
+	if (longest > (JOURNAL_LIVE_RECORDS + 1) * 5632)
+		fail_msg("the journal grew to %zu bytes", longest);
+	assert_true(S.hook_calls >= 3); /* a checkpoint every 128 commits */
+	assert_true(archive_is(&m));
+	struct fs_diag why = {""};
+	assert_int_equal(store_close(&mt.s, &why), 0);
+	assert_true(named(JOURNAL) < 0);
+	assert_true(archive_is(&m));
+	mount_free(&mt);
+	model_free(&m);
+	bytes_free(&image);
+	sim_free(&S);
+}
+
 static void test_default_table_is_the_c_library(void **state)
 {
 	(void)state;
@@ -1469,6 +1518,7 @@ int main(void)
 		cmocka_unit_test(test_torn_journal_is_discarded),
 		cmocka_unit_test(test_power_lost_after_every_call),
 		cmocka_unit_test(test_growth_without_room_is_refused_first),
+		cmocka_unit_test(test_journal_stays_bounded),
 		cmocka_unit_test(test_default_table_is_the_c_library),
 		cmocka_unit_test(test_real_calls_in_a_directory),
 	};
