@@ -11,8 +11,10 @@
  *     is shifted in place, its new bytes, the TOC and the archive's new
  *     length one journal record, so a crash mid-shift is redone at the
  *     next mount; else a whole new archive is written to
- *     ARCHIVE.mhfu-new (unchanged spans copied in the kernel), synced,
- *     renamed over the archive and the directory synced.  A single PAC
+ *     ARCHIVE.mhfu-new (unchanged spans, and moved entries stored plain,
+ *     copied in the kernel; each chunk's writeback started as it is
+ *     written, two chunks dirty at most), synced, renamed over the
+ *     archive and the directory synced.  A single PAC
  *     is always replaced that way.  Either way the change is durable
  *     before the write returns 0: a journal record once synced, a
  *     rewrite once renamed and its directory synced.
