@@ -36,14 +36,19 @@ static uint64_t le64(const uint8_t *p)
 	return le32(p) | (uint64_t)le32(p + 4) << 32;
 }
 
-static uint32_t crc_of(const uint8_t *p, size_t len)
+/* CRC-32 of len more bytes at p, continuing crc. */
+static uLong crc_more(uLong crc, const uint8_t *p, size_t len)
 {
-	uLong crc = crc32(0, Z_NULL, 0);
 	for (size_t n; len; p += n, len -= n) {
 		n = len > (1u << 30) ? 1u << 30 : len;
 		crc = crc32(crc, p, (uInt)n);
 	}
-	return (uint32_t)crc;
+	return crc;
+}
+
+static uint32_t crc_of(const uint8_t *p, size_t len)
+{
+	return (uint32_t)crc_more(crc32(0, Z_NULL, 0), p, len);
 }
 
 void journal_init(struct journal *j)
@@ -65,36 +70,79 @@ static void free_notes(struct journal *j)
 
 /* ---- records ------------------------------------------------------------ */
 
-/* Record r's bytes, numbered seq; malloc'ed, NULL when too large or out
- * of memory. */
-static uint8_t *serialize(const struct journal_record *r, uint64_t seq, size_t *len)
+/* A record's length; 0 when it is too large for the format. */
+static uint64_t record_len(const struct journal_record *r)
 {
 	uint64_t total = HEAD + r->note_len + TAIL;
 	for (size_t i = 0; i < r->n; i++)
 		total += WRITE_HEAD + r->w[i].len;
-	if (total > JOURNAL_MAX || r->n > UINT32_MAX || r->note_len > UINT32_MAX)
-		return NULL;
-	uint8_t *buf = malloc((size_t)total), *p = buf;
-	if (!buf)
-		return NULL;
-	memcpy(p, MAGIC, MAGIC_LEN);
-	put_le64(p + 8, seq);
-	put_le64(p + 16, r->size);
-	put_le32(p + 24, (uint32_t)r->n);
-	put_le32(p + 28, (uint32_t)r->note_len);
-	p += HEAD;
+	return total > JOURNAL_MAX || r->n > UINT32_MAX || r->note_len > UINT32_MAX ? 0 : total;
+}
+
+/* Where a record's bytes go: small pieces gathered in buf, large ones
+ * (a shifted tail) written from where they are, never copied. */
+#define STAGE 8192
+
+struct sink {
+	const struct store_io *io;
+	int fd;
+	uint64_t at;       /* where the next byte goes */
+	uLong crc;         /* of the bytes put so far */
+	uint8_t buf[STAGE];
+	size_t n;
+	int failed;        /* a write failed, errno says why */
+};
+
+static void sink_flush(struct sink *k)
+{
+	if (!k->failed && k->n && store_pwrite_full(k->io, k->fd, k->buf, k->n, k->at))
+		k->failed = 1;
+	k->at += k->n;
+	k->n = 0;
+}
+
+static void sink_put(struct sink *k, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+	k->crc = crc_more(k->crc, p, len);
+	if (len > STAGE - k->n) {
+		sink_flush(k);
+		if (len > STAGE) {
+			if (!k->failed && store_pwrite_full(k->io, k->fd, p, len, k->at))
+				k->failed = 1;
+			k->at += len;
+			return;
+		}
+	}
+	memcpy(k->buf + k->n, p, len);
+	k->n += len;
+}
+
+/* Writes record r, numbered seq, at `at` of the journal open as fd: 0, or
+ * -1 with errno. */
+static int write_record(const struct store_io *io, int fd, const struct journal_record *r,
+			uint64_t seq, uint64_t at)
+{
+	struct sink k = {.io = io, .fd = fd, .at = at, .crc = crc32(0, Z_NULL, 0)};
+	uint8_t head[HEAD], whead[WRITE_HEAD], tail[TAIL];
+	memcpy(head, MAGIC, MAGIC_LEN);
+	put_le64(head + 8, seq);
+	put_le64(head + 16, r->size);
+	put_le32(head + 24, (uint32_t)r->n);
+	put_le32(head + 28, (uint32_t)r->note_len);
+	sink_put(&k, head, HEAD);
 	for (size_t i = 0; i < r->n; i++) {
-		put_le64(p, r->w[i].offset);
-		put_le32(p + 8, (uint32_t)r->w[i].len);
-		memcpy(p + WRITE_HEAD, r->w[i].data, r->w[i].len);
-		p += WRITE_HEAD + r->w[i].len;
+		put_le64(whead, r->w[i].offset);
+		put_le32(whead + 8, (uint32_t)r->w[i].len);
+		sink_put(&k, whead, WRITE_HEAD);
+		sink_put(&k, r->w[i].data, r->w[i].len);
 	}
 	if (r->note_len)
-		memcpy(p, r->note, r->note_len);
-	p += r->note_len;
-	put_le32(p, crc_of(buf, (size_t)(p - buf)));
-	*len = (size_t)total;
-	return buf;
+		sink_put(&k, r->note, r->note_len);
+	put_le32(tail, (uint32_t)k.crc);
+	sink_put(&k, tail, TAIL);
+	sink_flush(&k);
+	return k.failed ? -1 : 0;
 }
 
 /* Records read back: each points into the journal's bytes. */
@@ -313,21 +361,18 @@ int journal_commit(struct store *s, const struct journal_record *r, bool *pendin
 	if ((j->live >= j->live_max || j->end >= JOURNAL_LIVE_BYTES) &&
 	    journal_checkpoint(s, why))
 		return EIO;
-	uint8_t *bytes = serialize(r, j->next_seq, &len);
-	if (!bytes) {
+	if (!(len = (size_t)record_len(r))) {
 		fs_diag_printf(why, "the journal of this commit is too large");
-		return ENOMEM;
+		return EFBIG;
 	}
 	if (j->fd < 0 && open_journal(s, jpath)) {
 		int err = errno == ENOSPC || errno == EDQUOT ? errno : EIO;
 		fs_diag_printf(why, "opening %s: %s", jpath, strerror(errno));
-		free(bytes);
 		return err;
 	}
 	uint64_t at = j->end;
-	if (store_pwrite_full(io, j->fd, bytes, len, at) || io->fdatasync(j->fd)) {
+	if (write_record(io, j->fd, r, j->next_seq, at) || io->fdatasync(j->fd)) {
 		int cause = errno, err = cause == ENOSPC || cause == EDQUOT ? cause : EIO;
-		free(bytes);
 		if (at + len > j->file_len)
 			j->file_len = at + len;
 		if (cut_off(s, at)) {
@@ -344,7 +389,6 @@ int journal_commit(struct store *s, const struct journal_record *r, bool *pendin
 		fs_diag_printf(why, "writing %s: %s", jpath, strerror(cause));
 		return err;
 	}
-	free(bytes);
 	j->end = at + len;
 	if (j->end > j->file_len)
 		j->file_len = j->end;

@@ -47,14 +47,20 @@ const struct store_io store_libc = {
 	.sync_file_range = sync_file_range,
 };
 
+/* Bytes per read or write call: a transfer of tens of MiB in one call
+ * runs several times slower here than the same in calls of 1 MiB (a
+ * 49 MiB write into new blocks of a file: 140 ms against 15). */
+#define TRANSFER_MAX (1u << 20)
+
 /* Reads or writes all of len bytes at off, through short transfers and
  * interruptions; 0, or -1 with errno (EIO for a file that ends). */
 static int transfer_full(const struct store_io *io, int fd, uint8_t *read_to,
 			 const uint8_t *write_from, size_t len, uint64_t off)
 {
 	while (len) {
-		ssize_t n = read_to ? io->pread(fd, read_to, len, (off_t)off)
-				    : io->pwrite(fd, write_from, len, (off_t)off);
+		size_t want = len < TRANSFER_MAX ? len : TRANSFER_MAX;
+		ssize_t n = read_to ? io->pread(fd, read_to, want, (off_t)off)
+				    : io->pwrite(fd, write_from, want, (off_t)off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
