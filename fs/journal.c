@@ -507,6 +507,73 @@ static int keep_notes(struct journal *j, const struct loaded *l)
 	return 0;
 }
 
+/* Whether [off, off + len) of the archive holds data: 0, 1, or -1 with
+ * errno. */
+static int holds(const struct store *s, uint64_t off, const uint8_t *data, size_t len)
+{
+	uint8_t *buf = malloc(len ? len : 1);
+	if (!buf)
+		return -1;
+	int got = store_pread_full(s->io, *s->fd, buf, len, off) ? -1 : !memcmp(buf, data, len);
+	free(buf);
+	return got;
+}
+
+/* Whether the archive already holds what replaying the records would
+ * leave: the last length they set, and at each byte below it the last
+ * write to it (a journal left by a mount killed after its commits had
+ * landed).  Walks the writes newest first, comparing only the bytes no
+ * later write covers. */
+static bool already_in_archive(const struct store *s, const struct loaded *l)
+{
+	struct stat st;
+	uint64_t size = 0;
+	for (size_t k = l->n; k-- > 0 && !size;)
+		size = l->r[k].size;
+	if (s->io->fstat(*s->fd, &st) || (size && (uint64_t)st.st_size != size))
+		return false;
+	if (!size)
+		size = (uint64_t)st.st_size;
+	/* Bytes covered by later writes, as [from, to) spans. */
+	size_t cap = 0, n = 0;
+	uint64_t (*done)[2] = NULL;
+	bool same = true;
+	for (size_t k = l->n; same && k-- > 0;)
+		for (size_t i = l->r[k].n; same && i-- > 0;) {
+			const struct journal_write *w = &l->r[k].w[i];
+			uint64_t from = w->offset, to = w->offset + w->len < size ? w->offset + w->len : size;
+			for (uint64_t at = from; same && at < to;) {
+				uint64_t next = to; /* the first covered byte at or after `at` */
+				bool covered = false;
+				for (size_t c = 0; c < n && !covered; c++) {
+					if (done[c][0] <= at && at < done[c][1]) {
+						at = done[c][1];
+						covered = true;
+					} else if (done[c][0] > at && done[c][0] < next) {
+						next = done[c][0];
+					}
+				}
+				if (covered)
+					continue;
+				same = holds(s, at, w->data + (at - from), (size_t)(next - at)) == 1;
+				at = next;
+			}
+			if (n == cap) {
+				cap = cap ? cap * 2 : 16;
+				uint64_t (*more)[2] = realloc(done, cap * sizeof *done);
+				if (!more) {
+					same = false;
+					break;
+				}
+				done = more;
+			}
+			done[n][0] = from;
+			done[n++][1] = w->offset + w->len;
+		}
+	free(done);
+	return same;
+}
+
 enum journal_recovery journal_recover(struct store *s, struct fs_diag *msg)
 {
 	const struct store_io *io = s->io;
@@ -537,6 +604,11 @@ enum journal_recovery journal_recover(struct store *s, struct fs_diag *msg)
 			fs_diag_printf(msg, "discarded an incomplete journal (a commit "
 				       "that had not returned; the archive was not touched)");
 		r = empty ? JOURNAL_NONE : JOURNAL_DISCARDED;
+	} else if (!s->writable && already_in_archive(s, &l)) {
+		/* A read-only mount changes nothing: a read-write one removes it. */
+		fs_diag_printf(msg, "%s: the commits it holds are in the archive already",
+			       jpath);
+		r = JOURNAL_HELD;
 	} else if (!s->writable || apply(s, l.r, l.n) || io->fdatasync(*s->fd)) {
 		fs_diag_printf(msg, "%s: a committed change awaits replay but the "
 			       "archive cannot be written%s%s", jpath, s->writable ? ": " : "",

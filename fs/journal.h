@@ -49,7 +49,8 @@
  *   open --retire: checkpoint, truncated, synced--> open, empty
  *   open --unmount: checkpoint, removed, directory synced--> none
  *   at mount: whole records replayed, archive synced, notes kept for the
- *             caller --journal_forget: removed--> none; torn: discarded
+ *             caller --journal_forget: removed--> none; torn: discarded;
+ *             read-only, its commits in the archive already: left
  *
  * Every call goes through the store's table (store.h), on the store's
  * archive. */
@@ -134,14 +135,19 @@ int journal_close(struct store *s, struct fs_diag *why);
  * *pending) and syncs the archive.  0, or EIO with the reason in why. */
 int journal_replay(struct store *s, struct fs_diag *why);
 
-enum journal_recovery { JOURNAL_NONE, JOURNAL_REPLAYED, JOURNAL_DISCARDED, JOURNAL_FAILED };
+enum journal_recovery {
+	JOURNAL_NONE, JOURNAL_REPLAYED, JOURNAL_DISCARDED, JOURNAL_HELD, JOURNAL_FAILED
+};
 
 /* At mount: replays the whole records into the archive and syncs it,
  * keeping their notes (j->recovered) and the journal for journal_forget;
- * a journal without a whole record is removed.  JOURNAL_FAILED when a
- * journal cannot be read, or whole records cannot be replayed (the store
- * is not writable, or the write fails): the mount must not go on.  Says
- * what it did, or why it failed, in msg. */
+ * a journal without a whole record is removed.  A store that is not
+ * writable leaves a journal whose commits the archive holds already
+ * (JOURNAL_HELD: a mount killed after its commits landed), for a
+ * read-write mount to remove.  JOURNAL_FAILED when a journal cannot be
+ * read, or whole records cannot be replayed (the store is not writable,
+ * or the write fails): the mount must not go on.  Says what it did, or
+ * why it failed, in msg. */
 enum journal_recovery journal_recover(struct store *s, struct fs_diag *msg);
 
 /* Once the caller has made the recovered notes durable: frees them and

@@ -1201,6 +1201,70 @@ static void test_torn_journal_is_discarded(void **state)
 	sim_free(&S);
 }
 
+/* A mount killed after its commits landed leaves the journal: a
+ * read-only mount, which may change nothing, goes on when the archive
+ * holds every commit in it already (in place, and shifted: the last
+ * length and each byte's last write), and refuses when one awaits replay
+ * (a pending commit). */
+static void test_read_only_mount_after_a_kill(void **state)
+{
+	(void)state;
+	for (size_t k = 0; k < 3; k += 2) { /* in place; growth and shrink shifted */
+		const struct scenario *sc = &SCENARIOS[k];
+		struct model m;
+		struct bytes image = {0};
+		struct mount mt;
+		model_init(&m, sc->pac, sc->encrypted);
+		model_image(&m, &image);
+		sim_start(&image);
+		mount_open(&mt, &m, 0);
+		for (size_t i = 0; i < sc->nedits; i++) {
+			struct bytes bytes = {0};
+			struct fs_diag why = {""};
+			bool decided;
+			edited(&m, &sc->edits[i], &bytes);
+			if (commit(&mt, sc, &m, &sc->edits[i], &bytes, &decided, &why))
+				fail_msg("%s: commit %zu: %s", sc->name, i, why.msg);
+			model_apply(&m, sc->edits[i].id, &bytes);
+			bytes_free(&bytes);
+		}
+		sim_close(mt.fd); /* killed: no unmount */
+		mount_free(&mt);
+		struct fs_diag msg = {""};
+		int fd = sim_open(ARCHIVE, O_RDONLY, 0);
+		struct store s;
+		store_init(&s, &SIM_IO, &fd, ARCHIVE, false, true);
+		if (store_recover(&s, &msg) != JOURNAL_HELD)
+			fail_msg("%s: a read-only mount after a kill: \"%s\"", sc->name, msg.msg);
+		assert_non_null(strstr(msg.msg, "in the archive already"));
+		assert_true(archive_is(&m));
+		assert_true(named(JOURNAL) >= 0);
+		store_close(&s, &msg);
+		sim_close(fd);
+		model_free(&m);
+		bytes_free(&image);
+	}
+	/* A commit pending: its record durable, the archive not written. */
+	const struct scenario *sc = &SCENARIOS[0];
+	struct model m;
+	struct sim pending = {0};
+	struct fs_diag msg = {""};
+	sim_free(&pending);
+	model_init(&m, sc->pac, sc->encrypted);
+	make_pending(sc, &m, &pending);
+	sim_copy(&S, &pending);
+	int fd = sim_open(ARCHIVE, O_RDONLY, 0);
+	struct store s;
+	store_init(&s, &SIM_IO, &fd, ARCHIVE, false, true);
+	assert_int_equal(store_recover(&s, &msg), JOURNAL_FAILED);
+	assert_non_null(strstr(msg.msg, "awaits replay"));
+	store_close(&s, &msg);
+	sim_close(fd);
+	model_free(&m);
+	sim_free(&pending);
+	sim_free(&S);
+}
+
 /* ---- (b) power lost after every call ------------------------------------ */
 
 /* Recovers S, checks it holds one of want[lo..hi], then loses power
@@ -1516,6 +1580,7 @@ int main(void)
 		cmocka_unit_test(test_every_call_failed_in_turn),
 		cmocka_unit_test(test_recovery_with_every_call_failed_in_turn),
 		cmocka_unit_test(test_torn_journal_is_discarded),
+		cmocka_unit_test(test_read_only_mount_after_a_kill),
 		cmocka_unit_test(test_power_lost_after_every_call),
 		cmocka_unit_test(test_growth_without_room_is_refused_first),
 		cmocka_unit_test(test_journal_stays_bounded),
