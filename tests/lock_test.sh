@@ -124,6 +124,12 @@ pid=$(daemon_pid "$m1")
 kill -9 "$pid"
 check "the killed daemon exits" exited "$pid"
 fusermount3 -u -z "$m1"
+# The killed mount's journal is left; its commits landed, so a read-only
+# mount, which replays nothing, goes on over it.
+check "after kill -9 of the holder, its journal is left" test -s "$archive.mhfu-journal"
+check "  a read-only mount goes on over it" mount_at "$m2" "$archive" -o ro
+check "  saying its commits are in the archive already" grep -q 'in the archive already' "$m2/.mhfu/log"
+check "  unmount it" unmount "$m2"
 check "after kill -9 of the holder, a new read-write mount succeeds" mount_at "$m2" "$archive"
 check "  and sees every commit of the killed one" \
 	bash -c "test \"\$('$dump' '$archive' '$small' | sed -n '${L}p' | awk '{ print \$2 }')\" = 4321 && test \"\$(grep -c '^ *[0-9]' '$m2/$grow')\" = $keys1"
