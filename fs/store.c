@@ -326,10 +326,8 @@ static void reencrypt_run(const struct store *s, const struct databin *was,
 	for (uint32_t e = j; e < k; e++) {
 		size_t off = (size_t)(db->start[e] - db->start[j]) * DATABIN_BLOCK;
 		size_t span = (size_t)(db->start[e + 1] - db->start[e]) * DATABIN_BLOCK;
-		if (!entry_plain(s, e) && db->start[e] != was->start[e]) {
-			cipher_decrypt(was->start[e], 0, buf + off, span);
-			cipher_encrypt(db->start[e], 0, buf + off, span);
-		}
+		if (!entry_plain(s, e) && db->start[e] != was->start[e])
+			cipher_reencrypt(was->start[e], db->start[e], buf + off, span);
 	}
 }
 
