@@ -299,8 +299,17 @@ bool archive_entry_present(const struct archive *ar, uint32_t id)
 	return !ar->source || ar->source->has(ar->source->ctx, id);
 }
 
+void archive_finish(struct archive *ar)
+{
+	struct fs_diag why = {""};
+	if (ar->store.io && !ar->source && store_close(&ar->store, &why))
+		mlog_printf(ar->log, "%s: %s: the next mount replays the journal", ar->path,
+			    why.msg);
+}
+
 void archive_close(struct archive *ar)
 {
+	archive_finish(ar);
 	for (uint32_t i = 0; ar->entries && i < ar->count; i++)
 		drop_caches(ar, i);
 	free(ar->entries);
@@ -600,19 +609,22 @@ int archive_replay_pending(struct archive *ar, struct fs_diag *why)
 {
 	if (!ar->store.pending)
 		return 0;
-	uint32_t id = ar->store.pending_entry;
+	uint32_t id = ar->store.pending_entry, last = ar->store.pending_last;
 	if (store_replay_pending(&ar->store, why))
 		return EIO;
 	ar->store.io->fstat(ar->fd, &ar->seen);
 	clock_gettime(CLOCK_REALTIME, &ar->entries[id].mtime);
-	forget_entry(ar, id);
-	forget_linked(ar, id);
+	for (uint32_t e = id; e <= last && e < ar->count; e++) {
+		forget_entry(ar, e);
+		forget_linked(ar, e);
+	}
 	mlog_printf(ar->log, "%s: replayed the journal of the commit that failed", ar->path);
 	return 0;
 }
 
 int archive_write_entry(struct archive *ar, uint32_t id, const uint8_t *old,
-			size_t old_len, const uint8_t *bytes, size_t len, struct fs_diag *why)
+			size_t old_len, const uint8_t *bytes, size_t len, const uint8_t *note,
+			size_t note_len, struct fs_diag *why)
 {
 	if (!ar->writable) {
 		fs_diag_printf(why, "the archive is read-only");
@@ -621,13 +633,14 @@ int archive_write_entry(struct archive *ar, uint32_t id, const uint8_t *old,
 	int fd = ar->fd;
 	int err = ar->backup ? store_keep_original(&ar->store, why) : 0;
 	if (!err)
-		err = store_write_entry(&ar->store, id, old, old_len, bytes, len, why);
+		err = store_write_entry(&ar->store, id, old, old_len, bytes, len, note, note_len,
+					why);
 	/* A rewrite that failed after its rename replaced the file all the
 	 * same (store.h): then, as on success, the mount follows the file. */
 	if (err && ar->fd == fd) {
 		/* Pending: the entry is neither old nor new until the replay. */
-		if (store_entry_unreadable(&ar->store, id))
-			forget_decoded(ar, id);
+		for (uint32_t e = id; e < ar->count && store_entry_unreadable(&ar->store, e); e++)
+			forget_decoded(ar, e);
 		return err;
 	}
 	ar->size = ar->format == FORMAT_PAC ? len : databin_entry_offset(&ar->db, ar->db.count);

@@ -129,6 +129,11 @@ enum archive_error archive_open(struct archive *ar, const char *path,
 				bool read_only, unsigned lock_wait_ms, struct fs_diag *msg);
 void archive_close(struct archive *ar);
 
+/* At unmount, before the store's hook goes (the history closes): the
+ * journal checkpointed and removed (store_close), a failure logged.
+ * archive_close does it too, if still due. */
+void archive_finish(struct archive *ar);
+
 /* Opens an archive shaped like `like` (format, entry count, game, path)
  * whose entries come from `src`, read-only, read under like's io lock
  * (which trims its caches: like->companion).  0 or ENOMEM. */
@@ -191,7 +196,8 @@ void archive_for_linked(struct archive *ar, uint32_t id, bool id_anim,
 int archive_replay_pending(struct archive *ar, struct fs_diag *why);
 
 /* Replaces entry `id`, whose bytes are `old` (old_len of them, read under
- * the same hold), with `len` bytes, with `io` held exclusively, through
+ * the same hold), with `len` bytes, its journal record carrying `note`
+ * (the history's record, store.h note 6), with `io` held exclusively, through
  * the store (store_write_entry: in place when its blocks stay, else by a
  * rewrite; synced before it returns), keeping ARCHIVE.orig first under -o
  * backup.  The entry's caches are dropped.  Returns 0, or an errno with
@@ -199,6 +205,7 @@ int archive_replay_pending(struct archive *ar, struct fs_diag *why);
  * left pending or the file was replaced all the same (store_write_entry),
  * when the mount follows it as after a success. */
 int archive_write_entry(struct archive *ar, uint32_t id, const uint8_t *old,
-			size_t old_len, const uint8_t *bytes, size_t len, struct fs_diag *why);
+			size_t old_len, const uint8_t *bytes, size_t len, const uint8_t *note,
+			size_t note_len, struct fs_diag *why);
 
 #endif

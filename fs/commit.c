@@ -8,8 +8,9 @@
  *    after and before the edit: a skeleton's edit re-checks the packs it
  *    drives; what was already wrong is only a warning, so it never
  *    blocks an unrelated edit.
- * 4. The history keeps the entry's previous bytes, synced before the
- *    archive is written (history.h); a commit that fails takes them back.
+ * 4. The history keeps the entry's previous bytes, written before the
+ *    archive is, made durable by the commit's journal record (history.h
+ *    note 2); a commit that fails takes them back.
  * 5. The inode numbers of the views it may change are retired in the same
  *    hold (invalidate.h: planned before anything is written, applied once
  *    the archive holds the edit), so no reader finds the new bytes under
@@ -28,6 +29,7 @@
 #include "databin.h"
 #include "handle.h"
 #include "invalidate.h"
+#include "item.h"
 #include "kind.h"
 #include "pacpath.h"
 #include "skeleton.h"
@@ -81,6 +83,20 @@ static bool removed_clip(struct mhfs *fs, const struct node *slot, char *path,
 
 
 /* ---- the commit -------------------------------------------------------- */
+
+/* The decoded model of the pack item `item` resolved to t, when the cache
+ * holds it: built from the bytes the commit edits (a commit to the entry
+ * drops it, and the commit holds the io lock exclusively, so no reader
+ * holds it either).  NULL: none, or not a pack. */
+static struct model *cached_pack(struct archive *ar, const struct node *item,
+				 const struct node_target *t)
+{
+	struct item it;
+	if (item_resolve(ar, item, &it) || it.offset != t->offset || it.size != t->size)
+		return NULL;
+	struct model *m = atomic_load(&it.cache->model);
+	return m && m->kind == KIND_ANIM && m->pack.nclips ? m : NULL;
+}
 
 /* A refusal: the edit's encoding failed (d) or it broke a rule. */
 static int refused(struct commit_result *r, const struct mh_diag *d)
@@ -255,7 +271,13 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 	}
 	const uint8_t *old = entry + t.offset;
 	enum clip_format format = default_clip_format(ar, item.entry);
-	int encoded = encode_edit(e, old, t.size, &format, &item_new, &item_len, &d);
+	struct edit ed = *e;
+	struct model *cached = cached_pack(ar, &item, &t);
+	ed.decoded = cached;
+	int encoded = encode_edit(&ed, old, t.size, &format, &item_new, &item_len, &d);
+	/* Taken: the model is no longer whole, so it goes whatever comes. */
+	if (cached && !cached->pack.nclips)
+		archive_forget_views(ar, item.entry);
 	if (format != CLIP_NONE)
 		atomic_store(&ar->entries[item.entry].clip_format, (int)format);
 	if (encoded) {
@@ -305,7 +327,8 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 	}
 	int fd = ar->fd;
 	uint64_t generation = atomic_load(&ar->entries[item.entry].generation);
-	err = archive_write_entry(ar, item.entry, entry, size, entry_new, entry_len, &why);
+	err = archive_write_entry(ar, item.entry, entry, size, entry_new, entry_len,
+				  fs->history.note, fs->history.note_len, &why);
 	/* Landed, or will: the journal awaits replay, or the file was
 	 * replaced all the same (archive.h). */
 	bool landed = !err || store_entry_unreadable(&ar->store, item.entry) || ar->fd != fd;

@@ -28,6 +28,11 @@ struct edit {
 	uint32_t share_stream;     /* EDIT_SHARE_SLOT: the slot whose clip */
 	uint32_t share_slot;       /*   the view's slot plays too */
 	uint64_t undoes;           /* the commit it undoes (.mhfu/undo), 0 if none */
+	struct model *decoded;     /* set by commit_edit: the edited pack's cached
+				      model, decoded from the bytes edited; an
+				      encoder may take its pack (model_take_pack,
+				      as pack_reencode does).  NULL: decode the
+				      bytes */
 };
 
 /* What a commit did, for the FUSE layer to report (report.h) and to

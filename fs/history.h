@@ -9,12 +9,19 @@
  *     entry's size and CRC-32 before and after, the commit it undoes, its
  *     rule warnings, then what the commit replaced, zlib-compressed (the
  *     entry's previous bytes between the ends the two sides share: a
- *     keyframe's edit keeps a few bytes), and a CRC-32 of the whole file.  original/NNNNN, one per entry ever
- *     changed (its engine id): the entry's bytes before its first commit,
- *     compressed, likewise checked.
- *  2. Order.  A commit's original (at its entry's first commit) and its
- *     record are written and synced before the store touches the archive
- *     (history_prepare); a commit that then fails takes its record back
+ *     keyframe's edit keeps a few bytes), and a CRC-32 of the whole file.
+ *     original/NNNNN, one per entry ever changed (its engine id): the
+ *     entry's bytes before its first commit, as a zlib stream of stored
+ *     blocks (compressing would hold up the first commit), likewise
+ *     checked.
+ *  2. Order.  A commit's original (at its entry's first commit) is
+ *     written and synced before the store touches the archive
+ *     (history_prepare); its record is written unsynced, and its bytes go
+ *     into the commit's journal record (journal.h), synced with it: one
+ *     sync for both.  Before the journal retires records the store calls
+ *     history_sync, which syncs the records written since; at mount the
+ *     records the journal replayed are written again, synced
+ *     (history_open).  A commit that fails takes its record back
  *     (history_settle), unless the store will still complete it (its
  *     journal is pending) or replaced the file all the same.
  *  3. So a crash can leave a record of a commit that never landed (the
@@ -31,7 +38,7 @@
  *  4. Bounds: the newest HISTORY_MAX_COMMITS records within
  *     HISTORY_MAX_BYTES on disk (the newest always kept); older ones are
  *     removed as new ones come.  Originals are not bounded (one per entry
- *     ever changed, at most the archive compressed): they go with the
+ *     ever changed, at most the archive): they go with the
  *     record folder, removed by hand.
  *  5. With no record folder (record.h: the record in memory), records
  *     and originals are kept in memory until unmount.
@@ -50,6 +57,7 @@
 #include <time.h>
 
 #include "fserror.h"
+#include "journal.h"
 #include "rules.h"
 
 /* The bounds by default (-o history=N sets the count). */
@@ -89,6 +97,10 @@ struct history {
 	uint64_t max_bytes;
 	struct history_original **originals; /* per entry, NULL: unchanged */
 	pthread_mutex_t lock;     /* guards originals' bytes */
+	uint8_t *note;            /* the last prepared record's bytes, for the */
+	size_t note_len;          /*   journal (NULL: in memory) */
+	uint64_t *unsynced;       /* ids of records written unsynced (note 2) */
+	size_t nunsynced, unsynced_cap;
 };
 
 /* The CRC-32 the history keeps of an entry's bytes. */
@@ -99,10 +111,13 @@ typedef int history_current_fn(void *ctx, uint32_t entry, uint64_t *len, uint32_
 
 /* Opens the history of an archive of `entries` entries in the record
  * folder `record_dir` (-1: in memory), creating history/ and original/,
- * and checks it against what the entries hold now (note 3), removing
- * what did not land; keeps at most max_commits records (0: the default).
- * 0, or an errno with the reason in msg (the history is then in memory). */
+ * writes again the records the journal replayed at mount (`recovered`,
+ * nrecovered of them: journal.h), and checks it against what the
+ * entries hold now (note 3), removing what did not land; keeps at most
+ * max_commits records (0: the default).  0, or an errno with the reason
+ * in msg (the history is then in memory). */
 int history_open(struct history *h, int record_dir, uint32_t entries, size_t max_commits,
+		 const struct journal_note *recovered, size_t nrecovered,
 		 history_current_fn *current, void *ctx, struct fs_diag *msg);
 void history_close(struct history *h);
 
@@ -117,10 +132,17 @@ struct history_change {
 };
 
 /* Before a commit writes the archive: keeps the entry's original if it
- * has none, and the commit's record, both synced; *id is the commit's.
- * 0, or an errno with the reason in why: no record is kept then. */
+ * has none (synced), and writes the commit's record, unsynced, its bytes
+ * in h->note for the journal (note 2); *id is the commit's.  0, or an
+ * errno with the reason in why: no record is kept then. */
 int history_prepare(struct history *h, const struct history_change *c, uint64_t *id,
 		    struct fs_diag *why);
+
+/* Makes the records written since the last call durable (fsync each and
+ * the folder): 0, or an errno with the reason in why.  history_hook is
+ * the same, as the store's hook (store.h note 6), ctx the history. */
+int history_sync(struct history *h, struct fs_diag *why);
+int history_hook(void *ctx, struct fs_diag *why);
 
 /* After the write: a commit that did not land takes its record back;
  * one that did drops the oldest records past the bounds. */

@@ -65,8 +65,8 @@ bool item_model_reserved(struct mhfs *fs, const struct node *dir, const struct n
 			 const char *name, struct fs_diag *why);
 
 /* A pack's new bytes after one edit: decoded from old (*format when its
- * bytes do not say, then set to the pack's), edited by apply, compacted,
- * encoded. */
+ * bytes do not say, then set to the pack's) or taken from e->decoded,
+ * edited by apply, compacted, encoded. */
 typedef enum mh_err pack_edit_fn(const struct edit *e, struct anim *a, struct mh_diag *d);
 enum mh_err pack_reencode(const struct edit *e, const uint8_t *old, size_t old_len,
 			  enum clip_format *format, pack_edit_fn *apply, uint8_t **out,

@@ -1,3 +1,4 @@
+/* The journal (journal.h). */
 #include "journal.h"
 
 #include <errno.h>
@@ -12,10 +13,11 @@
 #include "bytes.h"
 #include "store.h"
 
-/* The journal: "MHFUJNL1", u32 count, then per write u64 offset, u32
- * length and the bytes, then a u32 CRC-32 of everything before it. */
-#define MAGIC "MHFUJNL1"
+#define MAGIC "MHFUJNL2"
 #define MAGIC_LEN 8
+#define HEAD 32     /* magic, seq, size, count, note length */
+#define WRITE_HEAD 12
+#define TAIL 4      /* the record's CRC-32 */
 #define JOURNAL_MAX (1ull << 32)
 
 static void journal_path(char *buf, size_t len, const char *archive)
@@ -23,241 +25,600 @@ static void journal_path(char *buf, size_t len, const char *archive)
 	snprintf(buf, len, "%s.mhfu-journal", archive);
 }
 
-/* The journal's bytes for the writes; malloc'ed. */
-static uint8_t *serialize(const struct journal_write *w, size_t n, size_t *len)
+static uint32_t crc_of(const uint8_t *p, size_t len)
 {
-	size_t total = MAGIC_LEN + 4 + 4;
-	for (size_t i = 0; i < n; i++)
-		total += 12 + w[i].len;
-	if (total > JOURNAL_MAX)
-		return NULL;
-	uint8_t *buf = malloc(total), *p = buf;
-	if (!buf)
-		return NULL;
-	memcpy(p, MAGIC, MAGIC_LEN);
-	put_le32(p + MAGIC_LEN, (uint32_t)n);
-	p += MAGIC_LEN + 4;
-	for (size_t i = 0; i < n; i++) {
-		put_le32(p, (uint32_t)w[i].offset);
-		put_le32(p + 4, (uint32_t)(w[i].offset >> 32));
-		put_le32(p + 8, (uint32_t)w[i].len);
-		memcpy(p + 12, w[i].data, w[i].len);
-		p += 12 + w[i].len;
+	return (uint32_t)crc32_z(0, p, len);
+}
+
+void journal_init(struct journal *j)
+{
+	memset(j, 0, sizeof *j);
+	j->fd = -1;
+	j->next_seq = 1;
+	j->live_max = JOURNAL_LIVE_RECORDS;
+}
+
+static void free_notes(struct journal *j)
+{
+	for (size_t i = 0; i < j->nrecovered; i++)
+		free(j->recovered[i].bytes);
+	free(j->recovered);
+	j->recovered = NULL;
+	j->nrecovered = 0;
+}
+
+/* ---- records ------------------------------------------------------------ */
+
+/* A record's length; 0 when it is too large for the format. */
+static uint64_t record_len(const struct journal_record *r)
+{
+	uint64_t total = HEAD + r->note_len + TAIL;
+	for (size_t i = 0; i < r->n; i++)
+		total += WRITE_HEAD + r->w[i].len;
+	return total > JOURNAL_MAX || r->n > UINT32_MAX || r->note_len > UINT32_MAX ? 0 : total;
+}
+
+/* Where a record's bytes go: small pieces gathered in buf, large ones
+ * (a shifted tail) written from where they are, never copied. */
+#define STAGE 8192
+
+struct sink {
+	const struct store_io *io;
+	int fd;
+	uint64_t at;       /* where the next byte goes */
+	uLong crc;         /* of the bytes put so far */
+	uint8_t buf[STAGE];
+	size_t n;
+	int failed;        /* a write failed, errno says why */
+};
+
+static void sink_flush(struct sink *k)
+{
+	if (!k->failed && k->n && store_pwrite_full(k->io, k->fd, k->buf, k->n, k->at))
+		k->failed = 1;
+	k->at += k->n;
+	k->n = 0;
+}
+
+static void sink_put(struct sink *k, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+	k->crc = crc32_z(k->crc, p, len);
+	if (len > STAGE - k->n) {
+		sink_flush(k);
+		if (len > STAGE) {
+			if (!k->failed && store_pwrite_full(k->io, k->fd, p, len, k->at))
+				k->failed = 1;
+			k->at += len;
+			return;
+		}
 	}
-	put_le32(p, (uint32_t)crc32(0, buf, (uInt)(p - buf)));
-	*len = total;
-	return buf;
+	memcpy(k->buf + k->n, p, len);
+	k->n += len;
 }
 
-/* Writes the records into the archive and syncs it: 0, or -1 with errno. */
-static int apply(const struct store *s, const struct journal_write *w, size_t n)
+/* Writes record r, numbered seq, at `at` of the journal open as fd: 0, or
+ * -1 with errno. */
+static int write_record(const struct store_io *io, int fd, const struct journal_record *r,
+			uint64_t seq, uint64_t at)
 {
-	for (size_t i = 0; i < n; i++)
-		if (store_pwrite_full(s->io, *s->fd, w[i].data, w[i].len, w[i].offset))
-			return -1;
-	return s->io->fdatasync(*s->fd);
+	struct sink k = {.io = io, .fd = fd, .at = at, .crc = crc32(0, Z_NULL, 0)};
+	uint8_t head[HEAD], whead[WRITE_HEAD], tail[TAIL];
+	memcpy(head, MAGIC, MAGIC_LEN);
+	put_le64(head + 8, seq);
+	put_le64(head + 16, r->size);
+	put_le32(head + 24, (uint32_t)r->n);
+	put_le32(head + 28, (uint32_t)r->note_len);
+	sink_put(&k, head, HEAD);
+	for (size_t i = 0; i < r->n; i++) {
+		put_le64(whead, r->w[i].offset);
+		put_le32(whead + 8, (uint32_t)r->w[i].len);
+		sink_put(&k, whead, WRITE_HEAD);
+		sink_put(&k, r->w[i].data, r->w[i].len);
+	}
+	if (r->note_len)
+		sink_put(&k, r->note, r->note_len);
+	put_le32(tail, (uint32_t)k.crc);
+	sink_put(&k, tail, TAIL);
+	sink_flush(&k);
+	return k.failed ? -1 : 0;
 }
 
-int journal_commit(const struct store *s, const struct journal_write *w, size_t n,
-		   bool *pending, struct fs_diag *why)
+/* Records read back: each points into the journal's bytes. */
+struct loaded {
+	uint8_t *buf;          /* the file, malloc'ed */
+	size_t len;
+	struct journal_record *r; /* n of them, malloc'ed, with their writes */
+	size_t n;
+	uint64_t end;          /* where the last whole one ends */
+	uint64_t last_seq;
+};
+
+static void loaded_free(struct loaded *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free((void *)l->r[i].w);
+	free(l->r);
+	free(l->buf);
+	memset(l, 0, sizeof *l);
+}
+
+/* The record at buf[pos..len) if it is whole: its length, else 0.  Its
+ * writes are malloc'ed into r->w; -1 when out of memory. */
+static long long parse_one(const uint8_t *buf, size_t len, size_t pos, struct journal_record *r,
+			   uint64_t *seq)
+{
+	const uint8_t *p = buf + pos;
+	size_t left = len - pos;
+	if (left < HEAD + TAIL || memcmp(p, MAGIC, MAGIC_LEN))
+		return 0;
+	*seq = le64(p + 8);
+	r->size = le64(p + 16);
+	r->n = le32(p + 24);
+	r->note_len = le32(p + 28);
+	size_t at = HEAD;
+	if (r->n > left / WRITE_HEAD)
+		return 0;
+	struct journal_write *w = calloc(r->n ? r->n : 1, sizeof *w);
+	if (!w)
+		return -1;
+	for (size_t i = 0; i < r->n; i++) {
+		if (left - TAIL < at || left - TAIL - at < WRITE_HEAD)
+			goto torn;
+		w[i].offset = le64(p + at);
+		w[i].len = le32(p + at + 8);
+		w[i].data = p + at + WRITE_HEAD;
+		at += WRITE_HEAD;
+		if (w[i].len > left - TAIL - at)
+			goto torn;
+		at += w[i].len;
+	}
+	if (r->note_len > left - TAIL - at)
+		goto torn;
+	r->note = p + at;
+	at += r->note_len;
+	if (le32(p + at) != crc_of(p, at))
+		goto torn;
+	r->w = w;
+	return (long long)(at + TAIL);
+torn:
+	free(w);
+	return 0;
+}
+
+/* Note 5: the whole records of buf[0..len), in order.  0, or ENOMEM. */
+static int parse_all(struct loaded *l)
+{
+	size_t cap = 0;
+	for (size_t pos = 0; pos < l->len;) {
+		struct journal_record r;
+		uint64_t seq;
+		long long got = parse_one(l->buf, l->len, pos, &r, &seq);
+		if (got < 0)
+			return ENOMEM;
+		if (got == 0)
+			break;
+		if (l->n && seq != l->last_seq + 1) {
+			free((void *)r.w);
+			break;
+		}
+		if (l->n == cap) {
+			cap = cap ? cap * 2 : 8;
+			struct journal_record *more = realloc(l->r, cap * sizeof *more);
+			if (!more) {
+				free((void *)r.w);
+				return ENOMEM;
+			}
+			l->r = more;
+		}
+		l->r[l->n++] = r;
+		l->last_seq = seq;
+		pos += (size_t)got;
+		l->end = pos;
+	}
+	return 0;
+}
+
+/* Reads the journal open as fd and parses it: 0, or -1 with errno. */
+static int load(const struct store_io *io, int fd, struct loaded *l)
+{
+	struct stat st;
+	memset(l, 0, sizeof *l);
+	if (io->fstat(fd, &st))
+		return -1;
+	if ((uint64_t)st.st_size > JOURNAL_MAX) {
+		errno = EFBIG;
+		return -1;
+	}
+	l->len = (size_t)st.st_size;
+	if (!(l->buf = malloc(l->len ? l->len : 1)))
+		return -1;
+	if (store_pread_full(io, fd, l->buf, l->len, 0))
+		return -1;
+	int err = parse_all(l);
+	if (err)
+		errno = err;
+	return err ? -1 : 0;
+}
+
+/* Writes this large or more start their writeback at once (note 2). */
+#define WRITEBACK_EARLY (1u << 20)
+
+/* Makes the records' writes into the archive, not synced: 0, or -1 with
+ * errno. */
+static int apply(const struct store *s, const struct journal_record *r, size_t n)
 {
 	const struct store_io *io = s->io;
+	for (size_t k = 0; k < n; k++) {
+		for (size_t i = 0; i < r[k].n; i++) {
+			const struct journal_write *w = &r[k].w[i];
+			if (store_pwrite_full(io, *s->fd, w->data, w->len, w->offset))
+				return -1;
+			/* Only a head start: its failure is the checkpoint's. */
+			if (w->len >= WRITEBACK_EARLY)
+				io->sync_file_range(*s->fd, (off_t)w->offset, (off_t)w->len,
+						    SYNC_FILE_RANGE_WRITE);
+		}
+		if (r[k].size && io->ftruncate(*s->fd, (off_t)r[k].size))
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- the mount's journal ---------------------------------------------- */
+
+/* Opens the journal at the mount's first commit: a new file (its
+ * directory synced), or one a recovery could not remove, whose whole
+ * records count as live (replayed already; again, harmlessly).  0, or
+ * -1 with errno. */
+static int open_journal(struct store *s, const char *jpath)
+{
+	const struct store_io *io = s->io;
+	struct journal *j = &s->journal;
+	struct loaded l;
+	int fd = io->open(jpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	if (load(io, fd, &l) || store_sync_parent(io, jpath)) {
+		int err = errno;
+		loaded_free(&l);
+		io->close(fd);
+		errno = err;
+		return -1;
+	}
+	j->fd = fd;
+	j->end = l.end;
+	j->file_len = l.len;
+	j->live = l.n;
+	if (l.n)
+		j->next_seq = l.last_seq + 1;
+	loaded_free(&l);
+	return 0;
+}
+
+int journal_checkpoint(struct store *s, struct fs_diag *why)
+{
+	struct journal *j = &s->journal;
+	if (s->hook && s->hook(s->hook_ctx, why))
+		return EIO;
+	if (j->archive_unsynced) {
+		if (s->io->fdatasync(*s->fd)) {
+			fs_diag_printf(why, "syncing %s: %s", s->path, strerror(errno));
+			return EIO;
+		}
+		j->archive_unsynced = false;
+	}
+	j->live = 0;
+	j->end = 0;
+	/* A large record gone by (a shifted tail): the space back.  Not
+	 * synced: what stays past the next record is never read. */
+	if (j->fd >= 0 && j->file_len > JOURNAL_KEEP_BYTES && !s->io->ftruncate(j->fd, 0))
+		j->file_len = 0;
+	return 0;
+}
+
+/* Cuts off a record that failed at `at`, so that it is never replayed:
+ * 0, or -1 with errno. */
+static int cut_off(struct store *s, uint64_t at)
+{
+	struct journal *j = &s->journal;
+	if (s->io->ftruncate(j->fd, (off_t)at))
+		return -1;
+	j->file_len = at;
+	return 0;
+}
+
+int journal_commit(struct store *s, const struct journal_record *r, bool *pending,
+		   struct fs_diag *why)
+{
+	const struct store_io *io = s->io;
+	struct journal *j = &s->journal;
 	char jpath[4096];
 	size_t len;
 	*pending = false;
-	uint8_t *bytes = serialize(w, n, &len);
-	if (!bytes) {
-		fs_diag_printf(why, "the journal of this commit is too large");
-		return ENOMEM;
-	}
 	journal_path(jpath, sizeof jpath, s->path);
-	/* O_EXCL: a journal still there is a commit awaiting replay, never
-	 * to be overwritten. */
-	int jfd = io->open(jpath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (jfd < 0 && errno == EEXIST) {
-		fs_diag_printf(why, "%s awaits replay", jpath);
-		*pending = true;
-		free(bytes);
+	if ((j->live >= j->live_max || j->end >= JOURNAL_LIVE_BYTES) &&
+	    journal_checkpoint(s, why))
 		return EIO;
+	if (!(len = (size_t)record_len(r))) {
+		fs_diag_printf(why, "the journal of this commit is too large");
+		return EFBIG;
 	}
-	if (jfd < 0 || store_pwrite_full(io, jfd, bytes, len, 0) || io->fsync(jfd) ||
-	    store_sync_parent(io, jpath)) {
+	if (j->fd < 0 && open_journal(s, jpath)) {
 		int err = errno == ENOSPC || errno == EDQUOT ? errno : EIO;
-		fs_diag_printf(why, "writing %s: %s", jpath, strerror(errno));
-		if (jfd >= 0)
-			io->close(jfd);
-		io->unlink(jpath);
-		free(bytes);
+		fs_diag_printf(why, "opening %s: %s", jpath, strerror(errno));
 		return err;
 	}
-	io->close(jfd);
-	free(bytes);
-	/* From here the commit will happen: now, or by replay at the next
-	 * mount if we die or the disk refuses. */
-	if (apply(s, w, n)) {
-		fs_diag_printf(why, "writing the archive: %s (the journal %s "
-			 "will complete it: at the next commit, or the next mount)",
-			 strerror(errno), jpath);
-		*pending = true;
-		return EIO;
+	uint64_t at = j->end;
+	if (write_record(io, j->fd, r, j->next_seq, at) || io->fdatasync(j->fd)) {
+		int cause = errno, err = cause == ENOSPC || cause == EDQUOT ? cause : EIO;
+		if (at + len > j->file_len)
+			j->file_len = at + len;
+		if (cut_off(s, at)) {
+			/* It may be whole on disk: then it is decided. */
+			fs_diag_printf(why, "writing %s: %s (the commit may still land: "
+				       "the next commit, or the next mount, replays it)", jpath,
+				       strerror(cause));
+			j->end = at + len;
+			j->live++;
+			j->next_seq++;
+			*pending = true;
+			return EIO;
+		}
+		fs_diag_printf(why, "writing %s: %s", jpath, strerror(cause));
+		return err;
 	}
-	/* A journal left behind would be replayed over what later commits
-	 * write (a rewrite moves entries): until it is gone, the commit
-	 * stays pending, and the next commit replays and removes it first. */
-	if (io->unlink(jpath)) {
-		fs_diag_printf(why, "removing %s: %s (the next commit, or the next "
-			 "mount, will replay and remove it)", jpath, strerror(errno));
+	j->end = at + len;
+	if (j->end > j->file_len)
+		j->file_len = j->end;
+	j->live++;
+	j->next_seq++;
+	/* From here the commit will happen: now, or by replay at the next
+	 * commit or mount if we die or the disk refuses. */
+	j->archive_unsynced = true;
+	if (apply(s, r, 1)) {
+		fs_diag_printf(why, "writing the archive: %s (the journal %s will "
+			       "complete it: at the next commit, or the next mount)",
+			       strerror(errno), jpath);
 		*pending = true;
 		return EIO;
 	}
 	return 0;
 }
 
-/* What reading a journal back found. */
-enum loaded {
-	LOADED_COMPLETE,   /* magic, records that fit, the checksum */
-	LOADED_TORN,       /* anything else: a commit that never returned */
-	LOADED_UNREADABLE, /* a read or an allocation failed, errno says why:
-			      no fact about the journal */
-	LOADED_ABSENT,     /* there is no journal */
-	LOADED_UNOPENED,   /* it cannot be opened, errno says why */
-};
-
-/* Reads the journal open as jfd; when complete, its n writes are in *w,
- * pointing into *buf (both malloc'ed, freed by the caller whatever the
- * result). */
-static enum loaded load(const struct store_io *io, int jfd, uint8_t **bufp,
-			struct journal_write **wp, size_t *np)
+int journal_retire(struct store *s, struct fs_diag *why)
 {
-	struct stat st;
-	*bufp = NULL;
-	*wp = NULL;
-	*np = 0;
-	if (io->fstat(jfd, &st))
-		return LOADED_UNREADABLE;
-	if ((uint64_t)st.st_size > JOURNAL_MAX)
-		return LOADED_TORN;
-	size_t len = (size_t)st.st_size;
-	uint8_t *buf = *bufp = malloc(len + 1);
-	if (!buf)
-		return LOADED_UNREADABLE;
-	if (store_pread_full(io, jfd, buf, len, 0))
-		return LOADED_UNREADABLE;
-	if (len < MAGIC_LEN + 8 || memcmp(buf, MAGIC, MAGIC_LEN) ||
-	    le32(buf + len - 4) != (uint32_t)crc32(0, buf, (uInt)(len - 4)))
-		return LOADED_TORN;
-	size_t n = le32(buf + MAGIC_LEN), pos = MAGIC_LEN + 4;
-	struct journal_write *w = *wp = calloc(n ? n : 1, sizeof *w);
-	if (!w)
-		return LOADED_UNREADABLE;
-	for (size_t i = 0; i < n; i++) {
-		if (pos + 12 > len - 4)
-			return LOADED_TORN;
-		w[i].offset = le32(buf + pos) | (uint64_t)le32(buf + pos + 4) << 32;
-		w[i].len = le32(buf + pos + 8);
-		w[i].data = buf + pos + 12;
-		if (w[i].len > len - 4 - pos - 12)
-			return LOADED_TORN;
-		pos += 12 + w[i].len;
-	}
-	*np = n;
-	return pos == len - 4 ? LOADED_COMPLETE : LOADED_TORN;
-}
-
-/* Opens the journal of s (its path in jpath) and loads it as load()
- * does; *cause is errno as the open or the load left it. */
-static enum loaded open_load(const struct store *s, char *jpath, size_t jpath_len,
-			     uint8_t **bufp, struct journal_write **wp, size_t *np, int *cause)
-{
-	*bufp = NULL;
-	*wp = NULL;
-	journal_path(jpath, jpath_len, s->path);
-	int jfd = s->io->open(jpath, O_RDONLY | O_CLOEXEC, 0);
-	if (jfd < 0) {
-		*cause = errno;
-		return errno == ENOENT ? LOADED_ABSENT : LOADED_UNOPENED;
-	}
-	enum loaded loaded = load(s->io, jfd, bufp, wp, np);
-	*cause = errno;
-	s->io->close(jfd);
-	return loaded;
-}
-
-int journal_replay(const struct store *s, struct fs_diag *why)
-{
-	const struct store_io *io = s->io;
+	struct journal *j = &s->journal;
 	char jpath[4096];
-	uint8_t *buf;
-	struct journal_write *w;
-	size_t n;
-	int cause, err = 0;
-	enum loaded loaded = open_load(s, jpath, sizeof jpath, &buf, &w, &n, &cause);
-	if (loaded == LOADED_ABSENT || loaded == LOADED_UNOPENED) {
-		fs_diag_printf(why, "%s: %s", jpath, strerror(cause));
+	journal_path(jpath, sizeof jpath, s->path);
+	if (journal_checkpoint(s, why))
+		return EIO;
+	if (j->fd < 0) {
+		/* Not opened by this mount: one its recovery could not remove
+		 * goes now. */
+		if (s->io->unlink(jpath) == 0 && store_sync_parent(s->io, jpath) == 0)
+			return 0;
+		if (errno == ENOENT)
+			return 0;
+		fs_diag_printf(why, "removing %s: %s", jpath, strerror(errno));
+		return EIO;
+	}
+	if (j->file_len == 0)
+		return 0;
+	if (s->io->ftruncate(j->fd, 0) || s->io->fdatasync(j->fd)) {
+		fs_diag_printf(why, "emptying %s: %s", jpath, strerror(errno));
+		return EIO;
+	}
+	j->file_len = 0;
+	return 0;
+}
+
+int journal_close(struct store *s, struct fs_diag *why)
+{
+	struct journal *j = &s->journal;
+	char jpath[4096];
+	int err = 0;
+	free_notes(j); /* not forgotten: the journal stays for the next mount */
+	if (j->fd < 0)
+		return 0;
+	journal_path(jpath, sizeof jpath, s->path);
+	if (s->pending) {
+		/* Left for the next mount, with what its notes' owner holds. */
+		if (s->hook)
+			s->hook(s->hook_ctx, why);
+		s->io->close(j->fd);
+		j->fd = -1;
+		return 0;
+	}
+	if (journal_checkpoint(s, why))
 		err = EIO;
-	} else if (loaded == LOADED_UNREADABLE) {
-		fs_diag_printf(why, "reading %s: %s", jpath, strerror(cause));
-		err = EIO;
-	} else if (loaded == LOADED_TORN) {
-		fs_diag_printf(why, "%s cannot be read back whole", jpath);
-		err = EIO;
-	} else if (apply(s, w, n)) {
-		fs_diag_printf(why, "replaying %s: %s", jpath, strerror(errno));
-		err = EIO;
-	} else if (io->unlink(jpath) || store_sync_parent(io, jpath)) {
+	s->io->close(j->fd);
+	j->fd = -1;
+	if (!err && (s->io->unlink(jpath) || store_sync_parent(s->io, jpath))) {
 		fs_diag_printf(why, "removing %s: %s", jpath, strerror(errno));
 		err = EIO;
 	}
-	free(w);
-	free(buf);
 	return err;
 }
 
-enum journal_recovery journal_recover(const struct store *s, struct fs_diag *msg)
+int journal_replay(struct store *s, struct fs_diag *why)
+{
+	struct journal *j = &s->journal;
+	struct loaded l;
+	char jpath[4096];
+	journal_path(jpath, sizeof jpath, s->path);
+	if (j->fd < 0) {
+		fs_diag_printf(why, "%s: not open", jpath);
+		return EIO;
+	}
+	int err = 0;
+	if (load(s->io, j->fd, &l)) {
+		fs_diag_printf(why, "reading %s: %s", jpath, strerror(errno));
+		err = EIO;
+	} else if (l.end < j->end) {
+		fs_diag_printf(why, "%s cannot be read back whole", jpath);
+		err = EIO;
+	} else if (apply(s, l.r, l.n) || s->io->fdatasync(*s->fd)) {
+		fs_diag_printf(why, "replaying %s: %s", jpath, strerror(errno));
+		err = EIO;
+	} else {
+		j->archive_unsynced = false;
+	}
+	loaded_free(&l);
+	return err;
+}
+
+/* Keeps the notes of the records replayed at mount. */
+static int keep_notes(struct journal *j, const struct loaded *l)
+{
+	if (!(j->recovered = calloc(l->n ? l->n : 1, sizeof *j->recovered)))
+		return -1;
+	for (size_t i = 0; i < l->n; i++) {
+		if (!l->r[i].note_len)
+			continue;
+		struct journal_note *n = &j->recovered[j->nrecovered];
+		if (!(n->bytes = malloc(l->r[i].note_len)))
+			return -1;
+		memcpy(n->bytes, l->r[i].note, l->r[i].note_len);
+		n->len = l->r[i].note_len;
+		j->nrecovered++;
+	}
+	return 0;
+}
+
+/* Whether [off, off + len) of the archive holds data: 0, 1, or -1 with
+ * errno. */
+static int holds(const struct store *s, uint64_t off, const uint8_t *data, size_t len)
+{
+	uint8_t *buf = malloc(len ? len : 1);
+	if (!buf)
+		return -1;
+	int got = store_pread_full(s->io, *s->fd, buf, len, off) ? -1 : !memcmp(buf, data, len);
+	free(buf);
+	return got;
+}
+
+/* Whether the archive already holds what replaying the records would
+ * leave: the last length they set, and at each byte below it the last
+ * write to it (a journal left by a mount killed after its commits had
+ * landed).  Walks the writes newest first, comparing only the bytes no
+ * later write covers. */
+static bool already_in_archive(const struct store *s, const struct loaded *l)
+{
+	struct stat st;
+	uint64_t size = 0;
+	for (size_t k = l->n; k-- > 0 && !size;)
+		size = l->r[k].size;
+	if (s->io->fstat(*s->fd, &st) || (size && (uint64_t)st.st_size != size))
+		return false;
+	if (!size)
+		size = (uint64_t)st.st_size;
+	/* Bytes covered by later writes, as [from, to) spans. */
+	size_t cap = 0, n = 0;
+	uint64_t (*done)[2] = NULL;
+	bool same = true;
+	for (size_t k = l->n; same && k-- > 0;)
+		for (size_t i = l->r[k].n; same && i-- > 0;) {
+			const struct journal_write *w = &l->r[k].w[i];
+			uint64_t from = w->offset, to = w->offset + w->len < size ? w->offset + w->len : size;
+			for (uint64_t at = from; same && at < to;) {
+				uint64_t next = to; /* the first covered byte at or after `at` */
+				bool covered = false;
+				for (size_t c = 0; c < n && !covered; c++) {
+					if (done[c][0] <= at && at < done[c][1]) {
+						at = done[c][1];
+						covered = true;
+					} else if (done[c][0] > at && done[c][0] < next) {
+						next = done[c][0];
+					}
+				}
+				if (covered)
+					continue;
+				same = holds(s, at, w->data + (at - from), (size_t)(next - at)) == 1;
+				at = next;
+			}
+			if (n == cap) {
+				cap = cap ? cap * 2 : 16;
+				uint64_t (*more)[2] = realloc(done, cap * sizeof *done);
+				if (!more) {
+					same = false;
+					break;
+				}
+				done = more;
+			}
+			done[n][0] = from;
+			done[n++][1] = w->offset + w->len;
+		}
+	free(done);
+	return same;
+}
+
+enum journal_recovery journal_recover(struct store *s, struct fs_diag *msg)
 {
 	const struct store_io *io = s->io;
 	char jpath[4096];
-	uint8_t *buf;
-	struct journal_write *w;
-	size_t n;
-	int cause;
-	enum loaded loaded = open_load(s, jpath, sizeof jpath, &buf, &w, &n, &cause);
-	if (loaded == LOADED_ABSENT) {
-		msg->msg[0] = '\0';
+	struct loaded l = {0};
+	journal_path(jpath, sizeof jpath, s->path);
+	msg->msg[0] = '\0';
+	int fd = io->open(jpath, O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0 && errno == ENOENT)
 		return JOURNAL_NONE;
-	}
 	/* A journal that cannot be read may hold a committed change: the
 	 * mount waits for it rather than take the archive as it stands. */
-	if (loaded == LOADED_UNOPENED) {
-		fs_diag_printf(msg, "%s: %s", jpath, strerror(cause));
+	if (fd < 0) {
+		fs_diag_printf(msg, "%s: %s", jpath, strerror(errno));
 		return JOURNAL_FAILED;
 	}
+	int loaded = load(io, fd, &l), cause = errno;
+	io->close(fd);
 	enum journal_recovery r;
-	if (loaded == LOADED_UNREADABLE) {
+	if (loaded) {
 		fs_diag_printf(msg, "reading %s: %s", jpath, strerror(cause));
 		r = JOURNAL_FAILED;
-	} else if (loaded == LOADED_TORN) {
+	} else if (!l.n) {
+		bool empty = l.len == 0;
 		io->unlink(jpath);
 		store_sync_parent(io, jpath);
-		fs_diag_printf(msg, "discarded an incomplete journal (a commit "
-			 "that had not returned; the archive was not touched)");
-		r = JOURNAL_DISCARDED;
-	} else if (!s->writable || apply(s, w, n)) {
+		if (!empty)
+			fs_diag_printf(msg, "discarded an incomplete journal (a commit "
+				       "that had not returned; the archive was not touched)");
+		r = empty ? JOURNAL_NONE : JOURNAL_DISCARDED;
+	} else if (!s->writable && already_in_archive(s, &l)) {
+		/* A read-only mount changes nothing: a read-write one removes it. */
+		fs_diag_printf(msg, "%s: the commits it holds are in the archive already",
+			       jpath);
+		r = JOURNAL_HELD;
+	} else if (!s->writable || apply(s, l.r, l.n) || io->fdatasync(*s->fd)) {
 		fs_diag_printf(msg, "%s: a committed change awaits replay but the "
-			 "archive cannot be written%s%s", jpath, s->writable ? ": " : "",
-			 s->writable ? strerror(errno) : "");
+			       "archive cannot be written%s%s", jpath, s->writable ? ": " : "",
+			       s->writable ? strerror(errno) : "");
 		r = JOURNAL_FAILED;
-	} else if (io->unlink(jpath)) {
-		/* Left, it would be replayed again over later commits. */
-		fs_diag_printf(msg, "%s: replayed into the archive, but cannot be "
-			 "removed: %s", jpath, strerror(errno));
+	} else if (keep_notes(&s->journal, &l)) {
+		free_notes(&s->journal);
+		fs_diag_printf(msg, "%s: out of memory", jpath);
 		r = JOURNAL_FAILED;
 	} else {
-		store_sync_parent(io, jpath);
-		fs_diag_printf(msg, "replayed the journal of a commit (%zu writes)", n);
+		fs_diag_printf(msg, "replayed the journal of %zu commit%s%s", l.n,
+			       l.n == 1 ? "" : "s",
+			       l.end < l.len ? " (an incomplete record after them discarded)" : "");
 		r = JOURNAL_REPLAYED;
 	}
-	free(w);
-	free(buf);
+	loaded_free(&l);
 	return r;
+}
+
+int journal_forget(struct store *s, struct fs_diag *why)
+{
+	char jpath[4096];
+	bool had = s->journal.recovered != NULL;
+	free_notes(&s->journal);
+	if (!had)
+		return 0;
+	journal_path(jpath, sizeof jpath, s->path);
+	/* Left, it would only be replayed again: the archive holds it. */
+	if (s->io->unlink(jpath) || store_sync_parent(s->io, jpath)) {
+		fs_diag_printf(why, "removing %s: %s", jpath, strerror(errno));
+		return EIO;
+	}
+	return 0;
 }

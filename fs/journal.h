@@ -1,22 +1,56 @@
-/* The write-ahead journal that makes an in-place write of the store
- * (store.h) atomic.
+/* The write-ahead journal that makes a write of the store (store.h) in
+ * place atomic and durable with one sync.
  *
  * NOTES ON THE DESIGN
- *  1. An in-place write is a set of writes into the archive (the entry's
- *     blocks, the TOC when a size record changes).  They are first
- *     written to ARCHIVE.mhfu-journal with a checksum and synced, with its
- *     directory; only then is the archive written and synced; then the
- *     journal is removed.
- *  2. A crash before the journal is complete leaves the archive untouched
- *     (the torn journal fails its checksum and is discarded at the next
- *     mount); a crash after it leaves a complete journal, replayed at the
- *     next mount (replaying twice is harmless: the writes are absolute).
- *  3. So every entry written in place is always fully old or fully new,
- *     and once a commit has returned, it survives any crash.
+ *  1. One file, ARCHIVE.mhfu-journal, created (and its directory synced)
+ *     at the mount's first journaled commit, kept open until unmount and
+ *     then removed.  Each commit appends a record: "MHFUJNL2", u64
+ *     sequence number, u64 the archive's length after it (0: as it is),
+ *     u32 count of writes, u32 length of the note, then per write u64
+ *     offset, u32 length and the bytes, then the note (what the caller
+ *     must be able to rebuild: the history's record, history.h), then a
+ *     CRC-32 of the record.
+ *  2. A commit: its record is written at the end of the live records and
+ *     the journal fdatasync'ed -- the commit is then decided and durable
+ *     -- and its writes made into the archive, which is not synced (a
+ *     large record's writeback is started, sync_file_range(2), so that
+ *     the checkpoint finds it done).  One sync per commit.
+ *  3. Checkpoint, before the live records pass JOURNAL_LIVE_RECORDS or
+ *     JOURNAL_LIVE_BYTES, before anything not journaled changes the
+ *     archive (a rewrite), and at unmount: the store's hook makes the
+ *     notes' owner durable (the history fsyncs the records it wrote
+ *     unsynced), then the archive is fdatasync'ed; only then are the
+ *     records retired, by writing the next one at offset 0.  Nothing is
+ *     synced to retire them: a record left past the live ones has a
+ *     sequence number that does not follow (read stops there), and live
+ *     records replayed again over an archive that already holds them
+ *     change nothing (the writes are absolute and replayed in order).
+ *  4. Before a rewrite replaces the archive, the journal is emptied
+ *     durably (truncated, synced): records of the old file must never
+ *     be replayed over the new one.
+ *  5. Reading back: records from offset 0 while each is whole (magic,
+ *     bounds, CRC) and its sequence number follows the one before.  A
+ *     crash mid-append leaves a torn last record: the commit had not
+ *     returned, the archive was not touched by it, it is discarded.
+ *  6. So after any crash or power loss, the records read back are
+ *     exactly the commits decided since the last checkpoint (plus,
+ *     harmlessly, ones already checkpointed), every entry is wholly old
+ *     or wholly new once they are replayed, and a commit that returned
+ *     is there.  A failed append is cut off again (truncated) so that a
+ *     commit reported failed is never replayed; if that fails too, the
+ *     commit is decided (pending).
  *
- * State:  clean --journal synced--> pending --archive synced--> applied
- *         --journal removed--> clean.  Mount: pending/applied -> replay ->
- *         clean; torn -> discard -> clean.
+ * State (the caller serialises every call):
+ *
+ *   none --first commit: file created, directory synced--> open, 0 live
+ *   open --record synced--> decided --archive written--> live += 1
+ *   decided --archive write fails--> PENDING (store.h note 3)
+ *   open --checkpoint: hook, archive synced--> open, 0 live
+ *   open --retire: checkpoint, truncated, synced--> open, empty
+ *   open --unmount: checkpoint, removed, directory synced--> none
+ *   at mount: whole records replayed, archive synced, notes kept for the
+ *             caller --journal_forget: removed--> none; torn: discarded;
+ *             read-only, its commits in the archive already: left
  *
  * Every call goes through the store's table (store.h), on the store's
  * archive. */
@@ -31,32 +65,95 @@
 
 struct store;
 
+/* Live records allowed before a checkpoint (note 3): a checkpoint syncs
+ * what they wrote into the archive, once however often they rewrote it
+ * (two shifts of a tail, store.h, fit).  A checkpoint gives back the
+ * file's space past JOURNAL_KEEP_BYTES. */
+#define JOURNAL_LIVE_RECORDS 128
+#define JOURNAL_LIVE_BYTES (128u << 20)
+#define JOURNAL_KEEP_BYTES (4u << 20)
+
 struct journal_write {
 	uint64_t offset;       /* in the archive */
 	const uint8_t *data;
 	size_t len;
 };
 
-/* Applies `n` writes to the store's archive atomically, as described
- * above.  0 or an errno, with the reason in why.  *pending is set when
- * the journal was synced but writing the archive failed: the commit will
- * happen (journal_replay, or the next mount), and the archive may hold
- * part of it until then. */
-int journal_commit(const struct store *s, const struct journal_write *w, size_t n,
-		   bool *pending, struct fs_diag *why);
+/* A record: its writes, the archive's length after them (0: unchanged),
+ * and the caller's note (NULL: none). */
+struct journal_record {
+	const struct journal_write *w;
+	size_t n;
+	uint64_t size;
+	const uint8_t *note;
+	size_t note_len;
+};
 
-/* Replays the complete journal a failed commit left (journal_commit's
- * *pending) and removes it.  0 or an errno, with the reason in why; the
- * journal then stays. */
-int journal_replay(const struct store *s, struct fs_diag *why);
+/* A note read back at mount, malloc'ed. */
+struct journal_note {
+	uint8_t *bytes;
+	size_t len;
+};
 
-enum journal_recovery { JOURNAL_NONE, JOURNAL_REPLAYED, JOURNAL_DISCARDED, JOURNAL_FAILED };
+/* The journal's state, in the store. */
+struct journal {
+	int fd;                 /* open from the first commit; -1: none */
+	uint64_t end;           /* where the next record goes */
+	uint64_t file_len;      /* the file's bytes, live records or not */
+	uint64_t next_seq;
+	size_t live;            /* records since the last checkpoint */
+	size_t live_max;        /* JOURNAL_LIVE_RECORDS (a test may lower it) */
+	bool archive_unsynced;  /* the archive was written since its last sync */
+	struct journal_note *recovered; /* at mount: the notes of the records */
+	size_t nrecovered;              /*   replayed, until journal_forget */
+};
 
-/* At mount: replays a complete journal into the archive and removes it,
- * discards a torn one.  JOURNAL_FAILED when a journal cannot be read, or
- * a complete one cannot be replayed (the store is not writable, or the
- * write fails) or removed after it: the mount must not go on.  Says what
- * it did, or why it failed, in msg. */
-enum journal_recovery journal_recover(const struct store *s, struct fs_diag *msg);
+void journal_init(struct journal *j);
+
+/* Commits a record (note 2), after a checkpoint when one is due.  0 or an
+ * errno, with the reason in why.  *pending is set when the record is
+ * durable but writing the archive failed (or cutting off a failed record
+ * did): the commit will happen (journal_replay, or the next mount), and
+ * the archive may hold part of it until then. */
+int journal_commit(struct store *s, const struct journal_record *r, bool *pending,
+		   struct fs_diag *why);
+
+/* Note 3: the hook, the archive synced, the records retired.  0, or EIO
+ * with the reason in why (the records stay live). */
+int journal_checkpoint(struct store *s, struct fs_diag *why);
+
+/* Note 4: a checkpoint, then the journal emptied durably.  0 or EIO. */
+int journal_retire(struct store *s, struct fs_diag *why);
+
+/* At unmount: a checkpoint, then the journal removed; left when the
+ * store is pending (the next mount replays it).  0, or EIO with the
+ * reason in why (the journal then stays, and is replayed at the next
+ * mount). */
+int journal_close(struct store *s, struct fs_diag *why);
+
+/* Replays the live records a failed commit left (journal_commit's
+ * *pending) and syncs the archive.  0, or EIO with the reason in why. */
+int journal_replay(struct store *s, struct fs_diag *why);
+
+enum journal_recovery {
+	JOURNAL_NONE, JOURNAL_REPLAYED, JOURNAL_DISCARDED, JOURNAL_HELD, JOURNAL_FAILED
+};
+
+/* At mount: replays the whole records into the archive and syncs it,
+ * keeping their notes (j->recovered) and the journal for journal_forget;
+ * a journal without a whole record is removed.  A store that is not
+ * writable leaves a journal whose commits the archive holds already
+ * (JOURNAL_HELD: a mount killed after its commits landed), for a
+ * read-write mount to remove.  JOURNAL_FAILED when a journal cannot be
+ * read, or whole records cannot be replayed (the store is not writable,
+ * or the write fails): the mount must not go on.  Says what it did, or
+ * why it failed, in msg. */
+enum journal_recovery journal_recover(struct store *s, struct fs_diag *msg);
+
+/* Once the caller has made the recovered notes durable: frees them and
+ * removes the journal they came from.  0, or EIO with the reason in why
+ * (the journal then stays: its records are replayed again at the next
+ * mount, harmlessly, and the next commit appends after them). */
+int journal_forget(struct store *s, struct fs_diag *why);
 
 #endif

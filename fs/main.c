@@ -599,6 +599,10 @@ int main(int argc, char *argv[])
 	 * what is freed up to a bound. */
 	mallopt(M_MMAP_THRESHOLD, 4 << 20);
 	mallopt(M_TRIM_THRESHOLD, 8 << 20);
+	/* One heap for every worker thread: with an arena per thread, each
+	 * keeping what it freed, the daemon's size crept up over thousands
+	 * of commits (13 to 15 MB over 3,000 here; with one, flat at 9). */
+	mallopt(M_ARENA_MAX, 1);
 	openlog("mount.mhfu", LOG_PID, LOG_USER);
 	mlog_init(&fs.log, true);
 	fs.record.dir = -1;

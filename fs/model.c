@@ -285,6 +285,15 @@ static void free_texts(_Atomic(struct model_text *) *cache, uint32_t n)
 	free(cache);
 }
 
+void model_take_pack(struct model *m, struct anim *a)
+{
+	free_texts(m->clip_text, m->pack.nclips);
+	free_texts(m->clip_svg, m->pack.nclips);
+	m->clip_text = m->clip_svg = NULL;
+	*a = m->pack;
+	memset(&m->pack, 0, sizeof m->pack);
+}
+
 void model_free(struct model *m)
 {
 	if (!m)

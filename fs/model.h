@@ -108,6 +108,12 @@ struct model *model_build(enum kind kind, const uint8_t *buf, size_t len,
 			  struct fs_diag *why);
 void model_free(struct model *m);
 
+/* Moves a pack model's decoded pack into *a, for a commit that edits the
+ * bytes it was decoded from (commit.h), with the archive's io lock held
+ * exclusively: m is left a pack of no clips (its clips' texts freed), to
+ * be dropped. */
+void model_take_pack(struct model *m, struct anim *a);
+
 /* Keeps bytes (malloc'ed, taken) as m's model.glb, unless another reader
  * kept one first; returns the one kept, NULL when out of memory (bytes
  * freed).  Counted in m's memory like its texts. */

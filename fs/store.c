@@ -43,7 +43,14 @@ const struct store_io store_libc = {
 	.unlink = unlink,
 	.access = access,
 	.fstatvfs = fstatvfs,
+	.ftruncate = ftruncate,
+	.sync_file_range = sync_file_range,
 };
+
+/* Bytes per read or write call: a transfer of tens of MiB in one call
+ * runs several times slower here than the same in calls of 1 MiB (a
+ * 49 MiB write into new blocks of a file: 140 ms against 15). */
+#define TRANSFER_MAX (1u << 20)
 
 /* Reads or writes all of len bytes at off, through short transfers and
  * interruptions; 0, or -1 with errno (EIO for a file that ends). */
@@ -51,8 +58,9 @@ static int transfer_full(const struct store_io *io, int fd, uint8_t *read_to,
 			 const uint8_t *write_from, size_t len, uint64_t off)
 {
 	while (len) {
-		ssize_t n = read_to ? io->pread(fd, read_to, len, (off_t)off)
-				    : io->pwrite(fd, write_from, len, (off_t)off);
+		size_t want = len < TRANSFER_MAX ? len : TRANSFER_MAX;
+		ssize_t n = read_to ? io->pread(fd, read_to, want, (off_t)off)
+				    : io->pwrite(fd, write_from, want, (off_t)off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
@@ -108,16 +116,20 @@ void store_init(struct store *s, const struct store_io *io, int *fd, const char 
 	s->locked = locked;
 	s->backed_up = false;
 	s->pending = false;
-	s->pending_entry = 0;
+	s->pending_entry = s->pending_last = 0;
+	journal_init(&s->journal);
+	s->hook = NULL;
+	s->hook_ctx = NULL;
 	atomic_init(&s->bytes_written, 0);
 	atomic_init(&s->rewrite_done, 0);
 	atomic_init(&s->rewrite_total, 0);
 }
 
-/* Note 5: whether the filesystem holding the archive has room for a new
- * archive of `need` bytes beside it; if not, why says how much.  Where
- * the room cannot be told, the write is tried. */
-static bool room_for(const struct store *s, uint64_t need, struct fs_diag *why)
+/* Note 5: whether the filesystem holding the archive has room for `need`
+ * more bytes (a new archive beside it, or a shift's journal record and
+ * growth); if not, why says how much.  Where the room cannot be told,
+ * the write is tried. */
+static bool room_for(const struct store *s, uint64_t need, bool shift, struct fs_diag *why)
 {
 	struct statvfs sv;
 	if (s->io->fstatvfs(*s->fd, &sv))
@@ -125,11 +137,12 @@ static bool room_for(const struct store *s, uint64_t need, struct fs_diag *why)
 	uint64_t avail = (uint64_t)sv.f_bavail * sv.f_frsize;
 	if (need <= avail)
 		return true;
-	fs_diag_printf(why, "No space left for a new archive: this commit moves entries, so it "
-		       "needs %llu bytes (%.1f MiB) beside the old one, and %llu bytes (%.1f MiB) "
-		       "are free: free %.1f MiB more",
-		       (unsigned long long)need, need / 1048576.0, (unsigned long long)avail,
-		       avail / 1048576.0, (need - avail) / 1048576.0);
+	fs_diag_printf(why, "No space left for %s: this commit moves entries, so it "
+		       "needs %llu bytes (%.1f MiB) %s, and %llu bytes (%.1f MiB) are free: free "
+		       "%.1f MiB more", shift ? "the journal" : "a new archive",
+		       (unsigned long long)need, need / 1048576.0,
+		       shift ? "for the journal and the archive's growth" : "beside the old one",
+		       (unsigned long long)avail, avail / 1048576.0, (need - avail) / 1048576.0);
 	return false;
 }
 
@@ -157,6 +170,36 @@ int store_replay_pending(struct store *s, struct fs_diag *why)
 		return EIO;
 	s->pending = false;
 	return 0;
+}
+
+int store_forget_recovered(struct store *s, struct fs_diag *why)
+{
+	return journal_forget(s, why);
+}
+
+int store_close(struct store *s, struct fs_diag *why)
+{
+	return journal_close(s, why);
+}
+
+int store_checkpoint(struct store *s, struct fs_diag *why)
+{
+	return s->pending ? 0 : journal_checkpoint(s, why);
+}
+
+/* Note 6: the caller's side made durable before the archive changes
+ * outside the journal.  0, or EIO. */
+static int call_hook(struct store *s, struct fs_diag *why)
+{
+	return s->hook && s->hook(s->hook_ctx, why) ? EIO : 0;
+}
+
+/* Enters the error state for entries first..last. */
+static void go_pending(struct store *s, uint32_t first, uint32_t last)
+{
+	s->pending = true;
+	s->pending_entry = first;
+	s->pending_last = last;
 }
 
 static bool entry_plain(const struct store *s, uint32_t id)
@@ -229,18 +272,25 @@ static int replace_archive(struct store *s, int fd, const char *tmp)
  * many as fit here. */
 #define REWRITE_CHUNK (8u << 20)
 
-/* Copies [off, off + len) of file `from` to the same offsets of `to`: in
- * the kernel when it can (no trip through our memory), else through buf. */
-static int copy_span(const struct store_io *io, int from, int to, uint64_t off,
+/* Note 1: a tail of at most this many bytes (and at most half the
+ * archive) is shifted in place through the journal rather than the
+ * archive rewritten: the journal writes it twice, a rewrite the whole
+ * archive once. */
+#define SHIFT_MAX_BYTES (64u << 20)
+
+/* Copies len bytes at `in` of file `from` to `out` of `to`: in the kernel
+ * when it can (no trip through our memory), else through buf. */
+static int copy_span(const struct store_io *io, int from, int to, uint64_t in, uint64_t out,
 		     uint64_t len, uint8_t *buf, size_t cap)
 {
 	bool in_kernel = true;
 	while (len) {
 		if (in_kernel) {
-			off_t in = (off_t)off, out = (off_t)off;
-			ssize_t n = io->copy_file_range(from, &in, to, &out, len);
+			off_t i = (off_t)in, o = (off_t)out;
+			ssize_t n = io->copy_file_range(from, &i, to, &o, len);
 			if (n > 0) {
-				off += (uint64_t)n;
+				in += (uint64_t)n;
+				out += (uint64_t)n;
 				len -= (uint64_t)n;
 				continue;
 			}
@@ -250,21 +300,121 @@ static int copy_span(const struct store_io *io, int from, int to, uint64_t off,
 			in_kernel = false;
 		}
 		size_t n = len < cap ? (size_t)len : cap;
-		if (store_pread_full(io, from, buf, n, off) ||
-		    store_pwrite_full(io, to, buf, n, off))
+		if (store_pread_full(io, from, buf, n, in) || store_pwrite_full(io, to, buf, n, out))
 			return -1;
-		off += n;
+		in += n;
+		out += n;
 		len -= n;
 	}
 	return 0;
 }
 
+/* Whether entries [j, k) all are stored plain: moved, their bytes stay. */
+static bool run_plain(const struct store *s, uint32_t j, uint32_t k)
+{
+	for (uint32_t e = j; e < k; e++)
+		if (!entry_plain(s, e))
+			return false;
+	return true;
+}
+
+/* Re-encrypts, in buf (entries [j, k) as stored under the old TOC `was`,
+ * from j's start), each entry that moves in `db` under its new start. */
+static void reencrypt_run(const struct store *s, const struct databin *was,
+			  const struct databin *db, uint32_t j, uint32_t k, uint8_t *buf)
+{
+	for (uint32_t e = j; e < k; e++) {
+		size_t off = (size_t)(db->start[e] - db->start[j]) * DATABIN_BLOCK;
+		size_t span = (size_t)(db->start[e + 1] - db->start[e]) * DATABIN_BLOCK;
+		if (!entry_plain(s, e) && db->start[e] != was->start[e])
+			cipher_reencrypt(was->start[e], db->start[e], buf + off, span);
+	}
+}
+
+/* The end of the run of entries from j that fits in REWRITE_CHUNK bytes
+ * (one entry at least); *total the run's bytes. */
+static uint32_t run_end(const struct databin *db, uint32_t j, size_t *total)
+{
+	uint32_t k;
+	*total = 0;
+	for (k = j; k < db->count; k++) {
+		size_t span = (size_t)(db->start[k + 1] - db->start[k]) * DATABIN_BLOCK;
+		if (k > j && *total + span > REWRITE_CHUNK)
+			break;
+		*total += span;
+	}
+	return k;
+}
+
+/* A new archive's span just written, [off, off + len): its writeback
+ * started, and the span before it (*behind) waited for, so that a
+ * rewrite keeps two chunks dirty at most: the writer is never throttled
+ * behind a flood of dirty pages, and the final sync has little left.
+ * A failure here is the final sync's to report. */
+static void write_behind(const struct store_io *io, int fd, uint64_t off, uint64_t len,
+			 uint64_t behind[2])
+{
+	io->sync_file_range(fd, (off_t)off, (off_t)len, SYNC_FILE_RANGE_WRITE);
+	if (behind[1])
+		io->sync_file_range(fd, (off_t)behind[0], (off_t)behind[1],
+				    SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+					    SYNC_FILE_RANGE_WAIT_AFTER);
+	behind[0] = off;
+	behind[1] = len;
+}
+
+/* Writes the entries after `id` of the new archive (open as fd) from the
+ * old one: runs of plain entries copied in the kernel, the others read,
+ * re-encrypted under their new start and written, a chunk at a time. */
+static int copy_moved(struct store *s, const struct databin *was, const struct databin *db,
+		      uint32_t id, int fd, uint8_t **bufp)
+{
+	const struct store_io *io = s->io;
+	uint64_t behind[2] = {0, 0};
+	for (uint32_t j = id + 1, k; j < db->count; j = k) {
+		size_t total;
+		k = run_end(db, j, &total);
+		uint64_t from = databin_entry_offset(was, j), to = databin_entry_offset(db, j);
+		if (run_plain(s, j, k)) {
+			if (copy_span(io, *s->fd, fd, from, to, total, *bufp, REWRITE_CHUNK))
+				return -1;
+		} else {
+			if (total > REWRITE_CHUNK) {
+				uint8_t *big = realloc(*bufp, total);
+				if (!big) {
+					errno = ENOMEM;
+					return -1;
+				}
+				*bufp = big;
+			}
+			if (store_pread_full(io, *s->fd, *bufp, total, from))
+				return -1;
+			reencrypt_run(s, was, db, j, k, *bufp);
+			if (store_pwrite_full(io, fd, *bufp, total, to))
+				return -1;
+		}
+		write_behind(io, fd, to, total, behind);
+		atomic_store(&s->rewrite_done, databin_entry_offset(db, k));
+	}
+	return 0;
+}
+
+/* The store's TOC becomes db's start and sizes (taken). */
+static void adopt_toc(struct store *s, struct databin *db)
+{
+	free(s->db->start);
+	free(s->db->sizes);
+	s->db->start = db->start;
+	s->db->sizes = db->sizes;
+	db->start = NULL;
+	db->sizes = NULL;
+}
+
 /* Writes a whole new archive beside the old one and renames it over:
  * TOC `db`, entry `id` from `bytes`.  Entries before it keep their place
- * and bytes (copied as they are); later ones move, and are re-encrypted
- * under their new start, a chunk of entries at a time.  Takes db's start
- * and sizes: once the new file is the archive they are the store's TOC,
- * else they are freed. */
+ * and bytes (copied as they are); later ones move (copy_moved).  Takes
+ * db's start and sizes: once the new file is the archive they are the
+ * store's TOC, else they are freed. */
 static int rewrite_archive(struct store *s, struct databin *db, uint32_t id,
 			   const uint8_t *bytes, size_t len, struct fs_diag *why)
 {
@@ -282,10 +432,15 @@ static int rewrite_archive(struct store *s, struct databin *db, uint32_t id,
 		goto fail;
 	}
 	uint64_t new_size = databin_entry_offset(db, db->count);
-	if (!room_for(s, new_size, why)) {
+	if (!room_for(s, new_size, false, why)) {
 		err = ENOSPC;
 		goto fail;
 	}
+	/* Note 6, journal.h note 4: nothing of the old file is replayed over
+	 * the new one. */
+	if ((err = journal_retire(s, why)))
+		goto fail;
+	err = EIO;
 	atomic_store(&s->rewrite_done, 0);
 	atomic_store(&s->rewrite_total, new_size);
 	replacement_path(s, tmp, sizeof tmp);
@@ -299,49 +454,21 @@ static int rewrite_archive(struct store *s, struct databin *db, uint32_t id,
 	uint64_t head = databin_entry_offset(was, 0), at = databin_entry_offset(db, id);
 	fd = open_replacement(s, tmp);
 	if (fd < 0 || store_pwrite_full(io, fd, toc, toc_len, 0) ||
-	    copy_span(io, *s->fd, fd, head, at - head, buf, REWRITE_CHUNK) ||
+	    copy_span(io, *s->fd, fd, head, head, at - head, buf, REWRITE_CHUNK) ||
 	    store_pwrite_full(io, fd, entry, (size_t)blocks * DATABIN_BLOCK, at))
 		goto io;
 	atomic_store(&s->rewrite_done, at + (uint64_t)blocks * DATABIN_BLOCK);
-	for (uint32_t j = id + 1, k; j < db->count; j = k) {
-		size_t total = 0;
-		for (k = j; k < db->count; k++) {
-			size_t span = (size_t)(db->start[k + 1] - db->start[k]) * DATABIN_BLOCK;
-			if (k > j && total + span > REWRITE_CHUNK)
-				break;
-			total += span;
+	if (copy_moved(s, was, db, id, fd, &buf)) {
+		if (errno == ENOMEM) {
+			err = ENOMEM;
+			goto fail;
 		}
-		if (total > REWRITE_CHUNK) {
-			uint8_t *big = realloc(buf, total);
-			if (!big) {
-				err = ENOMEM;
-				goto fail;
-			}
-			buf = big;
-		}
-		if (store_pread_full(io, *s->fd, buf, total, databin_entry_offset(was, j)))
-			goto io;
-		for (uint32_t e = j; e < k; e++) {
-			size_t off = (size_t)(db->start[e] - db->start[j]) * DATABIN_BLOCK;
-			size_t span = (size_t)(db->start[e + 1] - db->start[e]) * DATABIN_BLOCK;
-			if (!entry_plain(s, e) && db->start[e] != was->start[e]) {
-				cipher_decrypt(was->start[e], 0, buf + off, span);
-				cipher_encrypt(db->start[e], 0, buf + off, span);
-			}
-		}
-		if (store_pwrite_full(io, fd, buf, total, databin_entry_offset(db, j)))
-			goto io;
-		atomic_store(&s->rewrite_done, databin_entry_offset(db, k));
+		goto io;
 	}
 	replaced = replace_archive(s, fd, tmp);
 	if (replaced >= 0) {
 		fd = -1; /* the archive's now */
-		free(was->start);
-		free(was->sizes);
-		was->start = db->start;
-		was->sizes = db->sizes;
-		db->start = NULL;
-		db->sizes = NULL;
+		adopt_toc(s, db);
 		atomic_fetch_add(&s->bytes_written, databin_entry_offset(was, was->count));
 	}
 	if (replaced == 0) {
@@ -368,13 +495,67 @@ fail:
 	return err;
 }
 
+/* Note 1: the tail from entry id on, shifted in place as one journal
+ * record: entry id's new blocks and every later entry at its new place
+ * (re-encrypted under its new start), the TOC, the archive's new length.
+ * Takes db's start and sizes as rewrite_archive does. */
+static int shift_tail(struct store *s, struct databin *db, uint32_t id, const uint8_t *bytes,
+		      size_t len, const uint8_t *note, size_t note_len, struct fs_diag *why)
+{
+	struct databin *was = s->db;
+	uint8_t *toc = NULL, *tail = NULL;
+	size_t toc_len;
+	struct mh_diag d = {0};
+	int err = 0;
+	uint64_t at = databin_entry_offset(db, id), end = databin_entry_offset(db, db->count);
+	size_t blocks = db->start[id + 1] - db->start[id], span = blocks * DATABIN_BLOCK;
+	size_t moved = (size_t)(end - at) - span;
+	uint64_t old_end = databin_entry_offset(was, was->count);
+	if (!room_for(s, 2 * (end - at) + (end > old_end ? end - old_end : 0), true, why)) {
+		err = ENOSPC;
+	} else if (databin_encode(db, &toc, &toc_len, &d)) {
+		fs_diag_printf(why, "the TOC would not read back: %s", d.msg);
+		err = EINVAL;
+	} else if (!(tail = calloc(1, (size_t)(end - at)))) {
+		err = ENOMEM;
+	} else if (id + 1 < db->count &&
+		   store_pread_full(s->io, *s->fd, tail + span, moved,
+				    databin_entry_offset(was, id + 1))) {
+		fs_diag_printf(why, "reading %s: %s", s->path, strerror(errno));
+		err = EIO;
+	}
+	if (!err) {
+		memcpy(tail, bytes, len);
+		if (!entry_plain(s, id))
+			cipher_encrypt(db->start[id], 0, tail, span);
+		if (id + 1 < db->count)
+			reencrypt_run(s, was, db, id + 1, db->count, tail + span);
+		struct journal_write w[2] = {{at, tail, (size_t)(end - at)}, {0, toc, toc_len}};
+		struct journal_record r = {w, 2, end, note, note_len};
+		bool pending;
+		err = journal_commit(s, &r, &pending, why);
+		if (pending)
+			go_pending(s, id, db->count - 1);
+		if (!err || pending) {
+			adopt_toc(s, db);
+			atomic_fetch_add(&s->bytes_written, end - at + toc_len);
+		}
+	}
+	free(db->start);
+	free(db->sizes);
+	free(toc);
+	free(tail);
+	return err;
+}
+
 /* An entry that keeps its blocks, in place through the journal: the bytes
  * that change (a keyframe edit changes a few bytes of a large PAC), found
  * by comparing with the entry as it stands, and the TOC when its size
  * record changes.  Padding past both lengths stays as it is; what a
  * shrink gives up becomes zeros. */
 static int write_in_place(struct store *s, uint32_t id, const uint8_t *old, size_t old_len,
-			  const uint8_t *bytes, size_t len, struct fs_diag *why)
+			  const uint8_t *bytes, size_t len, const uint8_t *note, size_t note_len,
+			  struct fs_diag *why)
 {
 	struct databin *db = s->db;
 	long rec = databin_size_index(db, id);
@@ -408,11 +589,11 @@ static int write_in_place(struct store *s, uint32_t id, const uint8_t *old, size
 		w[n++] = (struct journal_write){0, toc, toc_len};
 	}
 	bool pending = false;
-	int err = n ? journal_commit(s, w, n, &pending, why) : 0;
+	struct journal_record r = {w, n, 0, note, note_len};
+	int err = n ? journal_commit(s, &r, &pending, why) : 0;
 	if (pending) {
 		/* The commit will happen: the TOC stays as it will be. */
-		s->pending = true;
-		s->pending_entry = id;
+		go_pending(s, id, id);
 	} else if (err && rec >= 0) {
 		db->sizes[rec].size = old_size;
 	}
@@ -423,9 +604,10 @@ static int write_in_place(struct store *s, uint32_t id, const uint8_t *old, size
 	return err;
 }
 
-/* An entry whose block count changes: every later entry moves. */
+/* An entry whose block count changes: every later entry moves, by a
+ * shift in place when the bytes to move are few, else by a rewrite. */
 static int write_moving(struct store *s, uint32_t id, uint32_t blocks, const uint8_t *bytes,
-			size_t len, struct fs_diag *why)
+			size_t len, const uint8_t *note, size_t note_len, struct fs_diag *why)
 {
 	struct databin db = *s->db;
 	long rec = databin_size_index(&db, id);
@@ -442,11 +624,15 @@ static int write_moving(struct store *s, uint32_t id, uint32_t blocks, const uin
 		db.start[j] = (uint32_t)(s->db->start[j] + (j > id ? delta : 0));
 	if (rec >= 0)
 		db.sizes[rec].size = (uint32_t)len;
+	uint64_t shifted = databin_entry_offset(&db, db.count) - databin_entry_offset(&db, id);
+	if (shifted <= SHIFT_MAX_BYTES && 2 * shifted <= databin_entry_offset(&db, db.count))
+		return shift_tail(s, &db, id, bytes, len, note, note_len, why);
 	return rewrite_archive(s, &db, id, bytes, len, why);
 }
 
 static int write_databin_entry(struct store *s, uint32_t id, const uint8_t *old,
-			       size_t old_len, const uint8_t *bytes, size_t len, struct fs_diag *why)
+			       size_t old_len, const uint8_t *bytes, size_t len,
+			       const uint8_t *note, size_t note_len, struct fs_diag *why)
 {
 	uint64_t want = (len + DATABIN_BLOCK - 1) / DATABIN_BLOCK;
 	uint32_t blocks = want ? (uint32_t)want : 1;
@@ -460,14 +646,16 @@ static int write_databin_entry(struct store *s, uint32_t id, const uint8_t *old,
 		return EFBIG;
 	}
 	if (blocks == databin_entry_blocks(s->db, id))
-		return write_in_place(s, id, old, old_len, bytes, len, why);
-	return write_moving(s, id, blocks, bytes, len, why);
+		return write_in_place(s, id, old, old_len, bytes, len, note, note_len, why);
+	return write_moving(s, id, blocks, bytes, len, note, note_len, why);
 }
 
 /* A single PAC: the new file replaces the old by rename. */
 static int write_pac_file(struct store *s, const uint8_t *bytes, size_t len, struct fs_diag *why)
 {
 	char tmp[4096];
+	if (call_hook(s, why))
+		return EIO;
 	replacement_path(s, tmp, sizeof tmp);
 	int fd = open_replacement(s, tmp);
 	int replaced = fd < 0 || store_pwrite_full(s->io, fd, bytes, len, 0)
@@ -487,9 +675,10 @@ static int write_pac_file(struct store *s, const uint8_t *bytes, size_t len, str
 }
 
 int store_write_entry(struct store *s, uint32_t id, const uint8_t *old, size_t old_len,
-		      const uint8_t *bytes, size_t len, struct fs_diag *why)
+		      const uint8_t *bytes, size_t len, const uint8_t *note, size_t note_len,
+		      struct fs_diag *why)
 {
-	return s->db ? write_databin_entry(s, id, old, old_len, bytes, len, why)
+	return s->db ? write_databin_entry(s, id, old, old_len, bytes, len, note, note_len, why)
 		     : write_pac_file(s, bytes, len, why);
 }
 
@@ -509,7 +698,7 @@ int store_keep_original(struct store *s, struct fs_diag *why)
 	int out = io->open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	uint8_t *buf = malloc(REWRITE_CHUNK);
 	bool failed = out < 0 || !buf || io->fstat(*s->fd, &st) ||
-		      copy_span(io, *s->fd, out, 0, (uint64_t)st.st_size, buf, REWRITE_CHUNK) ||
+		      copy_span(io, *s->fd, out, 0, 0, (uint64_t)st.st_size, buf, REWRITE_CHUNK) ||
 		      io->fsync(out) || io->rename(tmp, orig) || store_sync_parent(io, orig);
 	int cause = errno;
 	free(buf);

@@ -67,8 +67,9 @@ static void locked_facts(struct archive *ar, struct strbuf *t)
 		strbuf_printf(t, "toc_blocks\t%u\n", ar->db.start[0]);
 		strbuf_printf(t, "blocks\t%u\n", ar->db.start[ar->count]);
 	}
-	/* A commit's journal is removed before the commit returns, unless
-	 * writing the archive failed: then it awaits the next commit. */
+	/* A commit's journal record is in the archive when the commit
+	 * returns, unless writing the archive failed: then it awaits the
+	 * next commit. */
 	if (ar->store.pending)
 		strbuf_printf(t, "journal\tpending (entry %u: reads fail until the next "
 			      "commit or mount replays it)\n", ar->store.pending_entry);

@@ -56,10 +56,17 @@ int original_open(struct mhfs *fs, size_t max_commits, struct fs_diag *msg)
 {
 	static struct archive_source source = {source_has, source_size, source_read, NULL};
 	source.ctx = &fs->history;
-	int err = history_open(&fs->history, fs->record.dir, fs->ar.count, max_commits, current,
-			       &fs->ar, msg);
+	struct journal *j = &fs->ar.store.journal;
+	int err = history_open(&fs->history, fs->record.dir, fs->ar.count, max_commits,
+			       j->recovered, j->nrecovered, current, &fs->ar, msg);
 	if (err == ENOMEM)
 		return err;
+	/* The records the journal replayed are the history's now. */
+	struct fs_diag why = {""};
+	if (store_forget_recovered(&fs->ar.store, &why))
+		mlog_printf(&fs->log, "%s", why.msg);
+	fs->ar.store.hook = history_hook;
+	fs->ar.store.hook_ctx = &fs->history;
 	if (archive_open_source(&fs->original, &fs->ar, &source)) {
 		history_close(&fs->history);
 		fs_diag_printf(msg, "out of memory");
@@ -70,6 +77,8 @@ int original_open(struct mhfs *fs, size_t max_commits, struct fs_diag *msg)
 
 void original_close(struct mhfs *fs)
 {
+	archive_finish(&fs->ar); /* with the history's hook */
+	fs->ar.store.hook = NULL;
 	fs->ar.companion = NULL;
 	archive_close(&fs->original);
 	history_close(&fs->history);

@@ -81,9 +81,15 @@ enum mh_err pack_reencode(const struct edit *e, const uint8_t *old, size_t old_l
 			  size_t *out_len, struct mh_diag *d)
 {
 	struct anim a;
-	enum mh_err err = anim_decode(old, old_len, *format, &a, d);
-	if (err)
+	enum mh_err err = MH_OK;
+	/* The model's pack was decoded from these bytes without a format to
+	 * fall back on: the same as decoding them now when its clips say
+	 * theirs. */
+	if (e->decoded && e->decoded->pack.nclips) {
+		model_take_pack(e->decoded, &a);
+	} else if ((err = anim_decode(old, old_len, *format, &a, d))) {
 		return err;
+	}
 	*format = a.format;
 	if (!(err = apply(e, &a, d)) && !(err = anim_compact(&a, d)))
 		err = anim_encode(&a, out, out_len, d);

@@ -4,7 +4,8 @@
 # archive is remounted (replaying the journal) and checked on disk with
 # mhfudump against a model of the commits that were acknowledged: each
 # one present, nothing partial, every entry decodable.  The commits are a
-# keyframe value, a clip that grows (moving entries), and an executor
+# keyframe value, a clip that grows (its entry is near the end: the
+# entries after it are shifted in place through the journal), and an executor
 # entry written whole: its three parts' slots (odd streams 1, 3, 5) are
 # all new or all old.
 #
@@ -22,7 +23,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-crash-test.XXXXXX")
 mnt=$work/mnt
 archive=$work/DATA.BIN
 small=file_06185/3/stream2/slot024.txt  # same-size value edits
-grow=file_06185/3/stream2/slot025.txt   # toggled between two sizes: moves entries
+grow=file_06185/3/stream2/slot025.txt   # toggled between two sizes: shifts the tail
 entry=file_06111/3/entries/entry107.txt # one text over three parts' slots
 entry_slots=(file_06111/3/stream1/slot007.txt file_06111/3/stream3/slot007.txt
 	file_06111/3/stream5/slot007.txt)

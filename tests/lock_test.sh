@@ -18,7 +18,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-lock-test.XXXXXX")
 . "$(dirname "$0")/lib.sh"
 archive=$work/DATA.BIN
 small=file_06185/3/stream2/slot024.txt  # same-size value edits: in place
-grow=file_06185/3/stream2/slot025.txt   # 2000 more keys: moves entries
+grow=file_06185/3/stream2/slot025.txt   # 2000 more keys: shifts the entries after it
 mounts=()
 
 trap 'leave "${mounts[@]}"' EXIT
@@ -102,9 +102,16 @@ rm -f "$archive.mhfu-new"
 check "the first mount still commits (in place)" set_value "$m1" 1234
 check "  on disk" lands 1234
 ino_before=$(stat -c %i "$archive")
-check "the first mount makes a growth commit" cp "$work/grow1.txt" "$m1/$grow"
+check "the first mount makes a growth commit near the end" cp "$work/grow1.txt" "$m1/$grow"
+check "  on disk, in the same file (the entries after it shifted in place)" \
+	bash -c "test \"\$('$dump' '$archive' '$grow' | grep -c '^ *[0-9]')\" = $keys1 && test \"\$(stat -c %i '$archive')\" = $ino_before"
+# An early entry grown moves most of the archive: rewritten and renamed.
+early=file_00010.bin
+{ cat "$sample/src/$early"; head -c 65536 /dev/urandom; } >"$work/early.bin"
+check "the first mount makes a growth commit that moves most of the archive" \
+	cp "$work/early.bin" "$m1/$early"
 check "  on disk, in a new file renamed over the archive" \
-	bash -c "test \"\$('$dump' '$archive' '$grow' | grep -c '^ *[0-9]')\" = $keys1 && test \"\$(stat -c %i '$archive')\" != $ino_before"
+	bash -c "'$dump' '$archive' '$early' | cmp -n \$(stat -c %s '$work/early.bin') - '$work/early.bin' && test \"\$(stat -c %i '$archive')\" != $ino_before"
 check "after the growth commit a second read-write mount is still refused" \
 	refused "$m2" "$archive" "already mounted read-write"
 check "  through the symbolic link too" refused "$m2" "$work/link.BIN" "already mounted read-write"
@@ -117,6 +124,12 @@ pid=$(daemon_pid "$m1")
 kill -9 "$pid"
 check "the killed daemon exits" exited "$pid"
 fusermount3 -u -z "$m1"
+# The killed mount's journal is left; its commits landed, so a read-only
+# mount, which replays nothing, goes on over it.
+check "after kill -9 of the holder, its journal is left" test -s "$archive.mhfu-journal"
+check "  a read-only mount goes on over it" mount_at "$m2" "$archive" -o ro
+check "  saying its commits are in the archive already" grep -q 'in the archive already' "$m2/.mhfu/log"
+check "  unmount it" unmount "$m2"
 check "after kill -9 of the holder, a new read-write mount succeeds" mount_at "$m2" "$archive"
 check "  and sees every commit of the killed one" \
 	bash -c "test \"\$('$dump' '$archive' '$small' | sed -n '${L}p' | awk '{ print \$2 }')\" = 4321 && test \"\$(grep -c '^ *[0-9]' '$m2/$grow')\" = $keys1"

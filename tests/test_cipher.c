@@ -453,6 +453,32 @@ static void test_encrypt_decrypt_roundtrip_is_identity(void **state)
 	free(buf);
 }
 
+static void test_reencrypt_is_decrypt_then_encrypt(void **state)
+{
+	(void)state;
+	struct rng r = {0x2E2E};
+	enum { W = 9000 };
+	uint8_t *raw = malloc(W), *want = malloc(W), *got = malloc(W);
+	assert_true(raw && want && got);
+	for (int i = 0; i < 800; i++) {
+		uint32_t from = i < (int)NSEEDS ? EDGE_SEEDS[i] : (uint32_t)rng_next(&r);
+		uint32_t to = i % 7 == 0 ? from : (uint32_t)rng_next(&r);
+		size_t len = i % 3 ? (size_t)rng_below(&r, W + 1) : 2048 * (size_t)rng_below(&r, 5);
+		rng_bytes(&r, raw, len);
+		memcpy(want, raw, len);
+		memcpy(got, raw, len);
+		cipher_decrypt(from, 0, want, len);
+		cipher_encrypt(to, 0, want, len);
+		cipher_reencrypt(from, to, got, len);
+		if (memcmp(got, want, len))
+			fail_msg("reencrypt(%#x, %#x) of %zu bytes is not decrypt then encrypt", from,
+				 to, len);
+	}
+	free(raw);
+	free(want);
+	free(got);
+}
+
 static void test_zero_length_leaves_buffer_untouched(void **state)
 {
 	(void)state;
@@ -504,6 +530,7 @@ int main(void)
 		cmocka_unit_test(test_ranges_encrypt_like_whole_run_at_large_offsets),
 		cmocka_unit_test(test_chunked_decrypt_equals_one_call),
 		cmocka_unit_test(test_encrypt_decrypt_roundtrip_is_identity),
+		cmocka_unit_test(test_reencrypt_is_decrypt_then_encrypt),
 		cmocka_unit_test(test_zero_length_leaves_buffer_untouched),
 		cmocka_unit_test(test_range_touches_only_its_bytes),
 	};

@@ -1,8 +1,9 @@
 /* The history of commits (fs/history.h) in a real temporary record
  * folder: records and originals kept and read back across opens, a
  * commit that did not land taken back, the chain check at open against
- * what the entries hold (note 3), damaged files, the bounds, and the
- * history in memory.  A failing test keeps its folder. */
+ * what the entries hold (note 3), records lost to a power loss written
+ * again from the journal's notes (note 2), damaged files, the bounds,
+ * and the history in memory.  A failing test keeps its folder. */
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -49,7 +50,7 @@ static int setup(void **state)
 	for (uint32_t i = 0; i < ENTRIES; i++)
 		set_now(i, "pristine");
 	struct fs_diag msg;
-	assert_int_equal(history_open(&f->h, -1, ENTRIES, 0, current, NULL, &msg), 0);
+	assert_int_equal(history_open(&f->h, -1, ENTRIES, 0, NULL, 0, current, NULL, &msg), 0);
 	*state = f;
 	return 0;
 }
@@ -74,7 +75,7 @@ static void reopen(struct fixture *f, size_t max)
 {
 	struct fs_diag msg = {""};
 	history_close(&f->h);
-	assert_int_equal(history_open(&f->h, f->fd, ENTRIES, max, current, NULL, &msg), 0);
+	assert_int_equal(history_open(&f->h, f->fd, ENTRIES, max, NULL, 0, current, NULL, &msg), 0);
 }
 
 /* Commits entry's bytes from what they are now to `text`, landing. */
@@ -187,6 +188,52 @@ static void test_open_keeps_the_chains_that_landed(void **state)
 	assert_null(history_find(&f->h, 3));
 	assert_non_null(history_find(&f->h, 1));
 	assert_non_null(history_find(&f->h, 2));
+}
+
+/* Note 2: a record is written unsynced, its bytes handed to the journal
+ * (h->note); history_sync syncs the records written since.  After a power
+ * loss took records the journal still holds, the open writes them again
+ * from the notes the journal replayed, and the chain before them stands;
+ * without them, it would not. */
+static void test_records_the_journal_carried_come_back(void **state)
+{
+	struct fixture *f = *state;
+	struct journal_note notes[3];
+	struct fs_diag why = {""};
+	reopen(f, 0);
+	const char *texts[3] = {"a", "b", "c"};
+	for (int i = 0; i < 3; i++) {
+		commit(&f->h, 6, texts[i], 0, true);
+		assert_non_null(f->h.note);
+		notes[i].len = f->h.note_len;
+		notes[i].bytes = malloc(notes[i].len);
+		memcpy(notes[i].bytes, f->h.note, notes[i].len);
+	}
+	assert_int_equal(f->h.nunsynced, 3);
+	assert_int_equal(history_sync(&f->h, &why), 0);
+	assert_int_equal(f->h.nunsynced, 0);
+	history_close(&f->h);
+	char path[128];
+	for (int id = 2; id <= 3; id++) {
+		snprintf(path, sizeof path, "%s/history/%012d", f->dir, id);
+		assert_int_equal(unlink(path), 0);
+	}
+	/* Given back: 2 and 3 return, 1 continues into 2. */
+	assert_int_equal(history_open(&f->h, f->fd, ENTRIES, 0, notes + 1, 2, current, NULL, &why),
+			 0);
+	assert_int_equal(f->h.n, 3);
+	assert_previous(&f->h, 3, "b");
+	assert_previous(&f->h, 1, "pristine");
+	history_close(&f->h);
+	/* Lost again, and not given back: the chain ending at 1 goes. */
+	for (int id = 2; id <= 3; id++) {
+		snprintf(path, sizeof path, "%s/history/%012d", f->dir, id);
+		assert_int_equal(unlink(path), 0);
+	}
+	assert_int_equal(history_open(&f->h, f->fd, ENTRIES, 0, NULL, 0, current, NULL, &why), 0);
+	assert_int_equal(f->h.n, 0);
+	for (int i = 0; i < 3; i++)
+		free(notes[i].bytes);
 }
 
 static void corrupt(const char *dir, const char *name, bool cut)
@@ -336,7 +383,7 @@ static void test_in_memory(void **state)
 	struct fixture *f = *state;
 	struct fs_diag msg = {""};
 	history_close(&f->h);
-	assert_int_equal(history_open(&f->h, -1, ENTRIES, 0, current, NULL, &msg), 0);
+	assert_int_equal(history_open(&f->h, -1, ENTRIES, 0, NULL, 0, current, NULL, &msg), 0);
 	commit(&f->h, 9, "kept in memory", 0, true);
 	commit(&f->h, 9, "again", 0, true);
 	assert_previous(&f->h, 2, "kept in memory");
@@ -351,6 +398,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_a_commit_that_did_not_land_is_taken_back, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_open_keeps_the_chains_that_landed, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_records_the_journal_carried_come_back, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_damaged_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bounds_drop_the_oldest, setup, teardown),
