@@ -1,4 +1,5 @@
-/* Growing a file's in-memory bytes (open files' buffers, scratch files). */
+/* Growing arrays: open files' and scratch files' bytes, the tables the
+ * driver keeps (history, inode plans, journal records, kept texts). */
 #ifndef FS_BUFFER_H
 #define FS_BUFFER_H
 
@@ -6,21 +7,37 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-/* Room for `need` bytes in *data, whose allocation holds *cap: doubled
- * from 4 KiB until it fits, so appends cost amortized O(1).  0 or ENOMEM
- * (*data and *cap then as they were). */
-static inline int buffer_reserve(uint8_t **data, size_t *cap, size_t need)
+/* Room for `need` items of `size` bytes in `items`, an allocation of
+ * *cap items: grown by doubling from `first`, so appends cost amortized
+ * O(1).  Returns the array (items itself when it has room already), or
+ * NULL when out of memory or past SIZE_MAX; items and *cap are then as
+ * they were. */
+static inline void *array_reserve(void *items, size_t *cap, size_t need, size_t size,
+				  size_t first)
 {
 	if (need <= *cap)
-		return 0;
-	size_t grown = *cap ? *cap : 4096;
-	while (grown < need)
+		return items;
+	size_t grown = *cap ? *cap : first;
+	while (grown < need) {
+		if (grown > SIZE_MAX / 2)
+			return NULL;
 		grown *= 2;
-	uint8_t *p = realloc(*data, grown);
+	}
+	if (grown > SIZE_MAX / size)
+		return NULL;
+	void *p = realloc(items, grown * size);
+	if (p)
+		*cap = grown;
+	return p;
+}
+
+/* Room for `need` bytes in *data (0, or ENOMEM with *data as it was). */
+static inline int buffer_reserve(uint8_t **data, size_t *cap, size_t need)
+{
+	uint8_t *p = array_reserve(*data, cap, need, 1, 4096);
 	if (!p)
 		return ENOMEM;
 	*data = p;
-	*cap = grown;
 	return 0;
 }
 

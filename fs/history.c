@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "buffer.h"
 #include "bytes.h"
 #include "record.h"
 
@@ -396,14 +397,10 @@ static int by_id(const void *a, const void *b)
 
 static int add_commit(struct history *h, const struct history_commit *c)
 {
-	if (h->n == h->cap) {
-		size_t cap = h->cap ? h->cap * 2 : 64;
-		struct history_commit *more = realloc(h->commits, cap * sizeof *more);
-		if (!more)
-			return ENOMEM;
-		h->commits = more;
-		h->cap = cap;
-	}
+	struct history_commit *more = array_reserve(h->commits, &h->cap, h->n + 1, sizeof *more, 64);
+	if (!more)
+		return ENOMEM;
+	h->commits = more;
 	h->commits[h->n++] = *c;
 	h->bytes += c->file_bytes;
 	if (c->id >= h->next_id)
@@ -587,14 +584,11 @@ void history_close(struct history *h)
 /* Notes a record written unsynced, for history_sync. */
 static int remember_unsynced(struct history *h, uint64_t id)
 {
-	if (h->nunsynced == h->unsynced_cap) {
-		size_t cap = h->unsynced_cap ? h->unsynced_cap * 2 : 64;
-		uint64_t *more = realloc(h->unsynced, cap * sizeof *more);
-		if (!more)
-			return ENOMEM;
-		h->unsynced = more;
-		h->unsynced_cap = cap;
-	}
+	uint64_t *more = array_reserve(h->unsynced, &h->unsynced_cap, h->nunsynced + 1,
+				       sizeof *more, 64);
+	if (!more)
+		return ENOMEM;
+	h->unsynced = more;
 	h->unsynced[h->nunsynced++] = id;
 	return 0;
 }

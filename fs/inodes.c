@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buffer.h"
+
 #define DELETED (~0ull)
 #define MIN_CAP 1024u
 /* Room kept besides a plan's retirements: records a lookup of the mount's
@@ -340,14 +342,11 @@ bool inodes_cached(struct inodes *t, uint64_t ino)
 
 static int add_step(struct ino_plan *plan, const struct ino_rec *r, enum ino_fate fate)
 {
-	if (plan->n == plan->cap) {
-		size_t cap = plan->cap ? plan->cap * 2 : 64;
-		struct ino_step *steps = realloc(plan->steps, cap * sizeof *steps);
-		if (!steps)
-			return ENOMEM;
-		plan->steps = steps;
-		plan->cap = cap;
-	}
+	struct ino_step *steps = array_reserve(plan->steps, &plan->cap, plan->n + 1,
+					       sizeof *steps, 64);
+	if (!steps)
+		return ENOMEM;
+	plan->steps = steps;
 	plan->steps[plan->n++] = (struct ino_step){.fate = fate, .ino = r->ino};
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include "buffer.h"
 #include "bytes.h"
 #include "store.h"
 
@@ -202,15 +203,12 @@ static int parse_all(struct loaded *l)
 			free((void *)r.w);
 			break;
 		}
-		if (l->n == cap) {
-			cap = cap ? cap * 2 : 8;
-			struct journal_record *more = realloc(l->r, cap * sizeof *more);
-			if (!more) {
-				free((void *)r.w);
-				return ENOMEM;
-			}
-			l->r = more;
+		struct journal_record *more = array_reserve(l->r, &cap, l->n + 1, sizeof *more, 8);
+		if (!more) {
+			free((void *)r.w);
+			return ENOMEM;
 		}
+		l->r = more;
 		l->r[l->n++] = r;
 		l->last_seq = seq;
 		pos += (size_t)got;
@@ -537,15 +535,12 @@ static bool already_in_archive(const struct store *s, const struct loaded *l)
 				same = holds(s, at, w->data + (at - from), (size_t)(next - at)) == 1;
 				at = next;
 			}
-			if (n == cap) {
-				cap = cap ? cap * 2 : 16;
-				uint64_t (*more)[2] = realloc(done, cap * sizeof *done);
-				if (!more) {
-					same = false;
-					break;
-				}
-				done = more;
+			uint64_t (*more)[2] = array_reserve(done, &cap, n + 1, sizeof *done, 16);
+			if (!more) {
+				same = false;
+				break;
 			}
+			done = more;
 			done[n][0] = from;
 			done[n++][1] = w->offset + w->len;
 		}

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
+#include "buffer.h"
 #include "commit.h"
 #include "handle.h"
 #include "ops.h"
@@ -454,6 +455,9 @@ static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	char *buf = malloc(size);
 	size_t used = 0;
 	uint64_t pos = (uint64_t)off;
+	/* The lookups this reply counts: given back if it cannot be sent. */
+	uint64_t *sent = NULL;
+	size_t nsent = 0, sent_cap = 0;
 
 	if (!buf) {
 		fuse_reply_err(req, ENOMEM);
@@ -470,14 +474,22 @@ static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 							      name_hash(name)) : 0;
 		uint64_t child_ino = counted ? counted : node_ino(fs, &child);
 		bool listed = false;
-		if (!node_stat(fs, &child, &st)) {
+		uint64_t *room = counted ? array_reserve(sent, &sent_cap, nsent + 1, sizeof *sent, 64)
+					 : NULL;
+		if (room)
+			sent = room;
+		if (counted && !room) {
+			full = true; /* out of memory: this reply ends here */
+		} else if (!node_stat(fs, &child, &st)) {
 			live_attributes(fs, &st, child_ino);
 			if (counted)
 				inodes_told(&fs->inodes, counted, &st);
 			full = !add_entry(req, fs, buf, size, &used, name, &st, counted, pos + 1, plus);
 			listed = !full;
 		}
-		if (counted && !listed)
+		if (counted && listed)
+			sent[nsent++] = counted;
+		else if (counted)
 			inodes_forget(&fs->inodes, counted, 1);
 		if (!full)
 			pos++;
@@ -515,7 +527,12 @@ static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 			break;
 		pos++;
 	}
-	fuse_reply_buf(req, buf, used);
+	/* A reply the kernel did not take (the request was interrupted)
+	 * counted no lookup. */
+	if (fuse_reply_buf(req, buf, used))
+		for (size_t i = 0; i < nsent; i++)
+			inodes_forget(&fs->inodes, sent[i], 1);
+	free(sent);
 	free(buf);
 }
 

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "buffer.h"
 #include "bytes.h"
 
 #define REJECTED "rejected"
@@ -155,14 +156,12 @@ static int list_texts(int dir, struct record_text **out, size_t *count)
 	for (struct dirent *e; (e = readdir(d));) {
 		if (!text_name(e->d_name) || strlen(e->d_name) >= sizeof t->name)
 			continue;
-		if (n == cap) {
-			struct record_text *more = realloc(t, (cap = cap ? cap * 2 : 32) * sizeof *t);
-			if (!more) {
-				err = ENOMEM;
-				break;
-			}
-			t = more;
+		struct record_text *more = array_reserve(t, &cap, n + 1, sizeof *t, 32);
+		if (!more) {
+			err = ENOMEM;
+			break;
 		}
+		t = more;
 		if (fstatat(dir, e->d_name, &t[n].st, AT_SYMLINK_NOFOLLOW) ||
 		    !S_ISREG(t[n].st.st_mode))
 			continue; /* removed meanwhile, or not a text */
