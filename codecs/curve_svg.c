@@ -31,24 +31,6 @@
 
 /* ---- numbers and text --------------------------------------------------- */
 
-/* v with at most `decimals` decimals, trailing zeros dropped: "12.5",
- * "-3", never "-0". */
-static void put_num(struct strbuf *sb, double v, int decimals)
-{
-	char buf[64];
-	snprintf(buf, sizeof buf, "%.*f", decimals, v);
-	char *dot = strchr(buf, '.');
-	if (dot) {
-		char *end = buf + strlen(buf);
-		while (end > dot + 1 && end[-1] == '0')
-			end--;
-		if (end == dot + 1)
-			end = dot;
-		*end = '\0';
-	}
-	strbuf_printf(sb, "%s", strcmp(buf, "-0") ? buf : "0");
-}
-
 /* Text as XML character data or an attribute value.  Control characters
  * XML does not allow become '?'. */
 static void put_escaped(struct strbuf *sb, const char *s)
@@ -280,16 +262,16 @@ static void put_value_ticks(struct strbuf *sb, const struct plot_map *m, const s
 	strbuf_printf(sb, "<path class=\"grid\" d=\"");
 	for (long long i = 0; i < n; i++) {
 		strbuf_printf(sb, "M%d ", PLOT_X);
-		put_num(sb, map_y(m, (y->lo + (double)i * y->step) / k), 1);
+		strbuf_fixed(sb, map_y(m, (y->lo + (double)i * y->step) / k), 1);
 		strbuf_printf(sb, "h%d", PLOT_W);
 	}
 	strbuf_printf(sb, "\"/>\n<g class=\"tick\" text-anchor=\"end\">");
 	for (long long i = 0; i < n; i++) {
 		double v = y->lo + (double)i * y->step;
 		strbuf_printf(sb, "<text x=\"%d\" y=\"", PLOT_X - 4);
-		put_num(sb, map_y(m, v / k) + 3, 1);
+		strbuf_fixed(sb, map_y(m, v / k) + 3, 1);
 		strbuf_printf(sb, "\">");
-		put_num(sb, v, y->decimals);
+		strbuf_fixed(sb, v, y->decimals);
 		strbuf_printf(sb, "</text>");
 	}
 	strbuf_printf(sb, "</g>\n");
@@ -307,22 +289,33 @@ static void put_curve(struct strbuf *sb, const struct plot_map *m, const struct 
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			strbuf_char(sb, ' ');
-		put_num(sb, p[i].frame, 2);
+		strbuf_fixed(sb, p[i].frame, 2);
 		strbuf_char(sb, ',');
-		put_num(sb, p[i].raw, 2);
+		strbuf_fixed(sb, p[i].raw, 2);
 	}
 	strbuf_printf(sb, "\"/>\n<g class=\"key\">");
 	const char *unit = curve_display_unit(ch->bit);
 	for (uint32_t i = 0; i < ch->nkeys; i++) {
 		const struct clip_key *k = &ch->keys[i];
-		strbuf_printf(sb, "<circle cx=\"");
-		put_num(sb, map_x(m, k->frame), 1);
-		strbuf_printf(sb, "\" cy=\"");
-		put_num(sb, map_y(m, k->value), 1);
-		strbuf_printf(sb, "\" r=\"%g\"><title>frame %d: %d = ", KEY_R, k->frame, k->value);
-		put_num(sb, curve_display(ch->bit, k->value), 3);
-		strbuf_printf(sb, " %s, ease %d %d</title></circle>\n", unit, k->ease_in,
-			      k->ease_out);
+		strbuf_str(sb, "<circle cx=\"", 0);
+		strbuf_fixed(sb, map_x(m, k->frame), 1);
+		strbuf_str(sb, "\" cy=\"", 0);
+		strbuf_fixed(sb, map_y(m, k->value), 1);
+		strbuf_str(sb, "\" r=\"", 0);
+		strbuf_fixed(sb, KEY_R, 1);
+		strbuf_str(sb, "\"><title>frame ", 0);
+		strbuf_int(sb, k->frame, 0);
+		strbuf_str(sb, ": ", 0);
+		strbuf_int(sb, k->value, 0);
+		strbuf_str(sb, " = ", 0);
+		strbuf_fixed(sb, curve_display(ch->bit, k->value), 3);
+		strbuf_char(sb, ' ');
+		strbuf_str(sb, unit, 0);
+		strbuf_str(sb, ", ease ", 0);
+		strbuf_int(sb, k->ease_in, 0);
+		strbuf_char(sb, ' ');
+		strbuf_int(sb, k->ease_out, 0);
+		strbuf_str(sb, "</title></circle>\n", 0);
 	}
 	strbuf_printf(sb, "</g>\n");
 }
@@ -383,16 +376,16 @@ static void put_defs(struct strbuf *sb, const struct axis *x)
 		      PLOT_W, PLOT_H);
 	for (long long i = 0; x->lo + (double)i * x->step <= x->hi + 1e-6; i++) {
 		strbuf_printf(sb, "M");
-		put_num(sb, map_x(&m, x->lo + (double)i * x->step), 1);
+		strbuf_fixed(sb, map_x(&m, x->lo + (double)i * x->step), 1);
 		strbuf_printf(sb, " %dv%d", PLOT_Y, PLOT_H);
 	}
 	strbuf_printf(sb, "\"/>\n<g class=\"tick\" text-anchor=\"middle\">");
 	for (long long i = 0; x->lo + (double)i * x->step <= x->hi + 1e-6; i++) {
 		double f = x->lo + (double)i * x->step;
 		strbuf_printf(sb, "<text x=\"");
-		put_num(sb, map_x(&m, f), 1);
+		strbuf_fixed(sb, map_x(&m, f), 1);
 		strbuf_printf(sb, "\" y=\"%d\">", PLOT_Y + PLOT_H + 12);
-		put_num(sb, f, 0);
+		strbuf_fixed(sb, f, 0);
 		strbuf_printf(sb, "</text>");
 	}
 	strbuf_printf(sb, "<text class=\"unit\" x=\"%d\" y=\"%d\">frame</text></g></g>\n",

@@ -1,6 +1,8 @@
 #include "strbuf.h"
 
+#include <float.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,4 +123,59 @@ void strbuf_free(struct strbuf *sb)
 {
 	free(sb->buf);
 	*sb = (struct strbuf){0};
+}
+
+/* The common case skips printf: v * 10^decimals, decimals <= 4, has at
+ * most 53 + 10 significant bits, so x87's 64-bit mantissa holds it
+ * exactly, and rounding it half to even is what printf does to the
+ * exact value (in the default rounding mode, which nothing here changes). */
+void strbuf_fixed(struct strbuf *sb, double v, int decimals)
+{
+	static const long long scale[] = {1, 10, 100, 1000, 10000};
+	char buf[64];
+	bool fast = LDBL_MANT_DIG >= 64 && decimals >= 0 && decimals <= 4;
+	long double x = fast ? (long double)v * (long double)scale[decimals] : 0;
+	if (fast && x > -9e18L && x < 9e18L) {
+		long long n = (long long)x; /* toward zero, then the rest half to even */
+		long double rest = x - (long double)n;
+		if (rest > 0.5L || (rest == 0.5L && (n & 1)))
+			n++;
+		else if (rest < -0.5L || (rest == -0.5L && (n & 1)))
+			n--;
+		char *end = buf + text_int(buf, n < 0 ? -n : n);
+		int d = decimals;
+		while (d > 0 && end - buf <= d) { /* at least one digit left of the point */
+			memmove(buf + 1, buf, (size_t)(end - buf) + 1);
+			buf[0] = '0';
+			end++;
+		}
+		while (d > 0 && end[-1] == '0')
+			*--end = '\0', d--;
+		if (d > 0) {
+			memmove(end - d + 1, end - d, (size_t)d + 1);
+			end[-d] = '.';
+		}
+		if (n < 0)
+			strbuf_char(sb, '-');
+		strbuf_str(sb, buf, 0);
+		return;
+	}
+	size_t at = sb->len;
+	strbuf_printf(sb, "%.*f", decimals, v);
+	if (sb->failed)
+		return;
+	char *s = sb->buf + at, *dot = strchr(s, '.');
+	if (dot) {
+		char *end = sb->buf + sb->len;
+		while (end > dot + 1 && end[-1] == '0')
+			end--;
+		if (end == dot + 1)
+			end = dot;
+		*end = '\0';
+		sb->len = (size_t)(end - sb->buf);
+	}
+	if (!strcmp(s, "-0")) {
+		strcpy(s, "0");
+		sb->len--;
+	}
 }

@@ -29,6 +29,11 @@ void strbuf_char(struct strbuf *sb, char c);
 /* printf's "%*s": s right-aligned in width, left-aligned in -width. */
 void strbuf_str(struct strbuf *sb, const char *s, int width);
 
+/* v as printf's "%.*f" prints it, then trailing zeros and a bare point
+ * dropped, and "-0" as "0": "12.5", "-3".  Without printf when it can
+ * (plots print thousands of numbers). */
+void strbuf_fixed(struct strbuf *sb, double v, int decimals);
+
 /* s[0..n) as it is. */
 void strbuf_append(struct strbuf *sb, const char *s, size_t n);
 

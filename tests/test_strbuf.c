@@ -100,12 +100,64 @@ static void test_str_append_and_text_int_match_printf(void **state)
 	}
 }
 
+/* strbuf_fixed against "%.*f" with its trailing zeros dropped: ties of
+ * every kind (2.5 at 0 decimals, 0.125 at 2), negative zero and values
+ * that round to it, magnitudes past the fast path's, then random ones. */
+static void fixed_reference(char *out, size_t len, double v, int decimals)
+{
+	snprintf(out, len, "%.*f", decimals, v);
+	char *dot = strchr(out, '.');
+	if (dot) {
+		char *end = out + strlen(out);
+		while (end > dot + 1 && end[-1] == '0')
+			end--;
+		*(end == dot + 1 ? dot : end) = '\0';
+	}
+	if (!strcmp(out, "-0"))
+		strcpy(out, "0");
+}
+
+static void check_fixed(double v, int decimals)
+{
+	char want[400];
+	struct strbuf sb = {0};
+	fixed_reference(want, sizeof want, v, decimals);
+	strbuf_fixed(&sb, v, decimals);
+	assert_false(sb.failed);
+	if (strcmp(sb.buf, want))
+		fail_msg("%.17g at %d decimals: \"%s\", printf says \"%s\"", v, decimals, sb.buf,
+			 want);
+	strbuf_free(&sb);
+}
+
+static void test_fixed_matches_printf(void **state)
+{
+	(void)state;
+	static const double values[] = {0, -0.0, 0.5, 1.5, 2.5, -2.5, 0.125, 0.375, -0.125,
+					0.05, 0.15, 0.25, 1e-9, -1e-9, -0.004, -0.0049, 99.995,
+					12.5, 1234.5678, -3, 100, 1e15, 9.2e14, 9.3e14, 1e18,
+					-1e18, 1e300, 123456789.0625};
+	for (size_t i = 0; i < sizeof values / sizeof *values; i++)
+		for (int d = 0; d <= 6; d++)
+			check_fixed(values[i], d);
+	struct rng r;
+	rng_init(&r, 11, 0);
+	for (int i = 0; i < 200000; i++) {
+		/* Values of every magnitude, and short binary fractions (ties). */
+		double v = (double)(int64_t)rng_next(&r) / (double)(1ull << rng_below(&r, 63));
+		if (rng_below(&r, 3) == 0)
+			v = (double)(int32_t)rng_next(&r) / (double)(1u << rng_below(&r, 12));
+		check_fixed(v, (int)rng_below(&r, 6));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_int_matches_printf_at_the_edges),
 		cmocka_unit_test(test_int_and_char_match_printf_at_random),
 		cmocka_unit_test(test_str_append_and_text_int_match_printf),
+		cmocka_unit_test(test_fixed_matches_printf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
