@@ -87,6 +87,7 @@ struct archive {
 	_Atomic bool kinds_saving, kinds_said; /* kinds.h's own */
 	uint32_t kinds_remembered;     /* kinds the file gave at mount */
 	_Atomic uint64_t heads_sniffed; /* kinds read from the entries' heads */
+	_Atomic uint64_t pictures_made; /* plots, model.glb files and PNGs made */
 	size_t cache_budget;           /* -o cache_mb: bytes of decoded trees,
 					  models and texts to keep */
 	_Atomic size_t cached_bytes;   /* held now */

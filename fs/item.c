@@ -227,7 +227,7 @@ struct model *item_model(struct archive *ar, const struct node *n, const struct 
 		else
 			m = model_build(it->kind, buf, it->size, label, rig,
 					it->kind == KIND_ANIM ? &src : NULL, &ar->cached_bytes,
-					&why);
+					&ar->pictures_made, &why);
 		free(buf);
 		if (m) {
 			atomic_store_explicit(&c->model, m, memory_order_release);

@@ -83,7 +83,7 @@ static bool pack_map(struct model *m, const struct model_map_source *src)
 struct model *model_build(enum kind kind, const uint8_t *buf, size_t len,
 			  const char *label, const struct skeleton *rig,
 			  const struct model_map_source *map, _Atomic size_t *account,
-			  struct fs_diag *why)
+			  _Atomic uint64_t *pictures, struct fs_diag *why)
 {
 	struct mh_diag d = {0};
 	struct model *m = calloc(1, sizeof *m);
@@ -121,6 +121,7 @@ struct model *model_build(enum kind kind, const uint8_t *buf, size_t len,
 	/* The decoded structures: about the size of the bytes they came
 	 * from, counted once; the texts exactly. */
 	m->account = account;
+	m->pictures = pictures;
 	model_count(m, sizeof *m + len + m->text.len + m->records_txt.len);
 	return m;
 bad:
@@ -164,19 +165,28 @@ static const struct model_text *model_keep(struct model *m, _Atomic(struct model
 	return t;
 }
 
+/* model_keep of a picture, counted as made. */
+static const struct model_text *keep_picture(struct model *m, _Atomic(struct model_text *) *slot,
+					     char *bytes, size_t len)
+{
+	if (bytes && m->pictures)
+		atomic_fetch_add(m->pictures, 1);
+	return model_keep(m, slot, bytes, len);
+}
+
 /* What prints text i of a pack's model (a clip's or an entry's). */
 typedef char *model_printer(const struct model *m, uint32_t i, size_t *len);
 
 /* Text i of `cache`, printed by `print` on first use. */
 static const struct model_text *cached_text(struct model *m, _Atomic(struct model_text *) *cache,
-					    uint32_t i, model_printer *print)
+					    uint32_t i, model_printer *print, bool picture)
 {
 	struct model_text *t = atomic_load_explicit(&cache[i], memory_order_acquire);
 	size_t len = 0;
 	if (t)
 		return t;
 	char *text = print(m, i, &len);
-	return model_keep(m, &cache[i], text, len);
+	return picture ? keep_picture(m, &cache[i], text, len) : model_keep(m, &cache[i], text, len);
 }
 
 static char *clip_text_of(const struct model *m, uint32_t clip, size_t *len)
@@ -208,7 +218,7 @@ const struct model_text *model_image_png(struct model *m, uint32_t image)
 		return t;
 	if (tmh_image_png(&m->tex.images[image], &png, &len, NULL))
 		return NULL;
-	return model_keep(m, &m->image_png[image], (char *)png, len);
+	return keep_picture(m, &m->image_png[image], (char *)png, len);
 }
 
 const struct model_text *model_bind_world(struct model *m)
@@ -233,28 +243,28 @@ const struct model_text *model_entries_index(struct model *m)
 
 const struct model_text *model_clip_text(struct model *m, uint32_t clip)
 {
-	return cached_text(m, m->clip_text, clip, clip_text_of);
+	return cached_text(m, m->clip_text, clip, clip_text_of, false);
 }
 
 const struct model_text *model_clip_svg(struct model *m, uint32_t clip)
 {
-	return cached_text(m, m->clip_svg, clip, clip_svg_of);
+	return cached_text(m, m->clip_svg, clip, clip_svg_of, true);
 }
 
 const struct model_text *model_entry_text(struct model *m, uint32_t entry)
 {
-	return cached_text(m, m->entry_text, entry, entry_text_of);
+	return cached_text(m, m->entry_text, entry, entry_text_of, false);
 }
 
 const struct model_text *model_entry_svg(struct model *m, uint32_t entry)
 {
-	return cached_text(m, m->entry_svg, entry, entry_svg_of);
+	return cached_text(m, m->entry_svg, entry, entry_svg_of, true);
 }
 
 
 const struct model_text *model_keep_glb(struct model *m, uint8_t *bytes, size_t len)
 {
-	return model_keep(m, &m->glb, (char *)bytes, len);
+	return keep_picture(m, &m->glb, (char *)bytes, len);
 }
 
 /* Frees one kept text. */

@@ -61,6 +61,8 @@ struct model {
 						       index.tsv, likewise */
 	_Atomic size_t bytes;        /* memory held, texts printed so far included */
 	_Atomic size_t *account;     /* where bytes is also counted */
+	_Atomic uint64_t *pictures;  /* where the pictures made (plots, model.glb,
+					PNGs) are counted */
 };
 
 /* Where a node's model is cached: in its container tree, or per entry. */
@@ -101,11 +103,12 @@ const struct model_text *model_text_keep(_Atomic(struct model_text *) *slot, cha
 /* Decodes `kind` from buf[0..len).  `rig` is the skeleton of the same
  * container, if any, for the clips' joint comments; `map`, for a pack,
  * what its record map is made from if it is MHP3rd's (NULL: no map).
- * NULL when the bytes do not decode, with the reason in why. */
+ * Its memory is also counted in *account, the pictures it makes in
+ * *pictures.  NULL when the bytes do not decode, with the reason in why. */
 struct model *model_build(enum kind kind, const uint8_t *buf, size_t len,
 			  const char *label, const struct skeleton *rig,
 			  const struct model_map_source *map, _Atomic size_t *account,
-			  struct fs_diag *why);
+			  _Atomic uint64_t *pictures, struct fs_diag *why);
 void model_free(struct model *m);
 
 /* Moves a pack model's decoded pack into *a, for a commit that edits the

@@ -136,6 +136,13 @@ int node_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
 	return node_class(n)->resolve(fs, n, t);
 }
 
+int node_resolve_type(struct mhfs *fs, const struct node *n, struct node_target *t)
+{
+	memset(t, 0, sizeof *t);
+	t->listing = true;
+	return node_class(n)->resolve(fs, n, t);
+}
+
 bool node_exists(struct mhfs *fs, const struct node *n)
 {
 	struct node_target t;

@@ -65,6 +65,9 @@ struct node_target {
 	const char *text;             /* a text view: its text, kept while the */
 	size_t text_len;              /*   archive's io lock is held */
 	char link[64];                /* a shared slot: its symlink's target */
+	bool listing;                 /* in: only the type is asked (a listing of
+					 a VIEW_SIZED_BY_MAKING view): its
+					 contents need not be made */
 };
 
 /* The class of a node (valid type). */
@@ -95,6 +98,10 @@ bool node_from_ino(struct mhfs *fs, uint64_t ino, struct node *n);
 /* Resolves a node: 0, ENOENT when it does not exist, or the errno of
  * what failed (ENOMEM printing a text, EIO reading the archive). */
 int node_resolve(struct mhfs *fs, const struct node *n, struct node_target *t);
+
+/* node_resolve for a listing: whether it exists and is a link, its
+ * contents left unmade where the class can (t->listing). */
+int node_resolve_type(struct mhfs *fs, const struct node *n, struct node_target *t);
 
 /* Whether the node exists, with no more work than that takes (a top-level
  * folder: its entry's kind; no tree or model built). */

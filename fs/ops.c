@@ -468,9 +468,13 @@ static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	while (!full && pos < POS_SCRATCH &&
 	       node_child_at(fs, &dir, &pos, &child, name, sizeof name)) {
 		bool dot = name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));
+		/* A view sized by making it is listed by name, number and type:
+		 * ino 0 tells the kernel readdirplus gives no attributes for it
+		 * (no lookup counted), so `ls` and a glob make none. */
+		bool sized = node_class(&child)->flags & VIEW_SIZED_BY_MAKING;
 		/* An entry of readdirplus counts a lookup, taken with its number
 		 * (inodes_pin), given back if it is not sent. */
-		uint64_t counted = plus && !dot ? inodes_pin(&fs->inodes, node_place(fs, &child),
+		uint64_t counted = plus && !dot && !sized ? inodes_pin(&fs->inodes, node_place(fs, &child),
 							      name_hash(name)) : 0;
 		uint64_t child_ino = counted ? counted : node_ino(fs, &child);
 		bool listed = false;
@@ -480,7 +484,9 @@ static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 			sent = room;
 		if (counted && !room) {
 			full = true; /* out of memory: this reply ends here */
-		} else if (!node_stat(fs, &child, &st)) {
+		} else if (sized && !node_list_stat(fs, &child, &st)) {
+			full = !add_entry(req, fs, buf, size, &used, name, &st, 0, pos + 1, plus);
+		} else if (!sized && !node_stat(fs, &child, &st)) {
 			live_attributes(fs, &st, child_ino);
 			if (counted)
 				inodes_told(&fs->inodes, counted, &st);

@@ -27,7 +27,9 @@ void fs_unlock(struct mhfs *fs)
 	archive_trim(&fs->ar);
 }
 
-int node_stat(struct mhfs *fs, const struct node *n, struct stat *st)
+/* The attributes of a node; for a listing (`listing`), a view sized by
+ * making it (VIEW_SIZED_BY_MAKING) gets its type, not its size. */
+static int stat_node(struct mhfs *fs, const struct node *n, struct stat *st, bool listing)
 {
 	struct node_target t;
 	const struct view_class *c = node_class(n);
@@ -57,7 +59,10 @@ int node_stat(struct mhfs *fs, const struct node *n, struct stat *st)
 		st->st_nlink = 2;
 		return 0;
 	}
-	if (c->contents) {
+	listing = listing && (c->flags & VIEW_SIZED_BY_MAKING);
+	if (c->contents && listing) {
+		st->st_mode = S_IFREG | 0444 | (c->flags & VIEW_WRITABLE ? writable : 0);
+	} else if (c->contents) {
 		/* Made afresh: its size is its length now. */
 		uint8_t *text;
 		size_t len;
@@ -68,7 +73,7 @@ int node_stat(struct mhfs *fs, const struct node *n, struct stat *st)
 		st->st_size = (off_t)len;
 		if (c->flags & VIEW_LIVE)
 			clock_gettime(CLOCK_REALTIME, &st->st_mtim);
-	} else if ((err = node_resolve(fs, n, &t))) {
+	} else if ((err = listing ? node_resolve_type(fs, n, &t) : node_resolve(fs, n, &t))) {
 		return err;
 	} else if (t.link[0]) {
 		st->st_mode = S_IFLNK | 0777;
@@ -79,6 +84,16 @@ int node_stat(struct mhfs *fs, const struct node *n, struct stat *st)
 	}
 	st->st_blocks = (st->st_size + 511) / 512;
 	return 0;
+}
+
+int node_stat(struct mhfs *fs, const struct node *n, struct stat *st)
+{
+	return stat_node(fs, n, st, false);
+}
+
+int node_list_stat(struct mhfs *fs, const struct node *n, struct stat *st)
+{
+	return stat_node(fs, n, st, true);
 }
 
 /* What a view's attributes are while the mount runs: the size of a

@@ -27,6 +27,12 @@ void fs_unlock(struct mhfs *fs);
 int node_stat(struct mhfs *fs, const struct node *n, struct stat *st);
 void live_attributes(struct mhfs *fs, struct stat *st, uint64_t ino);
 
+/* node_stat for a listing: a view sized by making it (a plot, model.glb:
+ * VIEW_SIZED_BY_MAKING) is not made, and its size is left 0, for the
+ * listing to give no attributes (the kernel looks it up when it wants
+ * them). */
+int node_list_stat(struct mhfs *fs, const struct node *n, struct stat *st);
+
 /* The place number of inode ino (node_place), what the times set on a
  * view and its refusals are kept under; ino itself when not a view's. */
 uint64_t place_of(struct mhfs *fs, fuse_ino_t ino);

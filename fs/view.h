@@ -106,6 +106,11 @@ enum view_flags {
 	VIEW_UNLOCKED = 1 << 9,  /* made without the archive's io lock (its
 				    callbacks take what they need), so it
 				    answers while a commit holds it */
+	VIEW_SIZED_BY_MAKING = 1 << 10, /* a file whose size is known only by
+				    making it (a plot, model.glb, a PNG, check.txt):
+				    a listing gives its name and number, and leaves
+				    its attributes to a lookup, so `ls` and a glob
+				    make none of them */
 };
 
 /* What a file view's contents are made from (invalidate.c). */

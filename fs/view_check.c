@@ -107,7 +107,7 @@ static int check_resolve(struct mhfs *fs, const struct node *n, struct node_targ
 }
 
 const struct view_class view_check = {
-	.flags = VIEW_ITEM,
+	.flags = VIEW_ITEM | VIEW_SIZED_BY_MAKING,
 	.in = NODE_DIR,
 	.also_in = {NODE_SKEL_DIR, NODE_PACK_DIR},
 	.fixed_name = "check.txt",

@@ -159,11 +159,13 @@ static void entry_svg_name(struct mhfs *fs, const struct node *n, char *buf, siz
 static int entry_svg_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
 {
 	int err = entry_resolve(fs, n, t);
-	return err ? err : item_kept_text(t, model_entry_svg(t->model, n->slot));
+	if (err || t->listing)
+		return err;
+	return item_kept_text(t, model_entry_svg(t->model, n->slot));
 }
 
 const struct view_class view_entry_svg = {
-	.flags = VIEW_ITEM | VIEW_SLOT,
+	.flags = VIEW_ITEM | VIEW_SLOT | VIEW_SIZED_BY_MAKING,
 	.source = SOURCE_MODEL,
 	.name = entry_svg_name,
 	.parent = in_entries,

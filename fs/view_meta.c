@@ -119,6 +119,8 @@ static int info_contents(struct mhfs *fs, const struct node *n, uint8_t **data, 
 	strbuf_printf(&t, "heads_sniffed\t%llu\n",
 		      (unsigned long long)atomic_load(&ar->heads_sniffed));
 	strbuf_printf(&t, "kinds_remembered\t%u\n", ar->kinds_remembered);
+	strbuf_printf(&t, "pictures_made\t%llu\n",
+		      (unsigned long long)atomic_load(&ar->pictures_made));
 	strbuf_printf(&t, "view_reads\t%llu\n",
 		      (unsigned long long)atomic_load(&fs->view_reads));
 	strbuf_printf(&t, "inodes_retired\t%llu\n",

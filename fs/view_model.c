@@ -92,7 +92,7 @@ static int linked_moveset(struct mhfs *fs, const struct node *dir, struct model 
 static int model_glb_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
 {
 	int err = pac_skeleton(fs, n, t);
-	if (err)
+	if (err || t->listing)
 		return err;
 	const struct model_text *glb = atomic_load_explicit(&t->model->glb, memory_order_acquire);
 	if (!glb) {
@@ -123,7 +123,7 @@ static int model_glb_resolve(struct mhfs *fs, const struct node *n, struct node_
 }
 
 const struct view_class view_model_glb = {
-	.flags = VIEW_ITEM,
+	.flags = VIEW_ITEM | VIEW_SIZED_BY_MAKING,
 	.in = NODE_DIR,
 	.fixed_name = "model.glb",
 	.resolve = model_glb_resolve,

@@ -42,7 +42,7 @@ static int slot_resolve(struct mhfs *fs, const struct node *n, struct node_targe
 	if (clip < 0)
 		return ENOENT;
 	views_slot_link(&m->pack, n->stream, n->slot, slot_file(n), t->link, sizeof t->link);
-	if (t->link[0])
+	if (t->link[0] || (t->listing && n->type == NODE_SLOT_SVG))
 		return 0;
 	if (n->type == NODE_SLOT_BIN) {
 		t->offset += m->clip_offset[clip];
@@ -111,7 +111,7 @@ const struct view_class view_slot_bin = {
 };
 
 const struct view_class view_slot_svg = {
-	.flags = VIEW_ITEM | VIEW_STREAM | VIEW_SLOT,
+	.flags = VIEW_ITEM | VIEW_STREAM | VIEW_SLOT | VIEW_SIZED_BY_MAKING,
 	.source = SOURCE_MODEL,
 	.name = slot_name,
 	.parent = in_stream,

@@ -104,6 +104,8 @@ static int image_resolve(struct mhfs *fs, const struct node *n, struct node_targ
 		return err;
 	if (!t->model || n->slot >= t->model->tex.count)
 		return ENOENT;
+	if (t->listing)
+		return 0;
 	const struct model_text *png = model_image_png(t->model, n->slot);
 	if (!png)
 		return ENOMEM;
@@ -131,7 +133,7 @@ static enum mh_err image_encode(const struct edit *e, const uint8_t *old, size_t
 }
 
 const struct view_class view_tmh_png = {
-	.flags = VIEW_ITEM | VIEW_SLOT | VIEW_WRITABLE,
+	.flags = VIEW_ITEM | VIEW_SLOT | VIEW_WRITABLE | VIEW_SIZED_BY_MAKING,
 	.source = SOURCE_MODEL,
 	.name = image_name,
 	.parent = image_folder,

@@ -3,7 +3,8 @@
 # "PLOTS") through a real mount of a copy of the sample: every plot of the
 # Tigrex is well-formed SVG with one plot per channel of its clip text and
 # each key's value on its curve (tests/svgcheck.py, a reader of its own);
-# a shared slot's plot is a link as its text is; the plots are read-only
+# a shared slot's plot is a link as its text is; a listing makes none (a
+# stat or a read does); the plots are read-only
 # and follow an edit of the text; and they render in headless Chromium to
 # an image holding the curves and the keys (skipped without chromium).
 #
@@ -24,6 +25,23 @@ trap 'leave "$mnt"' EXIT
 mkdir -p "$mnt"
 cp "$sample/DATA.BIN" "$archive"
 check "mount a copy of the sample" "$mount_bin" "$archive" "$mnt"
+
+# Pictures are made when read or stat'ed, never by a listing: `ls`, a
+# glob of the texts and find(1) see names and types only (the listing's
+# entries for plots, model.glb and PNGs carry no attributes).
+pictures() { awk -F'\t' '$1 == "pictures_made" { print $2 }' "$mnt/.mhfu/info"; }
+listing_makes_no_picture() {
+	ls -R "$mnt/file_06185" >/dev/null &&
+		cat "$pack"/stream*/*.txt >/dev/null &&
+		[ "$(find "$mnt/file_06185" -type l -name '*.svg' | wc -l)" -gt 0 ] || return 1
+	[ "$(pictures)" = 0 ] || { echo "pictures_made $(pictures) after listing"; return 1; }
+	local size
+	size=$(stat -c %s "$pack/stream0/slot000.svg")
+	[ "$(pictures)" = 1 ] || { echo "pictures_made $(pictures) after one stat"; return 1; }
+	[ "$(wc -c <"$pack/stream0/slot000.svg")" = "$size" ]
+}
+check "listing the Tigrex's folders and reading its texts makes no picture; a stat makes one" \
+	listing_makes_no_picture
 
 # Every slot text has its plots beside it: a file, or the link its text
 # is, to the same slot's plots.
