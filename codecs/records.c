@@ -40,36 +40,49 @@ size_t records_known_skips(int monster, const uint8_t **bones)
 
 /* ---- the walk and the fork rule ------------------------------------------ */
 
-/* Record i's bone for records 0..n-1, walking the bones from `offset`
- * over the ascending skip list; -1 past the rig's last bone. */
+/* A walk of the bones from an offset over an ascending skip list: the
+ * next record's bone at each step, -1 past the rig's last bone. */
+struct bone_walk {
+	uint64_t bone;           /* the next bone not yet given */
+	uint32_t at;             /* the first skip entry not passed */
+	const uint32_t *skip;
+	uint32_t nskip, nbones;
+};
+
+static int32_t next_bone(struct bone_walk *w)
+{
+	while (w->at < w->nskip && w->skip[w->at] < w->bone)
+		w->at++;
+	while (w->at < w->nskip && w->skip[w->at] == w->bone) {
+		w->bone++;
+		w->at++;
+	}
+	return w->bone < w->nbones ? (int32_t)w->bone++ : -1;
+}
+
+/* Record i's bone for records 0..n-1, walking from `offset`. */
 static void walk(uint32_t offset, const uint32_t *skip, uint32_t nskip, uint32_t nbones,
 		 int32_t *bone, uint32_t n)
 {
-	uint64_t b = offset;
-	uint32_t j = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		while (j < nskip && skip[j] < b)
-			j++;
-		while (j < nskip && skip[j] == b) {
-			b++;
-			j++;
-		}
-		bone[i] = b < nbones ? (int32_t)b++ : -1;
-	}
+	struct bone_walk w = {.bone = offset, .skip = skip, .nskip = nskip, .nbones = nbones};
+	for (uint32_t i = 0; i < n; i++)
+		bone[i] = next_bone(&w);
 }
 
 bool records_at_or_above_fork(const struct records *r, int32_t b)
 {
-	if (b < 0)
-		return false;
+	return b >= 0 && (uint32_t)b < r->nbones && r->above_fork[b];
+}
+
+/* Marks the fork and its ancestors, a parent loop walked once. */
+static void mark_above_fork(struct records *r)
+{
 	int32_t at = r->fork;
 	for (uint32_t steps = 0; at >= 0 && (uint32_t)at < r->nbones && steps <= r->nbones;
 	     steps++) {
-		if (at == b)
-			return true;
+		r->above_fork[at] = true;
 		at = r->parent[at];
 	}
-	return false;
 }
 
 /* The first record with location channels that bone[] does not put at
@@ -84,19 +97,32 @@ static int32_t first_below_fork(const struct records *r, const int32_t *bone)
 	return -1;
 }
 
-/* The fork rule's offset for skip list skip: the lowest that keeps it
- * (in `scratch`, nrecords bones), 0 when none does (*kept false). */
+/* Whether the walk from `offset` puts every record with location
+ * channels at or above the fork: first_below_fork of it, stopping at the
+ * first record that fails (the rule tries every offset). */
+static bool offset_keeps_fork(const struct records *r, uint32_t offset, const uint32_t *skip,
+			      uint32_t nskip)
+{
+	struct bone_walk w = {.bone = offset, .skip = skip, .nskip = nskip, .nbones = r->nbones};
+	for (uint32_t i = 0; i < r->nrecords; i++) {
+		int32_t b = next_bone(&w);
+		if (r->located[i] && !records_at_or_above_fork(r, b))
+			return false;
+	}
+	return true;
+}
+
+/* The fork rule's offset for skip list skip: the lowest that keeps it,
+ * 0 when none does (*kept false). */
 static uint32_t fork_offset(const struct records *r, const uint32_t *skip, uint32_t nskip,
-			    int32_t *scratch, bool *kept)
+			    bool *kept)
 {
 	*kept = true;
 	if (!r->rigged || r->fork < 0)
 		return 0;
-	for (uint32_t offset = 0; offset < r->nbones; offset++) {
-		walk(offset, skip, nskip, r->nbones, scratch, r->nrecords);
-		if (first_below_fork(r, scratch) < 0)
+	for (uint32_t offset = 0; offset < r->nbones; offset++)
+		if (offset_keeps_fork(r, offset, skip, nskip))
 			return offset;
-	}
 	*kept = false;
 	return 0;
 }
@@ -211,7 +237,7 @@ static enum mh_err apply(struct records *r, struct records_setting *s, struct mh
 		free(bone);
 		return mh_fail(d, MH_ENOMEM, 0, "out of memory for the record map");
 	}
-	r->fork_offset = fork_offset(r, skip, nskip, bone, &r->fork_kept);
+	r->fork_offset = fork_offset(r, skip, nskip, &r->fork_kept);
 	records_setting_free(&r->set);
 	r->set = *s;
 	*s = (struct records_setting){0};
@@ -241,8 +267,9 @@ enum mh_err records_init(struct records *r, const struct skeleton *rig, const st
 	r->parent = malloc((r->nbones ? r->nbones : 1) * sizeof *r->parent);
 	r->name = malloc((r->nbones ? r->nbones : 1) * sizeof *r->name);
 	r->located = calloc(r->nrecords ? r->nrecords : 1, sizeof *r->located);
+	r->above_fork = calloc(r->nbones ? r->nbones : 1, sizeof *r->above_fork);
 	struct records_setting none = {0};
-	if (!r->parent || !r->name || !r->located) {
+	if (!r->parent || !r->name || !r->located || !r->above_fork) {
 		records_free(r);
 		return mh_fail(d, MH_ENOMEM, 0, "out of memory for the record map");
 	}
@@ -252,6 +279,7 @@ enum mh_err records_init(struct records *r, const struct skeleton *rig, const st
 	}
 	if (rig)
 		r->fork = rig_body_fork(rig);
+	mark_above_fork(r);
 	mark_located(pack, r->located);
 	enum mh_err err = apply(r, &none, d);
 	if (err)
@@ -311,7 +339,7 @@ enum mh_err records_fit(const struct records *r, struct records_setting *s, stru
 		err = mh_fail(d, MH_ENOMEM, 0, "out of memory for the record map");
 		goto out;
 	}
-	uint32_t rule = fork_offset(r, skip, nskip, bone, &kept);
+	uint32_t rule = fork_offset(r, skip, nskip, &kept);
 	if (s->offset_set && s->offset == rule)
 		s->offset_set = false;
 	if ((s->offset_set || s->skip_set) && !r->rigged) {
@@ -365,6 +393,7 @@ void records_free(struct records *r)
 	free(r->parent);
 	free(r->name);
 	free(r->located);
+	free(r->above_fork);
 	free(r->skip);
 	free(r->bone);
 	records_setting_free(&r->set);

@@ -67,6 +67,9 @@ struct records {
 	int32_t *parent;           /* per bone */
 	char (*name)[RECORDS_NAME_MAX]; /* per bone: its name when printable, else "" */
 	int32_t fork;              /* the body fork, -1 when no joint forks */
+	bool *above_fork;          /* per bone: the fork or one of its ancestors
+				      (the fork rule asks it of every record at
+				      every offset tried) */
 	int monster;               /* the monster's id, RECORDS_NO_MONSTER */
 	uint32_t nrecords;         /* the most tracks a clip of the pack has */
 	bool *located;             /* per record: a clip gives it location channels */
