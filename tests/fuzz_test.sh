@@ -6,7 +6,8 @@
 # On a copy of the source tree without build/ (a fresh clone), with one
 # more target that crashes on its committed seed, fuzz.sh builds every
 # tests/fuzz_*.c, runs each, reports executions for every real target,
-# names the crashing one, keeps its input and exits 1.  On the copy with
+# names the crashing one, keeps its input and exits 1 (a target whose
+# seed is slow is not counted as crashing).  On the copy with
 # a generated sample in build/ (after `make check`, where fuzz.sh once
 # died of SIGPIPE seeding its corpora), one clean target exits 0; a bad
 # command line exits 2.  OUTDIR (default: a temporary folder) keeps the
@@ -43,6 +44,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 EOF
 mkdir -p "$copy/tests/corpus/fuzz_zz_crash"
 printf 'boom' >"$copy/tests/corpus/fuzz_zz_crash/seed"
+# And one whose seed is slow: libFuzzer keeps it as a slow unit, which is
+# not a crash.
+cat >"$copy/tests/fuzz_zz_slow.c" <<'EOF'
+/* A target slow on its seed: fuzz_test.sh's.
+ * fuzz.sh flags: -report_slow_units=1 */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size >= 4 && !memcmp(data, "slow", 4))
+		nanosleep(&(struct timespec){.tv_sec = 1, .tv_nsec = 300000000}, NULL);
+	return 0;
+}
+EOF
+mkdir -p "$copy/tests/corpus/fuzz_zz_slow"
+printf 'slow' >"$copy/tests/corpus/fuzz_zz_slow/seed"
 # Each run starts from the committed corpora alone.
 rm -rf "$out/corpus" "$out/artifacts"
 
@@ -72,6 +92,15 @@ read -r n st <<<"$(row_of "$work/all.out" fuzz_zz_crash)"
 crashes=$(awk '$1 == "fuzz_zz_crash" { print $8 }' "$work/all.out")
 if [[ ${st:-} == FAILED* && ${crashes:-0} -ge 1 ]]; then ok "the crashing target is reported"; else
 	not_ok "the crashing target is reported: '$(grep '^fuzz_zz_crash ' "$work/all.out")'"
+fi
+read -r n st <<<"$(row_of "$work/all.out" fuzz_zz_slow)"
+crashes=$(awk '$1 == "fuzz_zz_slow" { print $8 }' "$work/all.out")
+if [[ ${st:-} == ok && ${crashes:-} == 0 ]] &&
+	[[ -n $(find "$out/artifacts/fuzz_zz_slow" -name 'slow-unit-*' 2>/dev/null) ]]; then
+	ok "a slow unit libFuzzer kept is not counted as a crash"
+else
+	not_ok "a slow unit libFuzzer kept is not counted as a crash: '$(grep '^fuzz_zz_slow ' "$work/all.out")'," \
+		"artifacts: $(ls "$out/artifacts/fuzz_zz_slow" 2>&1)"
 fi
 kept=$(find "$out/artifacts/fuzz_zz_crash" -name 'crash-*' -type f 2>/dev/null | sed -n 1p)
 if [[ -n $kept ]] && [[ $(head -c 4 "$kept") == boom ]]; then
