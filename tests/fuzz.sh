@@ -53,6 +53,17 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 mkdir -p "$1"
 out=$(cd "$1" && pwd)
 shift
+# Everything runs from the tree's top with paths relative to it, so the
+# logs and the table name no path of this machine (OUTDIR too, when it
+# is inside the tree).
+cd "$root" || exit 1
+[[ $out == "$root"/* ]] && out=${out#"$root"/}
+root=.
+# A crash's stack trace likewise (its source files, and its binary when
+# OUTDIR is inside the tree).
+for v in ASAN_OPTIONS UBSAN_OPTIONS; do
+	export "$v=${!v:+${!v}:}strip_path_prefix=$(pwd -P)/"
+done
 if (($# == 1)) && [[ $1 =~ ^[0-9]+$ ]]; then
 	count SECONDS "$1"
 	secs=$1 runs=
@@ -105,7 +116,7 @@ rm -f "$probe" "$probe.c" "$probe.log"
 bins=()
 for name in "${targets[@]}"; do bins+=("$out/build/tests/$name"); done
 echo "fuzz.sh: building ${targets[*]} (log: $out/build.log)"
-if ! make -C "$root" -j"$(nproc)" CC="$clang" SAN=fuzz BUILD="$out/build" \
+if ! make --no-print-directory -j"$(nproc)" CC="$clang" SAN=fuzz BUILD="$out/build" \
 	CFLAGS="-O1 -g" "${bins[@]}" >"$out/build.log" 2>&1; then
 	tail -n 30 "$out/build.log" >&2
 	echo "fuzz.sh: the build failed (log: $out/build.log)" >&2
@@ -149,7 +160,7 @@ run_target() {
 	local t0 t1
 	t0=$(date +%s%N)
 	# shellcheck disable=SC2046 # the target's flags are words
-	(cd "$out" && exec "$out/build/tests/$name" "$limit" -max_len=4096 -timeout=25 \
+	("$out/build/tests/$name" "$limit" -max_len=4096 -timeout=25 \
 		-dict="$root/tests/fuzz.dict" -print_final_stats=1 -artifact_prefix="$art" \
 		$(target_flags "$name") "${dirs[@]}") >"$log" 2>&1 || rc=$?
 	t1=$(date +%s%N)

@@ -28,6 +28,9 @@ copy=$work/src
 mkdir -p "$copy"
 tar -C "$root" --exclude=./build --exclude=./.git --exclude=./mnt -cf - . |
 	tar -C "$copy" -xpf -
+# OUTDIR seen from inside the copy, so fuzz.sh's logs name paths
+# relative to the tree it runs in.
+ln -s "$out" "$copy/fuzz-out"
 cat >"$copy/tests/fuzz_zz_crash.c" <<'EOF'
 /* A target that crashes on its seed: fuzz_test.sh's. */
 #include <stddef.h>
@@ -75,7 +78,7 @@ done
 # The table's row for a target: "executions status", or nothing.
 row_of() { awk -v t="$2" '$1 == t { print $2, $9 }' "$1"; }
 
-env -u ASAN_OPTIONS -u UBSAN_OPTIONS bash "$copy/tests/fuzz.sh" --seconds 1 --jobs 2 "$out" >"$work/all.out" 2>&1
+env -u ASAN_OPTIONS -u UBSAN_OPTIONS bash "$copy/tests/fuzz.sh" --seconds 1 --jobs 2 "$copy/fuzz-out" >"$work/all.out" 2>&1
 status=$?
 if [[ $status == 1 ]]; then ok "fuzz.sh exits 1 when a target crashed"; else
 	not_ok "fuzz.sh exits 1 when a target crashed (it exited $status)"
@@ -102,6 +105,13 @@ else
 	not_ok "a slow unit libFuzzer kept is not counted as a crash: '$(grep '^fuzz_zz_slow ' "$work/all.out")'," \
 		"artifacts: $(ls "$out/artifacts/fuzz_zz_slow" 2>&1)"
 fi
+# (The crash's stack trace names its binary, which is outside this copy.)
+logs=$(ls "$out"/*.log | grep -v '/fuzz_zz_crash\.log$')
+if grep -lI -e "$copy" -e "$root" $logs >/dev/null; then
+	not_ok "the logs name paths relative to the tree: $(grep -lI -e "$copy" -e "$root" $logs | head -3)"
+else
+	ok "the logs name paths relative to the tree"
+fi
 kept=$(find "$out/artifacts/fuzz_zz_crash" -name 'crash-*' -type f 2>/dev/null | sed -n 1p)
 if [[ -n $kept ]] && [[ $(head -c 4 "$kept") == boom ]]; then
 	ok "the crashing input is kept"
@@ -112,7 +122,7 @@ fi
 # After `make check`: the sample's tree in build/.
 mkdir -p "$copy/build"
 ln -s "$sample" "$copy/build/sample"
-env -u ASAN_OPTIONS -u UBSAN_OPTIONS bash "$copy/tests/fuzz.sh" --seconds 1 "$out" fuzz_pac >"$work/one.out" 2>&1
+env -u ASAN_OPTIONS -u UBSAN_OPTIONS bash "$copy/tests/fuzz.sh" --seconds 1 "$copy/fuzz-out" fuzz_pac >"$work/one.out" 2>&1
 status=$?
 read -r n st <<<"$(row_of "$work/one.out" fuzz_pac)"
 if [[ $status == 0 && ${st:-} == ok && ${n:-0} -gt 0 ]]; then
@@ -122,7 +132,7 @@ else
 	tail -n 20 "$work/one.out"
 fi
 
-env -u ASAN_OPTIONS -u UBSAN_OPTIONS bash "$copy/tests/fuzz.sh" --seconds soon "$out" >"$work/usage.out" 2>&1
+env -u ASAN_OPTIONS -u UBSAN_OPTIONS bash "$copy/tests/fuzz.sh" --seconds soon "$copy/fuzz-out" >"$work/usage.out" 2>&1
 status=$?
 if [[ $status == 2 ]] && grep -q "must be a positive integer" "$work/usage.out"; then
 	ok "a bad command line exits 2 saying why"
