@@ -113,16 +113,33 @@ static bool offset_keeps_fork(const struct records *r, uint32_t offset, const ui
 }
 
 /* The fork rule's offset for skip list skip: the lowest that keeps it,
- * 0 when none does (*kept false). */
+ * 0 when none does (*kept false).  A walk gives the records consecutive
+ * unskipped bones, so a start is worth trying only where it puts the
+ * first moving record on a bone at or above the fork (the fork and its
+ * ancestors: a few); each start is tried from the lowest offset giving
+ * it, one past the unskipped bone before it. */
 static uint32_t fork_offset(const struct records *r, const uint32_t *skip, uint32_t nskip,
 			    bool *kept)
 {
 	*kept = true;
 	if (!r->rigged || r->fork < 0)
 		return 0;
-	for (uint32_t offset = 0; offset < r->nbones; offset++)
-		if (offset_keeps_fork(r, offset, skip, nskip))
+	uint32_t first = 0;
+	while (first < r->nrecords && !r->located[first])
+		first++;
+	if (first == r->nrecords)
+		return 0;
+	struct bone_walk start = {.skip = skip, .nskip = nskip, .nbones = r->nbones};
+	struct bone_walk lead = start; /* `first` bones ahead of start */
+	uint32_t offset = 0;
+	int32_t b = 0;
+	for (uint32_t i = 0; i < first && b >= 0; i++)
+		b = next_bone(&lead);
+	while (b >= 0 && (b = next_bone(&lead)) >= 0) {
+		if (r->above_fork[b] && offset_keeps_fork(r, offset, skip, nskip))
 			return offset;
+		offset = (uint32_t)next_bone(&start) + 1;
+	}
 	*kept = false;
 	return 0;
 }

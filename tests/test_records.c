@@ -685,6 +685,43 @@ static void test_find_monster(void **state)
 
 /* ---- random rigs ------------------------------------------------------------ */
 
+/* The fork rule by its definition: the lowest offset whose walk (bones
+ * upward from it, over r's skip list) puts every moving record at or
+ * above the fork; -1 when none does. */
+static int32_t fork_offset_by_definition(const struct records *r)
+{
+	if (r->fork < 0)
+		return 0;
+	for (uint32_t o = 0; o < r->nbones; o++) {
+		uint32_t b = o, k = 0;
+		bool keeps = true;
+		for (uint32_t i = 0; i < r->nrecords && keeps; i++, b++) {
+			while (k < r->nskip && r->skip[k] < b)
+				k++;
+			while (k < r->nskip && r->skip[k] == b)
+				b++, k++;
+			keeps = !r->located[i] ||
+				(b < r->nbones && records_at_or_above_fork(r, (int32_t)b));
+		}
+		if (keeps)
+			return (int32_t)o;
+	}
+	return -1;
+}
+
+/* r's fork rule offset is the definition's, for its own skip list. */
+static void assert_fork_offset(const struct records *r)
+{
+	int32_t want = fork_offset_by_definition(r);
+	if (want < 0) {
+		assert_false(r->fork_kept);
+		assert_int_equal(r->fork_offset, 0);
+	} else {
+		assert_true(r->fork_kept);
+		assert_int_equal(r->fork_offset, want);
+	}
+}
+
 /* Random trees (each bone's parent an earlier bone, now and then a root),
  * random packs and monsters: the map ascends, steps over the skip list,
  * keeps the fork rule when it says so, and its text reads back. */
@@ -698,14 +735,25 @@ static void test_random_maps(void **state)
 		int32_t parent[60];
 		for (uint32_t b = 0; b < n; b++)
 			parent[b] = b && rng_below(&g, 8) ? (int32_t)rng_below(&g, b) : -1;
+		struct skeleton s;
+		/* Every other rig a quadruped, whose fork lies deeper. */
+		if (round % 2)
+			rig_of(&s, parent, n);
+		else {
+			quadruped(&s, rng_below(&g, 4), rng_range(&g, 0, 8), rng_range(&g, 1, 20),
+				  rng_range(&g, 1, 20), rng_below(&g, 8));
+			n = s.nbones;
+		}
+		/* Moving records: scattered, or (as in the games) a few in a
+		 * row near the start, now and then one further on. */
 		int located[72], nl = 0;
+		uint32_t from = rng_below(&g, 3), to = from + rng_below(&g, 4);
 		for (uint32_t t = 0; t < tracks; t++)
-			if (rng_below(&g, 6) == 0)
+			if (round % 2 ? rng_below(&g, 6) == 0
+				      : (t >= from && t < to) || rng_below(&g, 40) == 0)
 				located[nl++] = (int)t;
 		located[nl] = -1;
-		struct skeleton s;
 		struct records r;
-		rig_of(&s, parent, n);
 		map_of(&r, &s, tracks, located, monsters[rng_below(&g, 9)]);
 		int32_t last = -1, first;
 		for (uint32_t i = 0; i < r.nrecords; i++) {
@@ -721,6 +769,18 @@ static void test_random_maps(void **state)
 		}
 		if (r.fork_kept)
 			assert_true(records_fork_kept(&r, &first));
+		assert_fork_offset(&r);
+		/* A skip list of the user's: the rule's offset follows it. */
+		uint32_t skip[128], nskip = 0;
+		for (uint32_t b = 0; b < n; b++)
+			if (rng_below(&g, 6) == 0)
+				skip[nskip++] = b;
+		struct records skipped;
+		map_of(&skipped, &s, tracks, located, r.monster);
+		struct records_setting own = {.skip_set = true, .skip = skip, .nskip = nskip};
+		if (records_override(&skipped, &own, NULL) == MH_OK)
+			assert_fork_offset(&skipped);
+		records_free(&skipped);
 		/* Every lower offset breaks the rule. */
 		for (uint32_t o = 0; r.fork_kept && o < r.offset; o++) {
 			struct records_setting t = {.offset_set = true, .offset = o};
