@@ -162,6 +162,20 @@ static uint8_t *filtered_rows(const struct png_image *img, unsigned depth, size_
 	return raw;
 }
 
+/* deflate with zlib's default level and a window no larger than the
+ * data (a match cannot reach further back than its start): a texture's
+ * few kilobytes then need a few kilobytes of state, not the 256 KB a
+ * 32 KB window and the default hash take, which zlib also clears. */
+static int deflate_init_for(z_stream *z, size_t len)
+{
+	int window = 9; /* zlib's smallest for deflate */
+	while (window < 15 && ((size_t)1 << window) < len)
+		window++;
+	int mem_level = window - 7 < 1 ? 1 : window - 7 > 8 ? 8 : window - 7;
+	return deflateInit2(z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, window, mem_level,
+			    Z_DEFAULT_STRATEGY);
+}
+
 enum mh_err png_encode(const struct png_image *img, uint8_t **out, size_t *len,
 		       struct mh_diag *d)
 {
@@ -188,13 +202,14 @@ enum mh_err png_encode(const struct png_image *img, uint8_t **out, size_t *len,
 			ntrns = i + 1;
 
 	uint8_t *raw = filtered_rows(img, depth, stride);
+	size_t raw_len = stride * img->height;
 	z_stream z = {0};
-	if (!raw || deflateInit(&z, Z_DEFAULT_COMPRESSION) != Z_OK) {
+	if (!raw || deflate_init_for(&z, raw_len) != Z_OK) {
 		free(raw);
 		return mh_fail(d, MH_ENOMEM, 0, "out of memory encoding a %ux%u PNG",
 			       img->width, img->height);
 	}
-	size_t raw_len = stride * img->height, bound = deflateBound(&z, (uLong)raw_len);
+	size_t bound = deflateBound(&z, (uLong)raw_len);
 	size_t cap = sizeof SIGNATURE + 12 + IHDR_LEN + 12 + 3 * (size_t)img->ncolors + 12 +
 		     ntrns + 12 + bound + 12;
 	uint8_t *buf = malloc(cap), *p = buf;
