@@ -112,13 +112,14 @@ fi
 rm -f "$probe" "$probe.c" "$probe.log"
 
 # One build for all the targets, kept between runs (make rebuilds what
-# changed): the codecs once, each target linked with libFuzzer's main.
-# A make of its own (not the caller's, whose output sync names directories).
+# changed, everything when the flags did): the codecs once, each target
+# linked with libFuzzer's main.  A make of its own (not the caller's,
+# whose output sync names directories).
 bins=()
 for name in "${targets[@]}"; do bins+=("$out/build/tests/$name"); done
 echo "fuzz.sh: building ${targets[*]} (log: $out/build.log)"
 if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -j"$(nproc)" CC="$clang" SAN=fuzz BUILD="$out/build" \
-	CFLAGS="-O1 -g" "${bins[@]}" >"$out/build.log" 2>&1; then
+	CFLAGS="-O2 -g" "${bins[@]}" >"$out/build.log" 2>&1; then
 	tail -n 30 "$out/build.log" >&2
 	echo "fuzz.sh: the build failed (log: $out/build.log)" >&2
 	exit 1
