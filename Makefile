@@ -63,10 +63,6 @@ FUZZ_MAIN = -fsanitize=fuzzer
 endif
 MH_CFLAGS  = $(WARN_CFLAGS) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -MMD -MP $(SAN_FLAGS) $(CFLAGS)
 MH_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
-# What objects are compiled with, as given to this make (expanded now, so
-# no object's own additions count): when it changes (`make CFLAGS=-O0`, an
-# edit of the sanitizers' flags) every object is made again.
-BUILD_FLAGS := $(CC) $(MH_CFLAGS) $(MH_LDFLAGS)
 
 FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null)
 FUSE_LIBS   := $(shell pkg-config --libs fuse3 2>/dev/null)
@@ -104,23 +100,19 @@ SAMPLE_GEN ?= $(MKARCHIVE)
 
 .SECONDARY: $(TEST_OBJ)
 
-.PHONY: FORCE all check check-plain check-san check-tsan units mount-tests demo bench fuzz fuzz-long fuzz-deps stress deps test-deps clean sample install uninstall picture
+.PHONY: all check check-plain check-san check-tsan units mount-tests demo bench fuzz fuzz-long fuzz-deps stress deps test-deps clean sample install uninstall picture
 
 all: $(MOUNT) $(MKARCHIVE) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(UNITS) $(FUZZERS)
 
-$(BUILD)/flags: FORCE
-	@mkdir -p $(@D)
-	@printf '%s\n' '$(BUILD_FLAGS)' | cmp -s - $@ || printf '%s\n' '$(BUILD_FLAGS)' >$@
-
-$(BUILD)/codecs/%.o: codecs/%.c $(BUILD)/flags
+$(BUILD)/codecs/%.o: codecs/%.c
 	@mkdir -p $(@D)
 	$(CC) $(MH_CFLAGS) -c -o $@ $<
 
-$(BUILD)/fs/%.o: fs/%.c $(BUILD)/flags
+$(BUILD)/fs/%.o: fs/%.c
 	@mkdir -p $(@D)
 	$(CC) $(MH_CFLAGS) $(FUSE_CFLAGS) -Icodecs -c -o $@ $<
 
-$(BUILD)/tests/%.o: tests/%.c $(BUILD)/flags
+$(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
 	$(CC) $(MH_CFLAGS) -Icodecs -c -o $@ $<
 

@@ -94,6 +94,15 @@ if ((${#targets[@]} == 0)); then
 	exit 1
 fi
 
+# The build (below) is kept between runs; one made by other flags or
+# another Makefile, which make cannot tell, goes.
+build_flags=(CC="$clang" SAN=fuzz CFLAGS="-O2 -g")
+made_by="${build_flags[*]} $(cksum <"$root/Makefile")"
+if [[ -d $out/build && $(cat "$out/build/made-by" 2>/dev/null) != "$made_by" ]]; then
+	echo "fuzz.sh: $out/build was made by other flags or another Makefile: making it afresh"
+	rm -rf "$out/build"
+fi
+
 # libFuzzer ships with clang's runtime libraries, packaged apart on Debian.
 probe=$out/.probe
 printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' \
@@ -112,14 +121,16 @@ fi
 rm -f "$probe" "$probe.c" "$probe.log"
 
 # One build for all the targets, kept between runs (make rebuilds what
-# changed, everything when the flags did): the codecs once, each target
-# linked with libFuzzer's main.  A make of its own (not the caller's,
-# whose output sync names directories).
+# changed): the codecs once, each target linked with libFuzzer's main.
+# A make of its own (not the caller's, whose output sync names
+# directories).
+mkdir -p "$out/build"
+printf '%s\n' "$made_by" >"$out/build/made-by"
 bins=()
 for name in "${targets[@]}"; do bins+=("$out/build/tests/$name"); done
 echo "fuzz.sh: building ${targets[*]} (log: $out/build.log)"
-if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -j"$(nproc)" CC="$clang" SAN=fuzz BUILD="$out/build" \
-	CFLAGS="-O2 -g" "${bins[@]}" >"$out/build.log" 2>&1; then
+if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -j"$(nproc)" "${build_flags[@]}" \
+	BUILD="$out/build" "${bins[@]}" >"$out/build.log" 2>&1; then
 	tail -n 30 "$out/build.log" >&2
 	echo "fuzz.sh: the build failed (log: $out/build.log)" >&2
 	exit 1

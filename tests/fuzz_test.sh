@@ -9,9 +9,10 @@
 # names the crashing one, keeps its input and exits 1 (a target whose
 # seed is slow is not counted as crashing).  On the copy with
 # a generated sample in build/ (after `make check`, where fuzz.sh once
-# died of SIGPIPE seeding its corpora), one clean target exits 0; a bad
-# command line exits 2.  OUTDIR (default: a temporary folder) keeps the
-# clang build between runs, so only the first builds everything.
+# died of SIGPIPE seeding its corpora), one clean target exits 0; a build
+# kept from other flags is made afresh; a bad command line exits 2.
+# OUTDIR (default: a temporary folder) keeps the clang build between
+# runs, so only the first builds everything.
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -130,6 +131,21 @@ if [[ $status == 0 && ${st:-} == ok && ${n:-0} -gt 0 ]]; then
 else
 	not_ok "with a sample in build/, a clean target exits 0 (exit $status)"
 	tail -n 20 "$work/one.out"
+fi
+
+# A build kept from other flags or another Makefile (an older fuzz.sh's)
+# goes before anything else is tried, even when clang is then missing.
+mkdir -p "$work/stale/build"
+echo "CC=clang SAN=fuzz CFLAGS=-O1 -g" >"$work/stale/build/made-by"
+touch "$work/stale/build/object.o"
+CLANG=clang-missing bash "$copy/tests/fuzz.sh" --seconds 1 "$work/stale" fuzz_pac >"$work/stale.out" 2>&1
+status=$?
+if [[ $status == 1 && ! -e $work/stale/build/object.o ]] && grep -q "making it afresh" "$work/stale.out" &&
+	grep -q "clang with libFuzzer is not available" "$work/stale.out"; then
+	ok "a build made by other flags is not kept"
+else
+	not_ok "a build made by other flags is not kept (exit $status): $(ls "$work/stale/build" 2>&1)"
+	cat "$work/stale.out"
 fi
 
 env -u ASAN_OPTIONS -u UBSAN_OPTIONS bash "$copy/tests/fuzz.sh" --seconds soon "$copy/fuzz-out" >"$work/usage.out" 2>&1
