@@ -21,11 +21,13 @@
 #include "quat.h"
 #include "records.h"
 #include "rig.h"
+#include "simd.h"
 #include "strbuf.h"
 
 #define LOC_UNIT (1.0 / 16.0)  /* one raw location unit */
 
 /* glTF's enums (the OpenGL values). */
+#define GL_SHORT 5122
 #define GL_FLOAT 5126
 #define GL_UNSIGNED_SHORT 5123
 #define GL_UNSIGNED_INT 5125
@@ -121,15 +123,38 @@ static bool bin_reserve(struct glb *g, size_t more)
 }
 
 
+/* `text`, then v in decimal: the JSON of the accessors, views and
+ * samplers (thousands of each in a big model) without printf. */
+static void json_text_int(struct strbuf *sb, const char *text, long long v)
+{
+	strbuf_str(sb, text, 0);
+	strbuf_int(sb, v, 0);
+}
+
 /* The bufferView of the bytes from `start` to the end; target 0: none. */
 static uint32_t add_view(struct glb *g, size_t start, int target)
 {
-	strbuf_printf(&g->views, "%s{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu",
-		      g->nviews ? "," : "", start, g->len - start);
+	struct strbuf *v = &g->views;
+	json_text_int(v, g->nviews ? ",{\"buffer\":0,\"byteOffset\":" : "{\"buffer\":0,\"byteOffset\":",
+		      (long long)start);
+	json_text_int(v, ",\"byteLength\":", (long long)(g->len - start));
 	if (target)
-		strbuf_printf(&g->views, ",\"target\":%d", target);
-	strbuf_char(&g->views, '}');
+		json_text_int(v, ",\"target\":", target);
+	strbuf_char(v, '}');
 	return g->nviews++;
+}
+
+/* An accessor's opening up to its type: `{"bufferView":V,"componentType":T,`
+ * then "normalized":true when asked, and "count":N. */
+static void accessor_head(struct glb *g, uint32_t view, int type, bool normalized,
+			  uint32_t count)
+{
+	struct strbuf *a = &g->accessors;
+	json_text_int(a, g->naccessors ? ",{\"bufferView\":" : "{\"bufferView\":", view);
+	json_text_int(a, ",\"componentType\":", type);
+	if (normalized)
+		strbuf_str(a, ",\"normalized\":true", 0);
+	json_text_int(a, ",\"count\":", count);
 }
 
 /* An accessor's type by its components: 1, 3, 4 or 16. */
@@ -150,8 +175,10 @@ static uint32_t put_floats(struct glb *g, const float *v, uint32_t count, unsign
 	g->len += (size_t)count * comps * 4;
 	uint32_t view = add_view(g, start, target);
 	struct strbuf *a = &g->accessors;
-	strbuf_printf(a, "%s{\"bufferView\":%u,\"componentType\":%d,\"count\":%u,\"type\":\"%s\"",
-		      g->naccessors ? "," : "", view, GL_FLOAT, count, accessor_type(comps));
+	accessor_head(g, view, GL_FLOAT, false, count);
+	strbuf_str(a, ",\"type\":\"", 0);
+	strbuf_str(a, accessor_type(comps), 0);
+	strbuf_char(a, '"');
 	for (int bound = 0; bounds && bound < 2; bound++) {
 		strbuf_printf(a, ",\"%s\":[", bound ? "max" : "min");
 		for (unsigned c = 0; c < comps; c++) {
@@ -167,6 +194,53 @@ static uint32_t put_floats(struct glb *g, const float *v, uint32_t count, unsign
 		strbuf_char(a, ']');
 	}
 	strbuf_char(a, '}');
+	return g->naccessors++;
+}
+
+/* v (in [-1, 1]) as a signed short normalized to it: v * 32767, rounded
+ * half away from zero. */
+static inline int16_t normalized_short(double v)
+{
+	double s = v * 32767;
+	s = s > 32767 ? 32767 : s < -32767 ? -32767 : s;
+	return (int16_t)(s + copysign(0.5, s));
+}
+
+/* Quaternion f of the components x, y, z, w as four little-endian
+ * normalized shorts at out + 8 f, for f < n (a loop to vectorize). */
+VECTOR_CLONES static void pack_quats(const double *x, const double *y, const double *z,
+				     const double *w, uint32_t n, uint8_t *out)
+{
+	for (uint32_t f = 0; f < n; f++) {
+#if MH_HOST_LE
+		uint64_t q = (uint64_t)(uint16_t)normalized_short(x[f]) |
+			     (uint64_t)(uint16_t)normalized_short(y[f]) << 16 |
+			     (uint64_t)(uint16_t)normalized_short(z[f]) << 32 |
+			     (uint64_t)(uint16_t)normalized_short(w[f]) << 48;
+		memcpy(out + 8 * (size_t)f, &q, sizeof q);
+#else
+		put_le16(out + 8 * (size_t)f, (uint16_t)normalized_short(x[f]));
+		put_le16(out + 8 * (size_t)f + 2, (uint16_t)normalized_short(y[f]));
+		put_le16(out + 8 * (size_t)f + 4, (uint16_t)normalized_short(z[f]));
+		put_le16(out + 8 * (size_t)f + 6, (uint16_t)normalized_short(w[f]));
+#endif
+	}
+}
+
+/* The unit quaternions run->q[0..3][0..count), as one accessor of signed
+ * shorts normalized to [-1, 1], which glTF takes for rotations: a short's
+ * step, 1/32767 of a component (about 0.002 degrees), is a tenth of the
+ * game's own (a turn in 16384); half the bytes of floats. */
+static uint32_t put_quats(struct glb *g, const struct quat_run *run, uint32_t count)
+{
+	if (!bin_reserve(g, (size_t)count * 4 * 2))
+		return 0;
+	size_t start = g->len;
+	pack_quats(run->q[0], run->q[1], run->q[2], run->q[3], count, g->bin + g->len);
+	g->len += (size_t)count * 8;
+	uint32_t view = add_view(g, start, 0);
+	accessor_head(g, view, GL_SHORT, true, count);
+	strbuf_str(&g->accessors, ",\"type\":\"VEC4\"}", 0);
 	return g->naccessors++;
 }
 
@@ -567,22 +641,22 @@ static uint64_t motions_size(const struct rig *r, const struct anim *pack, struc
 		if (!motion_at(r, pack, i, m))
 			continue;
 		uint32_t loc, rot = driven(m, r->n, &loc);
-		total += (uint64_t)m->frames * (4 + 16 * rot + 12 * loc) + 4 +
+		total += (uint64_t)m->frames * (4 + 8 * rot + 12 * loc) + 4 +
 			 (uint64_t)(rot + loc) * JSON_PER_CHANNEL;
 	}
 	return total;
 }
 
-/* Room for sampling the longest motion: its floats out, and its
- * rotations (quat.h). */
+/* Room for sampling the longest motion: its times or a track's
+ * locations as floats, and its rotations (quat.h). */
 struct sampling {
-	float *samples;       /* frames * 4 */
+	float *samples;       /* frames * 3 */
 	struct quat_run run;
 };
 
 static bool sampling_init(struct sampling *sp, uint32_t frames)
 {
-	sp->samples = malloc((size_t)frames * 4 * sizeof *sp->samples);
+	sp->samples = malloc((size_t)frames * 3 * sizeof *sp->samples);
 	bool run = quat_run_init(&sp->run, frames);
 	return sp->samples && run;
 }
@@ -591,6 +665,24 @@ static void sampling_free(struct sampling *sp)
 {
 	free(sp->samples);
 	quat_run_free(&sp->run);
+}
+
+/* Sampler n of an animation: accessor `input`'s times, `output`'s values. */
+static void put_sampler(struct strbuf *json, uint32_t n, uint32_t input, uint32_t output)
+{
+	json_text_int(json, n ? ",{\"input\":" : "{\"input\":", input);
+	json_text_int(json, ",\"output\":", output);
+	strbuf_str(json, ",\"interpolation\":\"LINEAR\"}", 0);
+}
+
+/* Channel n: sampler n drives `path` of node `node`. */
+static void put_channel(struct strbuf *json, uint32_t n, uint32_t node, const char *path)
+{
+	json_text_int(json, n ? ",{\"sampler\":" : "{\"sampler\":", n);
+	json_text_int(json, ",\"target\":{\"node\":", node);
+	strbuf_str(json, ",\"path\":\"", 0);
+	strbuf_str(json, path, 0);
+	strbuf_str(json, "\"}}", 0);
 }
 
 /* One motion as an animation: its time accessor, then per driven bone
@@ -618,14 +710,9 @@ static void put_motion(struct glb *g, const struct rig *r, const struct motion *
 			moves |= (loc[a] = channel_of(t, LOC_BITS[a])) != NULL;
 		}
 		quat_run_sample(&sp->run, rot, m->frames);
-		for (uint32_t f = 0; f < m->frames; f++)
-			for (int i = 0; i < 4; i++)
-				samples[(size_t)f * 4 + i] = f32(sp->run.q[i][f]);
-		uint32_t out = put_floats(g, samples, m->frames, 4, false, 0);
-		strbuf_printf(json, "%s{\"input\":%u,\"output\":%u,\"interpolation\":\"LINEAR\"}",
-			      nsamplers ? "," : "", time, out);
-		strbuf_printf(&channels, "%s{\"sampler\":%u,\"target\":{\"node\":%u,"
-			      "\"path\":\"rotation\"}}", nsamplers ? "," : "", nsamplers, b);
+		uint32_t out = put_quats(g, &sp->run, m->frames);
+		put_sampler(json, nsamplers, time, out);
+		put_channel(&channels, nsamplers, b, "rotation");
 		nsamplers++;
 		if (!moves)
 			continue;
@@ -638,13 +725,13 @@ static void put_motion(struct glb *g, const struct rig *r, const struct motion *
 					f32(loc[a] ? sp->run.raw[a][f] * LOC_UNIT
 						   : r->s->bones[b].position[a]);
 		out = put_floats(g, samples, m->frames, 3, false, 0);
-		strbuf_printf(json, ",{\"input\":%u,\"output\":%u,\"interpolation\":\"LINEAR\"}",
-			      time, out);
-		strbuf_printf(&channels, ",{\"sampler\":%u,\"target\":{\"node\":%u,"
-			      "\"path\":\"translation\"}}", nsamplers, b);
+		put_sampler(json, nsamplers, time, out);
+		put_channel(&channels, nsamplers, b, "translation");
 		nsamplers++;
 	}
-	strbuf_printf(json, "],\"channels\":[%s]}", channels.buf ? channels.buf : "");
+	strbuf_str(json, "],\"channels\":[", 0);
+	strbuf_append(json, channels.buf, channels.len);
+	strbuf_str(json, "]}", 0);
 	g->failed |= channels.failed;
 	strbuf_free(&channels);
 }
@@ -825,11 +912,18 @@ enum mh_err gltf_model_mapped(const struct skeleton *s, const struct anim *pack,
 	for (uint32_t b = 0; b < r.n; b++)
 		strbuf_printf(&json, "%s%u", b ? "," : "", b);
 	strbuf_printf(&json, "]}],");
-	if (animations.len)
-		strbuf_printf(&json, "\"animations\":[%s],", animations.buf);
-	strbuf_printf(&json, "\"accessors\":[%s],\"bufferViews\":[%s],"
-		      "\"buffers\":[{\"byteLength\":%zu}]}", g.accessors.buf, g.views.buf,
-		      align_up(g.len, 4));
+	/* The big arrays appended, not printed through "%s". */
+	if (animations.len) {
+		strbuf_str(&json, "\"animations\":[", 0);
+		strbuf_append(&json, animations.buf, animations.len);
+		strbuf_str(&json, "],", 0);
+	}
+	strbuf_str(&json, "\"accessors\":[", 0);
+	strbuf_append(&json, g.accessors.buf, g.accessors.len);
+	strbuf_str(&json, "],\"bufferViews\":[", 0);
+	strbuf_append(&json, g.views.buf, g.views.len);
+	json_text_int(&json, "],\"buffers\":[{\"byteLength\":", (long long)align_up(g.len, 4));
+	strbuf_str(&json, "}]}", 0);
 	if (json.failed || g.accessors.failed || g.views.failed)
 		err = mh_fail(d, MH_ENOMEM, 0, "out of memory for model.glb's JSON");
 	else

@@ -28,7 +28,8 @@
  *                 LINEAR: per driven joint a rotation channel (its
  *                 rotation channels as the engine plays them: cubic
  *                 Hermite with the keys' ease slopes, held outside the
- *                 keys, Euler Rz Ry Rx, an axis without a channel 0) and,
+ *                 keys, Euler Rz Ry Rx, an axis without a channel 0;
+ *                 stored as normalized signed shorts) and,
  *                 when its track has location channels, a translation
  *                 channel (an axis without one keeps the bind offset).
  *                 Scale and the unnamed bits are not played.  An

@@ -105,7 +105,8 @@ void strbuf_append(struct strbuf *sb, const char *s, size_t n)
 {
 	if (!reserve(sb, n))
 		return;
-	memcpy(sb->buf + sb->len, s, n);
+	if (n) /* s may be an empty strbuf's NULL */
+		memcpy(sb->buf + sb->len, s, n);
 	sb->len += n;
 	sb->buf[sb->len] = '\0';
 }

@@ -94,12 +94,28 @@ import os, bpy
 bpy.ops.wm.read_factory_settings(use_empty=True)
 bpy.ops.import_scene.gltf(filepath=os.environ["GLB"], import_shading="FLAT")
 bones = sum(len(o.data.bones) for o in bpy.data.objects if o.type == "ARMATURE")
-print("IMPORTED", bones, len(bpy.data.actions))
-' 2>&1 | awk '$1 == "IMPORTED" { print $2, $3 }'
+# The rotations (normalized shorts in the file) as Blender keyed them:
+# unit quaternions, each key of a bone its four curves at one frame.
+worst, keys = 0.0, 0
+for act in bpy.data.actions:
+    quat = {}
+    for fc in act.fcurves:
+        if fc.data_path.endswith("rotation_quaternion"):
+            quat.setdefault(fc.data_path, {})[fc.array_index] = fc
+    for curves in quat.values():
+        if len(curves) != 4:
+            continue
+        for points in zip(*(curves[i].keyframe_points for i in range(4))):
+            worst = max(worst, abs(sum(p.co[1] ** 2 for p in points) - 1))
+            keys += 1
+print("IMPORTED", bones, len(bpy.data.actions), keys, "%.6f" % worst)
+' 2>&1 | awk '$1 == "IMPORTED" { print $2, $3, $4, $5 }'
 	}
-	imported=$(blender_import)
-	check "Blender imports it: 48 bones, $nentries actions (got: ${imported:-nothing})" \
-		test "$imported" = "48 $nentries"
+	read -r bones actions keys worst <<<"$(blender_import)"
+	check "Blender imports it: 48 bones, $nentries actions (got: ${bones:-nothing} ${actions:-})" \
+		test "${bones:-}" = 48 -a "${actions:-}" = "$nentries"
+	check "its rotation keys, 16-bit in the file, are unit quaternions in Blender (${keys:-0} keys, worst |q|^2 - 1 ${worst:-?})" \
+		awk -v k="${keys:-0}" -v w="${worst:-9}" 'BEGIN { exit !(k > 100000 && w < 1e-3) }'
 else
 	skip "the Blender import" "blender is not installed (bash tests/deps.sh pictures)"
 fi
