@@ -54,7 +54,7 @@ endif
 # dictionary names the formats' words (memcmp and strcmp are still
 # watched), and side by side for a minute, from the committed corpora and
 # from none, the targets reached the same coverage with tracing as
-# without while it cost a quarter to three quarters of each execution
+# without while it cost an eighth to three quarters of each execution
 # (bounds checks and loop counters in every decoder, encoder and rule).
 ifeq ($(SAN),fuzz)
 SAN_FLAGS = -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-coverage=trace-cmp \

@@ -210,6 +210,13 @@ EOF
 	rt=$(ratio "$t2" "$t1") rr=$(ratio "$r2" "$r1")
 	table "$commits commits in a row, per commit (last/first $window)" "$(ms "$t2") (commit $c2 us)" "first $window: $(ms "$t1") (commit $c1 us)" "$rt" "<= 1.10" "$(judge "$rt" le 1.10)"
 	table "  the daemon's RSS (last/first $window)" "$((r2 / 1024)) KB" "first $window: $((r1 / 1024)) KB" "$rr" "<= 1.10" "$(judge "$rr" le 1.10)"
+	# The first window holds the heap's growth to its working size (one
+	# step or a few, in the first hundreds of commits); the second shows
+	# whether it goes on growing.
+	local r_second rs
+	r_second=$(sed -n "$((window + 1)),$((2 * window))p" "$dir/commits.txt" | awk '$2 >= 0 { s += $2; n++ } END { printf "%d", s / n }')
+	rs=$(ratio "$r2" "$r_second")
+	table "  the daemon's RSS (last/second $window)" "$((r2 / 1024)) KB" "second $window: $((r_second / 1024)) KB" "$rs" "(after warm-up)" "-"
 	[ "$(judge "$rt" le 1.10)" = MISSED ] && missed "commits in a row" "the last commits take ${rt}x the first" \
 		edit_line "$mnt/$slot" "$(key_line "$mnt/$slot")" 55
 }
