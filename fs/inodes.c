@@ -329,6 +329,20 @@ int inodes_truncate(struct inodes *t, uint64_t ino, uint64_t place)
 	return err;
 }
 
+uint64_t inodes_expose(struct inodes *t, uint64_t place)
+{
+	pthread_mutex_lock(&t->lock);
+	const struct ino_rec *p = find(t, place);
+	uint64_t ino = p && p->current ? p->current : place;
+	struct ino_rec *r = find(t, ino);
+	if (r && r->lookups && !r->writers && !(r->flags & (INO_WRITTEN | INO_STALE)))
+		r->flags |= INO_EXPOSED;
+	else
+		ino = 0;
+	pthread_mutex_unlock(&t->lock);
+	return ino;
+}
+
 bool inodes_cached(struct inodes *t, uint64_t ino)
 {
 	pthread_mutex_lock(&t->lock);

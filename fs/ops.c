@@ -271,6 +271,21 @@ static void reply_raw(fuse_req_t req, struct mhfs *fs, const struct handle *h,
 		fuse_reply_buf(req, (const char *)buf, (size_t)n);
 }
 
+/* reply_raw, then, for a read of a root entry from its start (a page
+ * cache miss, or a file read through), the entries after it may be
+ * stored ahead of the reader (prefetch.h).  What to store is taken
+ * first: once replied, the file may be closed and h gone. */
+static void reply_raw_ahead(fuse_req_t req, struct mhfs *fs, const struct handle *h,
+			    size_t size, off_t off)
+{
+	const struct node *n = &h->view;
+	bool ahead = n->type == NODE_FILE && n->depth == 0 && !n->original && off == 0;
+	uint32_t entry = n->entry;
+	reply_raw(req, fs, h, size, off);
+	if (ahead)
+		prefetch_after_miss(fs, entry);
+}
+
 /* Replies a slice of a buffer. */
 static void reply_slice(fuse_req_t req, const uint8_t *data, size_t len, size_t size,
 			off_t off)
@@ -325,9 +340,7 @@ static void read_unopened(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, size_
 		reply_slice(req, data, len, size, off);
 		free(data);
 	} else if (raw) {
-		reply_raw(req, fs, &h, size, off);
-		if (h.view.type == NODE_FILE && h.view.depth == 0 && !h.view.original && off == 0)
-			prefetch_after_miss(fs, h.view.entry);
+		reply_raw_ahead(req, fs, &h, size, off);
 	}
 }
 
@@ -353,7 +366,7 @@ static void mhfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		pthread_mutex_unlock(&h->lock);
 		handle_put(h);
 	} else {
-		reply_raw(req, fs, h, size, off);
+		reply_raw_ahead(req, fs, h, size, off);
 	}
 }
 

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "handle.h"
 #include "reply.h"
 
 void prefetch_init(struct prefetch *p)
@@ -15,26 +16,39 @@ void prefetch_destroy(struct prefetch *p)
 	pthread_mutex_destroy(&p->lock);
 }
 
-/* Stores entry id whole into the kernel's page cache.  False when it
- * could not be read (the reader will then ask, and be told why). */
+/* Stores entry id whole into the kernel's page cache, under its current
+ * number and as a cached open of it would read it: the number exposed
+ * first (inodes.h), unless a writer has the view open; each piece read
+ * with the io lock held and the entry's generation unchanged since, so
+ * that a commit meanwhile (which retires the number) ends it.  False
+ * when it was not stored whole (the reader will then ask). */
 static bool store_entry(struct mhfs *fs, uint32_t id)
 {
 	struct archive *ar = &fs->ar;
 	struct node n = {.type = NODE_FILE, .entry = id};
-	uint64_t ino = node_ino(fs, &n), size = archive_entry_size(ar, id);
-	for (uint64_t off = 0; off < size; off += MAX_REQUEST) {
-		size_t len = size - off < MAX_REQUEST ? (size_t)(size - off) : MAX_REQUEST;
-		uint8_t *buf = read_buffer(fs, len);
+	uint64_t place = node_place(fs, &n), ino = 0, size = 0, generation = 0;
+	for (uint64_t off = 0; !off || off < size; off += MAX_REQUEST) {
+		uint8_t *buf = read_buffer(fs, MAX_REQUEST);
 		if (!buf)
 			return false;
+		ssize_t got = -1;
+		size_t len = 0;
 		pthread_rwlock_rdlock(&ar->io);
-		ssize_t got = archive_read(ar, id, off, buf, len);
+		if (!off) {
+			generation = atomic_load(&ar->entries[id].generation);
+			size = archive_entry_size(ar, id);
+			if (!writer_open(fs, place))
+				ino = inodes_expose(&fs->inodes, place);
+		}
+		if (ino && off < size && atomic_load(&ar->entries[id].generation) == generation) {
+			len = size - off < MAX_REQUEST ? (size_t)(size - off) : MAX_REQUEST;
+			got = archive_read(ar, id, off, buf, len);
+		}
 		pthread_rwlock_unlock(&ar->io);
-		if (got != (ssize_t)len)
+		if (got != (ssize_t)len || !len)
 			return false;
 		struct fuse_bufvec bv = FUSE_BUFVEC_INIT(len);
 		bv.buf[0].mem = buf;
-		/* The kernel has no inode for it (never listed): skip it. */
 		if (fuse_lowlevel_notify_store(fs->se, ino, (off_t)off, &bv, 0))
 			return false;
 	}

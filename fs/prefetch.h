@@ -1,4 +1,4 @@
-/* Reading ahead across the root's entries, in read-only mounts.
+/* Reading ahead across the root's entries.
  *
  * A program that goes through the entries in order (cp -r, tar, rsync, a
  * checksum of everything) waits for a round trip per file, however small,
@@ -10,7 +10,14 @@
  * the next window is stored while it reads the rest of this one, so the
  * reader does not catch up with the storing.
  *
- * Only read-only mounts do this: nothing there changes what was stored.
+ * A read-write mount does it too: what the kernel caches under a number
+ * is one content (inodes.h), so an entry is stored under its current
+ * number as a cached open would read it, the number exposed first, and
+ * a commit that changes the entry retires the number the pages are
+ * under.  A writer's number is never stored into: its pages may hold
+ * what the writer wrote (and a write waits for its reply holding their
+ * locks).
+ *
  * A store waits on the page locks of the file it fills; a reader that
  * reached that file first holds them until its read is answered, which
  * another worker does.  (Were the driver killed at that moment, its

@@ -1,7 +1,7 @@
 /* The table of inode numbers (fs/inodes.h): a commit's plan retires what
  * the kernel holds of the views it changes, a stale number answers what
  * it was told while files of it are open and ESTALE after, a write never
- * shares a number with cached readers, a place takes its own number back
+ * shares a number with cached readers nor with pages stored unasked, a place takes its own number back
  * once the kernel holds none of its numbers, and nothing is left behind
  * when the kernel forgets everything (random operations against a model
  * of the kernel). */
@@ -182,6 +182,45 @@ static void test_a_writer_never_shares_a_cached_number(void **state)
 	inodes_forget(&t, clean, 1);
 	assert_int_equal(records(&t), 0);
 	assert_int_equal(atomic_load(&t.moved), 0);
+	inodes_destroy(&t);
+}
+
+/* Pages stored unasked (prefetch.h) go only under a number the kernel
+ * holds that no writer has: exposed as by a cached open, so that a
+ * writer then moves to a number of its own. */
+static void test_stores_expose_held_numbers_no_writer_has(void **state)
+{
+	(void)state;
+	struct inodes t;
+	inodes_init(&t);
+	uint64_t p = PLACE(8), q = PLACE(9);
+	bool cache = false;
+	assert_int_equal(inodes_expose(&t, p), 0); /* the kernel holds none */
+	lookup(&t, p, p, 64);
+	assert_int_equal(inodes_expose(&t, p), p);
+	assert_true(inodes_cached(&t, p));
+	assert_int_equal(inodes_open(&t, p, p, true, false, &cache), ESTALE);
+	uint64_t w = inodes_current(&t, p);
+	assert_int_not_equal(w, p);
+	lookup(&t, w, p, 64);
+	assert_int_equal(inodes_open(&t, w, p, true, false, &cache), 0);
+	assert_int_equal(inodes_expose(&t, p), 0); /* the writer's number */
+	assert_true(inodes_release(&t, w, true));
+	/* Retired at the writer's close: the clean number is stored into. */
+	uint64_t clean = inodes_current(&t, p);
+	lookup(&t, clean, p, 64);
+	assert_int_equal(inodes_expose(&t, p), clean);
+
+	/* A number a writer made (not cached before) is its writer's too. */
+	lookup(&t, q, q, 32);
+	assert_int_equal(inodes_open(&t, q, q, true, false, &cache), 0);
+	assert_int_equal(inodes_expose(&t, q), 0);
+	inodes_release(&t, q, true);
+	inodes_forget(&t, p, 1);
+	inodes_forget(&t, w, 1);
+	inodes_forget(&t, clean, 1);
+	inodes_forget(&t, q, 1);
+	assert_int_equal(records(&t), 0);
 	inodes_destroy(&t);
 }
 
@@ -370,6 +409,7 @@ int main(void)
 		cmocka_unit_test(test_a_commit_retires_what_the_kernel_holds),
 		cmocka_unit_test(test_an_unopened_number_answers_its_place),
 		cmocka_unit_test(test_a_writer_never_shares_a_cached_number),
+		cmocka_unit_test(test_stores_expose_held_numbers_no_writer_has),
 		cmocka_unit_test(test_a_truncate_by_path_of_a_cached_number_moves_it),
 		cmocka_unit_test(test_plans_judge_held_current_numbers_only),
 		cmocka_unit_test(test_random_operations_leave_nothing_behind),
