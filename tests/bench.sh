@@ -178,7 +178,7 @@ row_growth() {
 	if [ "$kind" = tail ]; then
 		r=$(ratio "$gt" "$ft") floor="dd of the $(( ($(stat -c %s "$edit") - end) / 1000000 )) MB after it $(ms "$ft")"
 	else
-		r=$(ratio "$ft" "$gt") floor="cp of the archive $(ms "$ft")"
+		r=$(ratio "$ft" "$gt") floor="cp + sync of the archive $(ms "$ft")"
 	fi
 	table "$label" "$(ms "$gt")" "$floor" "$r" "$([ "$op" = le ] && echo "<=" || echo ">=") $target" "$(judge "$r" "$op" "$target")"
 	[ "$(judge "$r" "$op" "$target")" = MISSED ] && missed "$label" "ratio $r (target $target)" grow "$name"
