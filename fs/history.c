@@ -13,6 +13,7 @@
 
 #include "buffer.h"
 #include "bytes.h"
+#include "crc32.h"
 #include "record.h"
 
 #define HISTORY_DIR "history"
@@ -30,7 +31,7 @@
 
 uint32_t history_crc(const uint8_t *p, size_t len)
 {
-	return (uint32_t)crc32_z(0, p, len);
+	return mh_crc32(0, p, len);
 }
 
 /* The entry's bytes compressed at `level`, malloc'ed: fast rather than

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <zlib.h>
 
 #include "buffer.h"
 #include "bytes.h"
+#include "crc32.h"
 #include "store.h"
 
 #define MAGIC "MHFUJNL2"
@@ -28,7 +28,7 @@ static void journal_path(char *buf, size_t len, const char *archive)
 
 static uint32_t crc_of(const uint8_t *p, size_t len)
 {
-	return (uint32_t)crc32_z(0, p, len);
+	return mh_crc32(0, p, len);
 }
 
 void journal_init(struct journal *j)
@@ -67,7 +67,7 @@ struct sink {
 	const struct store_io *io;
 	int fd;
 	uint64_t at;       /* where the next byte goes */
-	uLong crc;         /* of the bytes put so far */
+	uint32_t crc;      /* of the bytes put so far */
 	uint8_t buf[STAGE];
 	size_t n;
 	int failed;        /* a write failed, errno says why */
@@ -84,7 +84,7 @@ static void sink_flush(struct sink *k)
 static void sink_put(struct sink *k, const void *data, size_t len)
 {
 	const uint8_t *p = data;
-	k->crc = crc32_z(k->crc, p, len);
+	k->crc = mh_crc32(k->crc, p, len);
 	if (len > STAGE - k->n) {
 		sink_flush(k);
 		if (len > STAGE) {
@@ -103,7 +103,7 @@ static void sink_put(struct sink *k, const void *data, size_t len)
 static int write_record(const struct store_io *io, int fd, const struct journal_record *r,
 			uint64_t seq, uint64_t at)
 {
-	struct sink k = {.io = io, .fd = fd, .at = at, .crc = crc32(0, Z_NULL, 0)};
+	struct sink k = {.io = io, .fd = fd, .at = at, .crc = 0};
 	uint8_t head[HEAD], whead[WRITE_HEAD], tail[TAIL];
 	memcpy(head, MAGIC, MAGIC_LEN);
 	put_le64(head + 8, seq);
