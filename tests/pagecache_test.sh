@@ -270,6 +270,19 @@ check "killed with commits and lookups going on, the driver exits" exited "$pid"
 wait "$loop" "$lookers" 2>/dev/null
 check "the mount is then dead, and unmounts" bash -c "! stat '$mnt/.mhfu' 2>/dev/null; fusermount3 -u '$mnt'"
 check "the archive decodes after the kill" "$dump" --check "$archive"
+
+# A kill -9 while entries are stored ahead of readers going in order:
+# the storing thread must not outlive the connection (prefetch.h).
+"$mount_bin" "$archive" "$mnt" || exit 1
+pid=$(daemon_pid "$mnt")
+( for r in 1 2 3 4; do find "$mnt" -maxdepth 1 -type f -name 'file_*' -print0 |
+	xargs -0 cat >/dev/null 2>&1 & done; wait ) &
+readers=$!
+sleep 0.3
+kill -9 "$pid"
+check "killed while entries were stored ahead of four readers, the driver exits" exited "$pid"
+wait "$readers" 2>/dev/null
+check "and the mount unmounts" bash -c "! stat '$mnt/.mhfu' 2>/dev/null; fusermount3 -u '$mnt'"
 "$mount_bin" "$archive" "$mnt" && check "and mounts again" same_text "$clip"
 unmount "$mnt"
 finish
