@@ -34,7 +34,10 @@ void handle_put(struct handle *h)
 	if (atomic_fetch_sub(&h->refs, 1) == 1) {
 		old_put(h->old);
 		pthread_mutex_destroy(&h->lock);
-		free(h->data);
+		if (h->shared)
+			model_text_put(h->shared);
+		else
+			free(h->data);
 		free(h);
 	}
 }

@@ -64,7 +64,9 @@ struct handle {
 				  exclusively, read with it shared */
 	bool counted;          /* counted open in fs->inodes (inodes_open) */
 	bool buffered;         /* reads (and writes) use data */
-	uint8_t *data;
+	uint8_t *data;         /* a reader's may be a kept text shared, */
+	const struct model_text *shared; /*   this: then never written, and
+				  given back rather than freed */
 	size_t len, cap;
 	bool writable;         /* opened for writing a view */
 	bool dirty;            /* written since the last commit attempt */

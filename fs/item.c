@@ -253,6 +253,7 @@ int item_kept_text(struct node_target *t, const struct model_text *text)
 		return ENOMEM;
 	t->text = text->text;
 	t->text_len = text->len;
+	t->kept = text;
 	return 0;
 }
 

@@ -145,6 +145,7 @@ const struct model_text *model_text_keep(_Atomic(struct model_text *) *slot, cha
 		return NULL;
 	}
 	*t = (struct model_text){.text = text, .len = len};
+	atomic_init(&t->refs, 1);
 	if (!atomic_compare_exchange_strong(slot, &expected, t)) {
 		free(text); /* another reader made it first */
 		free(t);
@@ -267,12 +268,28 @@ const struct model_text *model_keep_glb(struct model *m, uint8_t *bytes, size_t 
 	return keep_picture(m, &m->glb, (char *)bytes, len);
 }
 
-/* Frees one kept text. */
+const struct model_text *model_text_share(const struct model_text *t)
+{
+	struct model_text *m = (struct model_text *)t;
+	if (!m || !atomic_load(&m->refs))
+		return NULL;
+	atomic_fetch_add(&m->refs, 1);
+	return t;
+}
+
+void model_text_put(const struct model_text *t)
+{
+	struct model_text *m = (struct model_text *)t;
+	if (m && atomic_fetch_sub(&m->refs, 1) == 1) {
+		free(m->text);
+		free(m);
+	}
+}
+
+/* Its model's reference to a kept text, given back. */
 static void free_text(struct model_text *t)
 {
-	if (t)
-		free(t->text);
-	free(t);
+	model_text_put(t);
 }
 
 size_t model_cache_text_bytes(const struct model_cache *c)

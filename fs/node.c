@@ -332,8 +332,16 @@ bool node_name_reserved(struct mhfs *fs, const struct node *dir, const char *nam
 
 int node_contents(struct mhfs *fs, const struct node *n, uint8_t **data, size_t *len)
 {
+	return node_contents_to_read(fs, n, data, len, NULL);
+}
+
+int node_contents_to_read(struct mhfs *fs, const struct node *n, uint8_t **data, size_t *len,
+			  const struct model_text **shared)
+{
 	struct node_target t;
 	const struct view_class *c = node_class(n);
+	if (shared)
+		*shared = NULL;
 	if (c->flags & VIEW_DIR)
 		return EISDIR;
 	if (c->contents)
@@ -343,6 +351,11 @@ int node_contents(struct mhfs *fs, const struct node *n, uint8_t **data, size_t 
 		return err;
 	if (t.link[0])
 		return ENOENT;
+	if (shared && (*shared = model_text_share(t.kept))) {
+		*data = (uint8_t *)(uintptr_t)t.kept->text;
+		*len = t.kept->len;
+		return 0;
+	}
 	if (t.text) {
 		if (!(*data = malloc(t.text_len ? t.text_len : 1)))
 			return ENOMEM;

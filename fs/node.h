@@ -64,6 +64,8 @@ struct node_target {
 	struct model *model;          /* DIR of a skeleton or pack, views beneath */
 	const char *text;             /* a text view: its text, kept while the */
 	size_t text_len;              /*   archive's io lock is held */
+	const struct model_text *kept; /* the kept text it is, if so: an open
+					  may share it (model_text_share) */
 	char link[64];                /* a shared slot: its symlink's target */
 	bool listing;                 /* in: only the type is asked (a listing of
 					 a VIEW_SIZED_BY_MAKING view): its
@@ -145,5 +147,10 @@ bool node_child_at(struct mhfs *fs, const struct node *dir, uint64_t *pos,
 /* A file view's current contents (text or bytes), malloc'ed: 0, ENOENT
  * (also for a link), or an errno. */
 int node_contents(struct mhfs *fs, const struct node *n, uint8_t **data, size_t *len);
+/* node_contents for a file opened to read: a kept text is shared, not
+ * copied (*shared set, *data its text, not to be written or freed but
+ * given back with model_text_put); else as node_contents (*shared NULL). */
+int node_contents_to_read(struct mhfs *fs, const struct node *n, uint8_t **data, size_t *len,
+			  const struct model_text **shared);
 
 #endif

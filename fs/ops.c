@@ -98,9 +98,10 @@ static void mhfs_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *
 /* A read-only open in a writable mount (a read-only mount declines
  * opens).  A view's contents are fixed per inode number (inodes.h), so
  * the kernel's page cache serves it, keeping its pages from open to open;
- * what it reads from the handle is the open's own: a text's copy, or the
- * raw bytes of the entry's generation at open (old_bytes once a commit
- * replaced them).  A writer's number, and the mount's live files, are
+ * what it reads from the handle is the open's own: a text as it was at
+ * open (the kept text, shared, or a copy), or the raw bytes of the
+ * entry's generation at open (old_bytes once a commit replaced them).
+ * A writer's number, and the mount's live files, are
  * read through instead (direct_io): their pages and sizes are a writer's
  * or change as the mount runs.  Nothing to commit at close: no flush
  * either. */
@@ -173,7 +174,12 @@ static int open_view(struct mhfs *fs, fuse_ino_t ino, struct fuse_file_info *fi,
 		h->emptied = true;
 		return count_open(fs, h, write, &cache);
 	}
-	err = node_contents(fs, n, &h->data, &h->len);
+	/* A reader shares a kept text: it never changes (a commit keeps a
+	 * new one), and lives while any file has it open. */
+	if (write)
+		err = node_contents(fs, n, &h->data, &h->len);
+	else
+		err = node_contents_to_read(fs, n, &h->data, &h->len, &h->shared);
 	h->cap = h->len;
 	if (!err)
 		err = count_open(fs, h, write, &cache);

@@ -117,9 +117,7 @@ static int model_glb_resolve(struct mhfs *fs, const struct node *n, struct node_
 		if (!(glb = model_keep_glb(t->model, bytes, len)))
 			return ENOMEM;
 	}
-	t->text = glb->text;
-	t->text_len = glb->len;
-	return 0;
+	return item_kept_text(t, glb);
 }
 
 const struct view_class view_model_glb = {

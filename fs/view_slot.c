@@ -51,11 +51,7 @@ static int slot_resolve(struct mhfs *fs, const struct node *n, struct node_targe
 	}
 	const struct model_text *text = n->type == NODE_SLOT_SVG ? model_clip_svg(m, (uint32_t)clip)
 								 : model_clip_text(m, (uint32_t)clip);
-	if (!text)
-		return ENOMEM;
-	t->text = text->text;
-	t->text_len = text->len;
-	return 0;
+	return item_kept_text(t, text);
 }
 
 /* A write fills the slot (its clip's first user's edit reaches every

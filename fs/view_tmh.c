@@ -107,11 +107,7 @@ static int image_resolve(struct mhfs *fs, const struct node *n, struct node_targ
 	if (t->listing)
 		return 0;
 	const struct model_text *png = model_image_png(t->model, n->slot);
-	if (!png)
-		return ENOMEM;
-	t->text = png->text;
-	t->text_len = png->len;
-	return 0;
+	return item_kept_text(t, png);
 }
 
 /* The bank with the image replaced from the PNG written, the same size. */

@@ -4,11 +4,12 @@
 # the end, byte for byte (a text, and a raw entry whose cached pages are
 # dropped midway, so that the driver serves the rest), while a new open
 # and a stat of the name see the commit at once; a second read of a view
-# never reaches the driver (.mhfu/info's view_reads stays); a slot's
-# commit leaves the skeleton's pages cached; a writer in place and vim
-# leave an earlier reader its bytes; entries read in order are stored
-# ahead of the reader, but not one a writer has open; and a mount whose
-# commits go on unmounts lazily, or dies by kill -9, without hanging.  What the views
+# never reaches the driver (.mhfu/info's view_reads stays); files open
+# on a view the driver made share its bytes; a slot's commit leaves the
+# skeleton's pages cached; a writer in place and vim leave an earlier
+# reader its bytes; entries read in order are stored ahead of the
+# reader, but not one a writer has open; and a mount whose commits go on
+# unmounts lazily, or dies by kill -9, without hanging.  What the views
 # read is checked against mhfudump's reading of the archive.
 #
 #   bash tests/pagecache_test.sh MOUNT_BINARY SAMPLE_DIR MHFUDUMP_BINARY
@@ -21,7 +22,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-pagecache-test.XXXXXX")
 . "$(dirname "$0")/lib.sh"
 mnt=$work/mnt
 archive=$work/DATA.BIN
-trap 'exec 3<&- 4<&- 5<&-; leave "$mnt"' EXIT
+trap 'exec 3<&- 4<&- 5<&- 6<&- 7<&- 8<&- 9<&-; leave "$mnt"' EXIT
 
 fresh() {
 	unmount "$mnt"
@@ -72,6 +73,19 @@ for v in $clip file_06185/0/skeleton.txt file_06185.pac file_06185/model.glb \
 done
 check "a first read reaches the driver, and .mhfu/info, never cached, says so" \
 	[ "$(reads_of cat "$mnt/file_06185/1.pmo")" -gt 0 ]
+
+# --- files open on a made view share its bytes --------------------------------
+# rss_kb: the daemon's resident memory.
+rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$(daemon_pid "$mnt")/status"; }
+glb=$mnt/file_06185/model.glb
+cat "$glb" >/dev/null
+before=$(rss_kb)
+exec 6<"$glb" 7<"$glb" 8<"$glb" 9<"$glb"
+grown=$(($(rss_kb) - before))
+check "four files open on model.glb do not copy it ($(($(stat -c %s "$glb") / 1024)) KB; the daemon grew $grown KB)" \
+	[ "$grown" -lt "$(($(stat -c %s "$glb") / 1024))" ]
+check "and each reads it whole" bash -c "for fd in 6 7 8 9; do cmp <(cat <&\$fd) '$glb' || exit; done"
+exec 6<&- 7<&- 8<&- 9<&-
 
 # --- a text opened before a commit ------------------------------------------
 cp "$dir/slot024.txt" "$work/old.txt"
