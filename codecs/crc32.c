@@ -12,11 +12,6 @@
 #define CRC32_CLMUL 0
 #endif
 
-uint32_t mh_crc32_portable(uint32_t crc, const void *p, size_t len)
-{
-	return (uint32_t)crc32_z(crc, p, len);
-}
-
 #if CRC32_CLMUL
 #define CLMUL __attribute__((target("pclmul,sse4.1")))
 
@@ -86,5 +81,5 @@ uint32_t mh_crc32(uint32_t crc, const void *p, size_t len)
 	if (len >= 256 && have_clmul())
 		return crc32_clmul(crc, p, len);
 #endif
-	return mh_crc32_portable(crc, p, len);
+	return (uint32_t)crc32_z(crc, p, len);
 }

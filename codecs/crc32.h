@@ -12,7 +12,4 @@
  * return (0 for none), as with crc32_z. */
 uint32_t mh_crc32(uint32_t crc, const void *p, size_t len);
 
-/* The same through zlib alone (what the tests compare against). */
-uint32_t mh_crc32_portable(uint32_t crc, const void *p, size_t len);
-
 #endif

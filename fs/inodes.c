@@ -213,13 +213,19 @@ void inodes_told(struct inodes *t, uint64_t ino, const struct stat *st)
 	pthread_mutex_unlock(&t->lock);
 }
 
+/* The current number of place `place`, with the lock held. */
+static uint64_t current_of(const struct inodes *t, uint64_t place)
+{
+	const struct ino_rec *r = find(t, place);
+	return r && r->current ? r->current : place;
+}
+
 uint64_t inodes_current(struct inodes *t, uint64_t place)
 {
 	if (!atomic_load(&t->moved))
 		return place;
 	pthread_mutex_lock(&t->lock);
-	const struct ino_rec *r = find(t, place);
-	uint64_t ino = r && r->current ? r->current : place;
+	uint64_t ino = current_of(t, place);
 	pthread_mutex_unlock(&t->lock);
 	return ino;
 }
@@ -332,10 +338,10 @@ int inodes_truncate(struct inodes *t, uint64_t ino, uint64_t place)
 uint64_t inodes_expose(struct inodes *t, uint64_t place)
 {
 	pthread_mutex_lock(&t->lock);
-	const struct ino_rec *p = find(t, place);
-	uint64_t ino = p && p->current ? p->current : place;
+	uint64_t ino = current_of(t, place);
 	struct ino_rec *r = find(t, ino);
-	if (r && r->lookups && !r->writers && !(r->flags & (INO_WRITTEN | INO_STALE)))
+	/* A write open makes its number WRITTEN for good. */
+	if (r && r->lookups && !(r->flags & (INO_WRITTEN | INO_STALE)))
 		r->flags |= INO_EXPOSED;
 	else
 		ino = 0;

@@ -190,8 +190,8 @@ int inodes_truncate(struct inodes *t, uint64_t ino, uint64_t place);
 /* Before the driver stores pages of place `place` into the kernel's
  * cache unasked (prefetch.h), with the io lock held shared: its current
  * number, now EXPOSED as by a cached open; 0 when the kernel holds no
- * such number, or it is a writer's (WRITTEN, or open for writing),
- * whose pages may be what the writer wrote. */
+ * such number, or it is a writer's (WRITTEN), whose pages may be what
+ * the writer wrote. */
 uint64_t inodes_expose(struct inodes *t, uint64_t place);
 /* Whether the kernel may cache pages of ino that readers rely on: then
  * its size must stay what it was told. */

@@ -270,10 +270,8 @@ const struct model_text *model_keep_glb(struct model *m, uint8_t *bytes, size_t 
 
 const struct model_text *model_text_share(const struct model_text *t)
 {
-	struct model_text *m = (struct model_text *)t;
-	if (!m || !atomic_load(&m->refs))
-		return NULL;
-	atomic_fetch_add(&m->refs, 1);
+	if (t)
+		atomic_fetch_add(&((struct model_text *)t)->refs, 1);
 	return t;
 }
 
@@ -286,12 +284,6 @@ void model_text_put(const struct model_text *t)
 	}
 }
 
-/* Its model's reference to a kept text, given back. */
-static void free_text(struct model_text *t)
-{
-	model_text_put(t);
-}
-
 size_t model_cache_text_bytes(const struct model_cache *c)
 {
 	const struct model_text *t = atomic_load(&c->check);
@@ -301,14 +293,14 @@ size_t model_cache_text_bytes(const struct model_cache *c)
 void model_cache_free(struct model_cache *c)
 {
 	model_free(atomic_exchange(&c->model, NULL));
-	free_text(atomic_exchange(&c->check, NULL));
+	model_text_put(atomic_exchange(&c->check, NULL));
 }
 
 /* Frees a cache of n texts. */
 static void free_texts(_Atomic(struct model_text *) *cache, uint32_t n)
 {
 	for (uint32_t c = 0; cache && c < n; c++)
-		free_text(atomic_load(&cache[c]));
+		model_text_put(atomic_load(&cache[c]));
 	free(cache);
 }
 
@@ -333,9 +325,9 @@ void model_free(struct model *m)
 	free_texts(m->entry_text, ENTRIES_MAX);
 	free_texts(m->image_png, m->tex.count);
 	tmh_free(&m->tex);
-	free_text(atomic_load(&m->glb));
-	free_text(atomic_load(&m->bind_world));
-	free_text(atomic_load(&m->entries_index));
+	model_text_put(atomic_load(&m->glb));
+	model_text_put(atomic_load(&m->bind_world));
+	model_text_put(atomic_load(&m->entries_index));
 	free(m->clip_offset);
 	free(m->clip_size);
 	free(m->text.text);

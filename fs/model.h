@@ -25,8 +25,8 @@
 
 /* Text printed once, on first use, then immutable.  A kept one (in a
  * slot, model_text_keep) is counted: one reference for its model, one
- * per file open that reads it (model_text_share); 0 for a model's own
- * text, which is never shared. */
+ * per file open that reads it (model_text_share); a model's own text
+ * (skeleton.txt, pack.txt, records.txt) is never shared. */
 struct model_text {
 	char *text;
 	size_t len;
@@ -103,10 +103,10 @@ void model_cache_free(struct model_cache *c);
  * was), for the caller to count. */
 const struct model_text *model_text_keep(_Atomic(struct model_text *) *slot, char *text,
 					 size_t len, size_t *kept);
-/* One more reference to kept text t, for a file open that reads it
- * rather than a copy (with the io lock held, so that its model cannot go
- * meanwhile): t, or NULL when t is not a kept text.  Given back by
- * model_text_put, the last one freeing it. */
+/* One more reference to kept text t (NULL: none), for a file open that
+ * reads it rather than a copy (with the io lock held, so that its model
+ * cannot go meanwhile): t.  Given back by model_text_put, the last one
+ * freeing it. */
 const struct model_text *model_text_share(const struct model_text *t);
 void model_text_put(const struct model_text *t);
 

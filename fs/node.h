@@ -147,9 +147,10 @@ bool node_child_at(struct mhfs *fs, const struct node *dir, uint64_t *pos,
 /* A file view's current contents (text or bytes), malloc'ed: 0, ENOENT
  * (also for a link), or an errno. */
 int node_contents(struct mhfs *fs, const struct node *n, uint8_t **data, size_t *len);
-/* node_contents for a file opened to read: a kept text is shared, not
- * copied (*shared set, *data its text, not to be written or freed but
- * given back with model_text_put); else as node_contents (*shared NULL). */
+/* node_contents, where shared is not NULL for a file opened to read: a
+ * kept text is then shared, not copied (*shared set, *data its text, not
+ * to be written or freed but given back with model_text_put); else as
+ * node_contents (*shared NULL). */
 int node_contents_to_read(struct mhfs *fs, const struct node *n, uint8_t **data, size_t *len,
 			  const struct model_text **shared);
 

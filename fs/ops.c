@@ -176,10 +176,7 @@ static int open_view(struct mhfs *fs, fuse_ino_t ino, struct fuse_file_info *fi,
 	}
 	/* A reader shares a kept text: it never changes (a commit keeps a
 	 * new one), and lives while any file has it open. */
-	if (write)
-		err = node_contents(fs, n, &h->data, &h->len);
-	else
-		err = node_contents_to_read(fs, n, &h->data, &h->len, &h->shared);
+	err = node_contents_to_read(fs, n, &h->data, &h->len, write ? NULL : &h->shared);
 	h->cap = h->len;
 	if (!err)
 		err = count_open(fs, h, write, &cache);

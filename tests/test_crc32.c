@@ -56,7 +56,6 @@ static void chained_pieces_and_a_megabyte(void **state)
 		memset(buf, v, n);
 		assert_int_equal(mh_crc32(0, buf, n), (uint32_t)crc32_z(0, buf, n));
 	}
-	assert_int_equal(mh_crc32_portable(0, buf, n), (uint32_t)crc32_z(0, buf, n));
 	free(buf);
 }
 
