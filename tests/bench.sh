@@ -36,7 +36,12 @@ if [ ! -f "$dir/.done" ] || [ "$build/mkarchive" -nt "$dir/.done" ]; then
 	mksquashfs "$dir/raw" "$dir/raw.sqfs" -noappend -no-progress -quiet >/dev/null
 	touch "$dir/.done"
 fi
-cleanup() { for m in "$mnt" "$mnt.sq"; do mountpoint -q "$m" && fusermount3 -u "$m"; done; }
+# The mounts' record is the run's own: it goes with it (its log names
+# this machine's paths).
+cleanup() {
+	for m in "$mnt" "$mnt.sq"; do mountpoint -q "$m" && fusermount3 -u "$m"; done
+	rm -rf "$XDG_STATE_HOME"
+}
 trap cleanup EXIT
 cold="dropped before each cold run"
 drop_caches || cold="NOT dropped (not root, or no /proc/sys/vm/drop_caches): cold figures are warm"
