@@ -41,6 +41,18 @@ enum {
 /* The most commits -o history= may keep undoable. */
 #define HISTORY_OPTION_MAX 1000000
 
+/* Worker threads by default: two a processor (a commit's sync leaves
+ * its core idle), at least 4, at most libfuse's own default of 10. */
+#define WORKERS_PER_CORE 2
+#define WORKERS_MIN 4
+#define WORKERS_MAX 10
+
+static unsigned default_workers(unsigned cores)
+{
+	unsigned n = cores * WORKERS_PER_CORE;
+	return n < WORKERS_MIN ? WORKERS_MIN : n > WORKERS_MAX ? WORKERS_MAX : n;
+}
+
 #define USAGE_LINE "usage: mount.mhfu ARCHIVE MOUNTPOINT [-fnrsvw] [-N NS] [-o OPTIONS]" \
 	" (mount.mhfu --help lists the options)\n"
 
@@ -60,6 +72,7 @@ struct options {
 	int no_permissions;  /* -o no_default_permissions */
 	int foreground;      /* -o foreground */
 	int single_thread;   /* -o single_thread */
+	int max_threads;     /* -o max_threads= given (libfuse's; passed on) */
 	/* mount(8)'s helper protocol (mount(8), EXTERNAL HELPERS) */
 	int fake;            /* -f: check everything, mount nothing */
 	int verbose;         /* -v: say what was mounted */
@@ -67,7 +80,7 @@ struct options {
 	char *type;          /* -t: mhfu or fuse.mhfu */
 };
 
-enum { KEY_RO };
+enum { KEY_RO, KEY_MAX_THREADS };
 
 /* The options mount(8) and fstab pass that concern mount(8) alone (when
  * and by whom to mount) are accepted and dropped, as mount.fuse3 drops
@@ -88,6 +101,7 @@ static const struct fuse_opt option_spec[] = {
 	{"-v", offsetof(struct options, verbose), 1},
 	{"-N %s", offsetof(struct options, namespace), 0},
 	{"-t %s", offsetof(struct options, type), 0},
+	FUSE_OPT_KEY("max_threads=", KEY_MAX_THREADS),
 	FUSE_OPT_KEY("ro", KEY_RO),
 	FUSE_OPT_KEY("-r", KEY_RO),
 	FUSE_OPT_KEY("-w", FUSE_OPT_KEY_DISCARD),
@@ -126,6 +140,10 @@ static int take_argument(void *data, const char *arg, int key,
 	if (key == KEY_RO) {
 		o->read_only = 1;
 		return fuse_opt_add_arg(outargs, "-oro") ? -1 : 0;
+	}
+	if (key == KEY_MAX_THREADS) {
+		o->max_threads = 1;
+		return 1;
 	}
 	if (key == FUSE_OPT_KEY_OPT && !strncmp(arg, "x-", 2))
 		return 0;
@@ -239,7 +257,8 @@ static void print_help(void)
 		"\n"
 		"FUSE options:\n"
 		"    -o max_threads=N, -o max_idle_threads=N, -o clone_fd\n"
-		"                           libfuse's worker threads\n");
+		"                           libfuse's worker threads (mount.mhfu's default\n"
+		"                           max_threads: 2 per processor, 4 to 10)\n");
 	fuse_lowlevel_help();
 }
 
@@ -486,12 +505,11 @@ static int serve(struct mhfs *fs, struct fuse_args *args,
 	} else {
 		struct fuse_loop_config *cfg = fuse_loop_cfg_create();
 		fuse_loop_cfg_set_clone_fd(cfg, cmd->clone_fd);
-		/* libfuse leaves these at UINT_MAX unless given: keep its
-		 * defaults then. */
+		/* libfuse leaves max_idle_threads at UINT_MAX unless given:
+		 * keep its default then. */
 		if (cmd->max_idle_threads != UINT_MAX)
 			fuse_loop_cfg_set_idle_threads(cfg, cmd->max_idle_threads);
-		if (cmd->max_threads != UINT_MAX)
-			fuse_loop_cfg_set_max_threads(cfg, cmd->max_threads);
+		fuse_loop_cfg_set_max_threads(cfg, fs->workers);
 		ret = fuse_session_loop_mt(se, cfg);
 		fuse_loop_cfg_destroy(cfg);
 	}
@@ -613,6 +631,8 @@ int main(int argc, char *argv[])
 	pthread_mutex_init(&fs.handles_lock, NULL);
 	times_init(&fs.times);
 	prefetch_init(&fs.prefetch);
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	fs.cores = online > 0 ? (unsigned)online : 1;
 	fs.uid = getuid();
 	fs.gid = getgid();
 	/* Names may be cached as long as attributes: a commit retires the
@@ -653,6 +673,11 @@ int main(int argc, char *argv[])
 			say_read_only(fs.ar.path);
 			fuse_opt_add_arg(&args, "-oro");
 		}
+		/* Workers bounded by the processors unless given: each keeps
+		 * a request buffer of max_write bytes, and with libfuse's ten
+		 * the daemon grew by one whenever requests happened to overlap
+		 * more than ever before. */
+		fs.workers = opts.max_threads ? cmd.max_threads : default_workers(fs.cores);
 		status = serve(&fs, &args, &cmd, opts.verbose, began);
 		kinds_keep(&fs.ar, true); /* while the archive is still locked */
 		original_close(&fs);

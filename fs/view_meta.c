@@ -138,6 +138,7 @@ static int info_contents(struct mhfs *fs, const struct node *n, uint8_t **data, 
 	strbuf_printf(&t, "last_commit_us\t%llu\n",
 		      (unsigned long long)atomic_load(&ar->last_commit_us));
 	strbuf_printf(&t, "pid\t%ld\n", (long)getpid());
+	strbuf_printf(&t, "workers_max\t%u\n", fs->workers);
 	strbuf_printf(&t, "version\t%s\n", MHFU_VERSION);
 	*data = (uint8_t *)strbuf_take(&t, len);
 	return *data ? 0 : ENOMEM;

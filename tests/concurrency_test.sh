@@ -79,6 +79,20 @@ reader() { # reader N: reads and checks until the end
 }
 # Settle both values first, so readers know the states.
 set_value "$dir/slot024.txt" "$L" 1111 && set_value "$other" "$M" 3333
+# The daemon's threads, sampled through the storm: its workers stay
+# within workers_max (beside them, the main and read-ahead threads).
+pid=$(awk -F'\t' '$1 == "pid" { print $2 }' "$mnt/.mhfu/info")
+workers=$(awk -F'\t' '$1 == "workers_max" { print $2 }' "$mnt/.mhfu/info")
+threads() {
+	local most=0 n
+	while [ $SECONDS -lt $end ]; do
+		n=$(awk '$1 == "Threads:" { print $2 }' "/proc/$pid/status" 2>/dev/null)
+		[ "${n:-0}" -gt "$most" ] && most=$n
+		sleep 0.05
+	done
+	echo "$most" >"$work/threads"
+}
+threads &
 for n in $(seq 6); do reader "$n" & done
 writer "$dir/slot024.txt" "$L" 1111 2222 a &
 writer "$dir/slot026.txt" "$L" 5 -5 b &
@@ -94,6 +108,13 @@ else
 	not_ok "concurrent readers and writers: $anomalies anomalies, $commits commits"
 	head -20 "$work/anomalies" 2>/dev/null; head "$work/writer.err" 2>/dev/null
 	grep -v committed "$mnt/.mhfu/log" | head
+fi
+most=$(cat "$work/threads" 2>/dev/null)
+expected=$(( $(nproc) * 2 < 4 ? 4 : $(nproc) * 2 > 10 ? 10 : $(nproc) * 2 ))
+if [ "$workers" = "$expected" ] && [ -n "$most" ] && [ "$most" -le $((workers + 2)) ]; then
+	ok "the storm's daemon kept to $workers workers (2 a processor, 4 to 10): $most threads at most"
+else
+	not_ok "worker threads: workers_max '$workers' (expected $expected), $most threads at most"
 fi
 cp "$mnt/.mhfu/log" "$work/mount.log"
 evictions=$(awk -F'\t' '$1 == "evictions" { print $2 }' "$mnt/.mhfu/info")
