@@ -42,14 +42,17 @@ enum {
 #define HISTORY_OPTION_MAX 1000000
 
 /* Worker threads by default: two a processor (a commit's sync leaves
- * its core idle), at least 4, at most libfuse's own default of 10. */
+ * its core idle), at least 4, at most libfuse's own default of 10.  Each
+ * keeps a request buffer of max_write bytes: with libfuse's ten, the
+ * daemon grew by one whenever requests overlapped more than ever before. */
 #define WORKERS_PER_CORE 2
 #define WORKERS_MIN 4
 #define WORKERS_MAX 10
 
-static unsigned default_workers(unsigned cores)
+static unsigned default_workers(void)
 {
-	unsigned n = cores * WORKERS_PER_CORE;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned n = (online > 0 ? (unsigned)online : 1) * WORKERS_PER_CORE;
 	return n < WORKERS_MIN ? WORKERS_MIN : n > WORKERS_MAX ? WORKERS_MAX : n;
 }
 
@@ -631,8 +634,6 @@ int main(int argc, char *argv[])
 	pthread_mutex_init(&fs.handles_lock, NULL);
 	times_init(&fs.times);
 	prefetch_init(&fs.prefetch);
-	long online = sysconf(_SC_NPROCESSORS_ONLN);
-	fs.cores = online > 0 ? (unsigned)online : 1;
 	fs.uid = getuid();
 	fs.gid = getgid();
 	/* Names may be cached as long as attributes: a commit retires the
@@ -673,11 +674,8 @@ int main(int argc, char *argv[])
 			say_read_only(fs.ar.path);
 			fuse_opt_add_arg(&args, "-oro");
 		}
-		/* Workers bounded by the processors unless given: each keeps
-		 * a request buffer of max_write bytes, and with libfuse's ten
-		 * the daemon grew by one whenever requests happened to overlap
-		 * more than ever before. */
-		fs.workers = opts.max_threads ? cmd.max_threads : default_workers(fs.cores);
+		fs.workers = cmd.singlethread ? 1
+			     : opts.max_threads ? cmd.max_threads : default_workers();
 		status = serve(&fs, &args, &cmd, opts.verbose, began);
 		kinds_keep(&fs.ar, true); /* while the archive is still locked */
 		original_close(&fs);

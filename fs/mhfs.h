@@ -33,7 +33,6 @@ struct mhfs {
 	struct inodes inodes;        /* inode numbers, and those the kernel holds */
 	struct fuse_session *se;     /* for cache invalidations */
 	enum rules_mode rules;       /* -o rules= */
-	unsigned cores;              /* processors online */
 	unsigned workers;            /* the most worker threads (main.c) */
 	uid_t uid;                   /* owner shown for every view */
 	gid_t gid;

@@ -110,7 +110,8 @@ else
 	grep -v committed "$mnt/.mhfu/log" | head
 fi
 most=$(cat "$work/threads" 2>/dev/null)
-expected=$(( $(nproc) * 2 < 4 ? 4 : $(nproc) * 2 > 10 ? 10 : $(nproc) * 2 ))
+cores=$(getconf _NPROCESSORS_ONLN)
+expected=$(( cores * 2 < 4 ? 4 : cores * 2 > 10 ? 10 : cores * 2 ))
 if [ "$workers" = "$expected" ] && [ -n "$most" ] && [ "$most" -le $((workers + 2)) ]; then
 	ok "the storm's daemon kept to $workers workers (2 a processor, 4 to 10): $most threads at most"
 else

@@ -145,14 +145,20 @@ check "unmount the encrypted sample" unmount "$enc"
 
 # --- the decrypted twin ---
 plain=$work/plain
-check "mount the decrypted sample" mount_archive "$work/DATA.plain.BIN" "$plain"
+check "mount the decrypted sample (-o max_threads=3)" mount_archive "$work/DATA.plain.BIN" "$plain" -o max_threads=3
 check "info: not encrypted" test "$(info_field "$plain" encrypted)" = no
+check "-o max_threads= given bounds the workers (info: workers_max)" test "$(info_field "$plain" workers_max)" = 3
 check "index.tsv of the decrypted twin" same_index "$plain" yes
 check "every entry and sub-entry reads back byte-identical (plain)" same_tree "$plain"
 check "sizes and st_blocks (plain)" sizes_and_blocks "$plain"
 check "inode numbers are stable across mounts" \
 	test "$(stat -c %i "$plain/file_00100.bin" "$plain"/file_*/0.* 2>/dev/null | md5sum)" = "$ino1"
 check "unmount the decrypted sample" unmount "$plain"
+one=$work/one
+check "mount with -o single_thread" mount_archive "$work/DATA.plain.BIN" "$one" -o single_thread
+check "-o single_thread: one worker (info: workers_max), and it serves" \
+	bash -c "test \"\$(awk -F'\t' '\$1 == \"workers_max\" { print \$2 }' '$one/.mhfu/info')\" = 1 && cmp -s '$one/file_00100.bin' '$src/file_00100.bin'"
+check "unmount the single-threaded mount" unmount "$one"
 check "mounting and reading wrote nothing: both archives as generated" \
 	bash -c "cmp '$sample/DATA.BIN' '$work/DATA.BIN' && cmp '$sample/DATA.plain.BIN' '$work/DATA.plain.BIN'"
 
