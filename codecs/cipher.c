@@ -334,12 +334,20 @@ void cipher_encrypt(uint32_t seed, uint64_t offset, void *buf, size_t len)
 	run(seed, offset, buf, len, encrypt_bytes, encrypt_words, false);
 }
 
-void cipher_reencrypt(uint32_t from, uint32_t to, void *buf, size_t len)
+void cipher_reencrypt(uint32_t from, uint32_t to, uint64_t offset, void *buf, size_t len)
 {
 	uint8_t *p = buf;
+	/* Up to the next whole word one way, then whole runs in one pass. */
+	size_t lead = (4 - offset % 4) % 4;
+	lead = lead < len ? lead : len;
+	cipher_decrypt(from, offset, p, lead);
+	cipher_encrypt(to, offset, p, lead);
+	p += lead;
+	offset += lead;
+	len -= lead;
 	size_t runs = len / (4 * KEY_RUN), whole = runs * 4 * KEY_RUN;
 	if (runs) {
-		struct cipher_key a = cipher_seek(from, 0), b = cipher_seek(to, 0);
+		struct cipher_key a = cipher_seek(from, offset / 4), b = cipher_seek(to, offset / 4);
 #if CIPHER_AVX512
 		if (have_avx512())
 			reencrypt_avx512(p, runs, &a, &b);
@@ -347,6 +355,6 @@ void cipher_reencrypt(uint32_t from, uint32_t to, void *buf, size_t len)
 #endif
 			reencrypt_portable(p, runs, &a, &b);
 	}
-	cipher_decrypt(from, whole, p + whole, len - whole);
-	cipher_encrypt(to, whole, p + whole, len - whole);
+	cipher_decrypt(from, offset + whole, p + whole, len - whole);
+	cipher_encrypt(to, offset + whole, p + whole, len - whole);
 }

@@ -30,9 +30,10 @@ uint32_t cipher_next(struct cipher_key *k);
 void cipher_decrypt(uint32_t seed, uint64_t offset, void *buf, size_t len);
 void cipher_encrypt(uint32_t seed, uint64_t offset, void *buf, size_t len);
 
-/* The first `len` bytes of a run seeded with `from` become those of the
- * run seeded with `to`, in place: cipher_decrypt(from, 0) then
- * cipher_encrypt(to, 0) in one pass (an entry moved to a new start). */
-void cipher_reencrypt(uint32_t from, uint32_t to, void *buf, size_t len);
+/* `len` bytes at byte `offset` of a run seeded with `from` become those
+ * of the run seeded with `to`, in place: cipher_decrypt(from, offset)
+ * then cipher_encrypt(to, offset) in one pass (an entry moved to a new
+ * start, a piece at a time). */
+void cipher_reencrypt(uint32_t from, uint32_t to, uint64_t offset, void *buf, size_t len);
 
 #endif

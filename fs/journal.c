@@ -37,6 +37,7 @@ void journal_init(struct journal *j)
 	j->fd = -1;
 	j->next_seq = 1;
 	j->live_max = JOURNAL_LIVE_RECORDS;
+	j->reuse_min = JOURNAL_REUSE_BYTES;
 }
 
 static void free_notes(struct journal *j)
@@ -59,25 +60,42 @@ static uint64_t record_len(const struct journal_record *r)
 	return total > JOURNAL_MAX || r->n > UINT32_MAX || r->note_len > UINT32_MAX ? 0 : total;
 }
 
+/* Writes this large or more start their writeback at once (note 2). */
+#define WRITEBACK_EARLY (1u << 20)
+
 /* Where a record's bytes go: small pieces gathered in buf, large ones
- * (a shifted tail) written from where they are, never copied. */
+ * (a shifted tail) written from where they are, never copied; the
+ * writeback of each WRITEBACK_EARLY written is started, so that the disk
+ * works while the rest is made and the sync has little left. */
 #define STAGE 8192
 
 struct sink {
 	const struct store_io *io;
 	int fd;
 	uint64_t at;       /* where the next byte goes */
+	uint64_t unstarted; /* where the bytes whose writeback waits begin */
 	uint32_t crc;      /* of the bytes put so far */
 	uint8_t buf[STAGE];
 	size_t n;
-	int failed;        /* a write failed, errno says why */
+	int failed;        /* a write (1) or a fill (2) failed, errno says why */
 };
+
+static void sink_write(struct sink *k, const uint8_t *p, size_t len)
+{
+	if (!k->failed && len && store_pwrite_full(k->io, k->fd, p, len, k->at))
+		k->failed = 1;
+	k->at += len;
+	/* Only a head start: its failure is the sync's. */
+	if (!k->failed && k->at - k->unstarted >= WRITEBACK_EARLY) {
+		k->io->sync_file_range(k->fd, (off_t)k->unstarted, (off_t)(k->at - k->unstarted),
+				       SYNC_FILE_RANGE_WRITE);
+		k->unstarted = k->at;
+	}
+}
 
 static void sink_flush(struct sink *k)
 {
-	if (!k->failed && k->n && store_pwrite_full(k->io, k->fd, k->buf, k->n, k->at))
-		k->failed = 1;
-	k->at += k->n;
+	sink_write(k, k->buf, k->n);
 	k->n = 0;
 }
 
@@ -88,9 +106,7 @@ static void sink_put(struct sink *k, const void *data, size_t len)
 	if (len > STAGE - k->n) {
 		sink_flush(k);
 		if (len > STAGE) {
-			if (!k->failed && store_pwrite_full(k->io, k->fd, p, len, k->at))
-				k->failed = 1;
-			k->at += len;
+			sink_write(k, p, len);
 			return;
 		}
 	}
@@ -98,12 +114,31 @@ static void sink_put(struct sink *k, const void *data, size_t len)
 	k->n += len;
 }
 
-/* Writes record r, numbered seq, at `at` of the journal open as fd: 0, or
- * -1 with errno. */
-static int write_record(const struct store_io *io, int fd, const struct journal_record *r,
-			uint64_t seq, uint64_t at)
+/* Puts write w's bytes: from memory, or made a piece at a time in buf
+ * (JOURNAL_FILL_BYTES). */
+static void sink_put_write(struct sink *k, const struct journal_write *w, uint8_t *buf)
 {
-	struct sink k = {.io = io, .fd = fd, .at = at, .crc = 0};
+	if (w->data) {
+		sink_put(k, w->data, w->len);
+		return;
+	}
+	for (size_t pos = 0; pos < w->len && !k->failed;) {
+		size_t n = w->len - pos < JOURNAL_FILL_BYTES ? w->len - pos : JOURNAL_FILL_BYTES;
+		if (w->fill(w->ctx, pos, buf, n))
+			k->failed = 2;
+		else
+			sink_put(k, buf, n);
+		pos += n;
+	}
+}
+
+/* Writes record r, numbered seq, at `at` of the journal open as fd, the
+ * bytes of its filled writes made in buf: 0, or -1 (a write failed) or
+ * -2 (a fill did) with errno. */
+static int write_record(const struct store_io *io, int fd, const struct journal_record *r,
+			uint64_t seq, uint64_t at, uint8_t *buf)
+{
+	struct sink k = {.io = io, .fd = fd, .at = at, .unstarted = at, .crc = 0};
 	uint8_t head[HEAD], whead[WRITE_HEAD], tail[TAIL];
 	memcpy(head, MAGIC, MAGIC_LEN);
 	put_le64(head + 8, seq);
@@ -115,14 +150,14 @@ static int write_record(const struct store_io *io, int fd, const struct journal_
 		put_le64(whead, r->w[i].offset);
 		put_le32(whead + 8, (uint32_t)r->w[i].len);
 		sink_put(&k, whead, WRITE_HEAD);
-		sink_put(&k, r->w[i].data, r->w[i].len);
+		sink_put_write(&k, &r->w[i], buf);
 	}
 	if (r->note_len)
 		sink_put(&k, r->note, r->note_len);
 	put_le32(tail, (uint32_t)k.crc);
 	sink_put(&k, tail, TAIL);
 	sink_flush(&k);
-	return k.failed ? -1 : 0;
+	return -k.failed;
 }
 
 /* Records read back: each points into the journal's bytes. */
@@ -239,19 +274,23 @@ static int load(const struct store_io *io, int fd, struct loaded *l)
 	return err ? -1 : 0;
 }
 
-/* Writes this large or more start their writeback at once (note 2). */
-#define WRITEBACK_EARLY (1u << 20)
-
 /* Makes the records' writes into the archive, not synced: 0, or -1 with
- * errno. */
-static int apply(const struct store *s, const struct journal_record *r, size_t n)
+ * errno.  A filled write's bytes are copied from the journal, where the
+ * one record (n is 1) sits at `at`; buf holds JOURNAL_FILL_BYTES. */
+static int apply(const struct store *s, const struct journal_record *r, size_t n, uint64_t at,
+		 uint8_t *buf)
 {
 	const struct store_io *io = s->io;
 	for (size_t k = 0; k < n; k++) {
+		uint64_t pos = at + HEAD;
 		for (size_t i = 0; i < r[k].n; i++) {
 			const struct journal_write *w = &r[k].w[i];
-			if (store_pwrite_full(io, *s->fd, w->data, w->len, w->offset))
+			pos += WRITE_HEAD;
+			if (w->data ? store_pwrite_full(io, *s->fd, w->data, w->len, w->offset)
+				    : store_copy_span(io, s->journal.fd, *s->fd, pos, w->offset, w->len,
+						      buf, JOURNAL_FILL_BYTES))
 				return -1;
+			pos += w->len;
 			/* Only a head start: its failure is the checkpoint's. */
 			if (w->len >= WRITEBACK_EARLY)
 				io->sync_file_range(*s->fd, (off_t)w->offset, (off_t)w->len,
@@ -308,10 +347,6 @@ int journal_checkpoint(struct store *s, struct fs_diag *why)
 	}
 	j->live = 0;
 	j->end = 0;
-	/* A large record gone by (a shifted tail): the space back.  Not
-	 * synced: what stays past the next record is never read. */
-	if (j->fd >= 0 && j->file_len > JOURNAL_KEEP_BYTES && !s->io->ftruncate(j->fd, 0))
-		j->file_len = 0;
 	return 0;
 }
 
@@ -326,29 +361,19 @@ static int cut_off(struct store *s, uint64_t at)
 	return 0;
 }
 
-int journal_commit(struct store *s, const struct journal_record *r, bool *pending,
-		   struct fs_diag *why)
+/* Writes record r (len bytes, its filled writes made in buf) after the
+ * live ones, syncs it, and makes its writes into the archive: as
+ * journal_commit. */
+static int journal_append(struct store *s, const struct journal_record *r, size_t len,
+			  uint8_t *buf, bool *pending, struct fs_diag *why)
 {
 	const struct store_io *io = s->io;
 	struct journal *j = &s->journal;
 	char jpath[4096];
-	size_t len;
-	*pending = false;
-	journal_path(jpath, sizeof jpath, s->path);
-	if ((j->live >= j->live_max || j->end >= JOURNAL_LIVE_BYTES) &&
-	    journal_checkpoint(s, why))
-		return EIO;
-	if (!(len = (size_t)record_len(r))) {
-		fs_diag_printf(why, "the journal of this commit is too large");
-		return EFBIG;
-	}
-	if (j->fd < 0 && open_journal(s, jpath)) {
-		int err = errno == ENOSPC || errno == EDQUOT ? errno : EIO;
-		fs_diag_printf(why, "opening %s: %s", jpath, strerror(errno));
-		return err;
-	}
 	uint64_t at = j->end;
-	if (write_record(io, j->fd, r, j->next_seq, at) || io->fdatasync(j->fd)) {
+	journal_path(jpath, sizeof jpath, s->path);
+	int wrote = write_record(io, j->fd, r, j->next_seq, at, buf);
+	if (wrote || io->fdatasync(j->fd)) {
 		int cause = errno, err = cause == ENOSPC || cause == EDQUOT ? cause : EIO;
 		if (at + len > j->file_len)
 			j->file_len = at + len;
@@ -363,7 +388,10 @@ int journal_commit(struct store *s, const struct journal_record *r, bool *pendin
 			*pending = true;
 			return EIO;
 		}
-		fs_diag_printf(why, "writing %s: %s", jpath, strerror(cause));
+		if (wrote == -2)
+			fs_diag_printf(why, "reading %s: %s", s->path, strerror(cause));
+		else
+			fs_diag_printf(why, "writing %s: %s", jpath, strerror(cause));
 		return err;
 	}
 	j->end = at + len;
@@ -374,7 +402,7 @@ int journal_commit(struct store *s, const struct journal_record *r, bool *pendin
 	/* From here the commit will happen: now, or by replay at the next
 	 * commit or mount if we die or the disk refuses. */
 	j->archive_unsynced = true;
-	if (apply(s, r, 1)) {
+	if (apply(s, r, 1, at, buf)) {
 		fs_diag_printf(why, "writing the archive: %s (the journal %s will "
 			       "complete it: at the next commit, or the next mount)",
 			       strerror(errno), jpath);
@@ -382,6 +410,36 @@ int journal_commit(struct store *s, const struct journal_record *r, bool *pendin
 		return EIO;
 	}
 	return 0;
+}
+
+int journal_commit(struct store *s, const struct journal_record *r, bool *pending,
+		   struct fs_diag *why)
+{
+	struct journal *j = &s->journal;
+	char jpath[4096];
+	size_t len;
+	*pending = false;
+	journal_path(jpath, sizeof jpath, s->path);
+	if (!(len = (size_t)record_len(r))) {
+		fs_diag_printf(why, "the journal of this commit is too large");
+		return EFBIG;
+	}
+	bool start_over = j->end && len >= j->reuse_min && j->end + len > j->file_len;
+	if ((j->live >= j->live_max || j->end >= JOURNAL_LIVE_BYTES || start_over) &&
+	    journal_checkpoint(s, why))
+		return EIO;
+	if (j->fd < 0 && open_journal(s, jpath)) {
+		int err = errno == ENOSPC || errno == EDQUOT ? errno : EIO;
+		fs_diag_printf(why, "opening %s: %s", jpath, strerror(errno));
+		return err;
+	}
+	uint8_t *buf = NULL;
+	for (size_t i = 0; i < r->n && !buf; i++)
+		if (!r->w[i].data && !(buf = malloc(JOURNAL_FILL_BYTES)))
+			return ENOMEM;
+	int err = journal_append(s, r, len, buf, pending, why);
+	free(buf);
+	return err;
 }
 
 int journal_retire(struct store *s, struct fs_diag *why)
@@ -456,7 +514,7 @@ int journal_replay(struct store *s, struct fs_diag *why)
 	} else if (l.end < j->end) {
 		fs_diag_printf(why, "%s cannot be read back whole", jpath);
 		err = EIO;
-	} else if (apply(s, l.r, l.n) || s->io->fdatasync(*s->fd)) {
+	} else if (apply(s, l.r, l.n, 0, NULL) || s->io->fdatasync(*s->fd)) {
 		fs_diag_printf(why, "replaying %s: %s", jpath, strerror(errno));
 		err = EIO;
 	} else {
@@ -583,7 +641,7 @@ enum journal_recovery journal_recover(struct store *s, struct fs_diag *msg)
 		fs_diag_printf(msg, "%s: the commits it holds are in the archive already",
 			       jpath);
 		r = JOURNAL_HELD;
-	} else if (!s->writable || apply(s, l.r, l.n) || io->fdatasync(*s->fd)) {
+	} else if (!s->writable || apply(s, l.r, l.n, 0, NULL) || io->fdatasync(*s->fd)) {
 		fs_diag_printf(msg, "%s: a committed change awaits replay but the "
 			       "archive cannot be written%s%s", jpath, s->writable ? ": " : "",
 			       s->writable ? strerror(errno) : "");

@@ -14,17 +14,25 @@
  *     the journal fdatasync'ed -- the commit is then decided and durable
  *     -- and its writes made into the archive, which is not synced (a
  *     large record's writeback is started, sync_file_range(2), so that
- *     the checkpoint finds it done).  One sync per commit.
+ *     the sync after it finds it done).  One sync per commit.  A large
+ *     write (a shifted tail) is never whole in memory: its bytes are
+ *     made a piece at a time into the record, and copied from the
+ *     journal into the archive in the kernel.
  *  3. Checkpoint, before the live records pass JOURNAL_LIVE_RECORDS or
- *     JOURNAL_LIVE_BYTES, before anything not journaled changes the
- *     archive (a rewrite), and at unmount: the store's hook makes the
- *     notes' owner durable (the history fsyncs the records it wrote
- *     unsynced), then the archive is fdatasync'ed; only then are the
- *     records retired, by writing the next one at offset 0.  Nothing is
- *     synced to retire them: a record left past the live ones has a
- *     sequence number that does not follow (read stops there), and live
- *     records replayed again over an archive that already holds them
- *     change nothing (the writes are absolute and replayed in order).
+ *     JOURNAL_LIVE_BYTES, before a record of JOURNAL_REUSE_BYTES or more
+ *     would make the file longer (it goes at offset 0 instead), before
+ *     anything not journaled changes the archive (a rewrite), and at
+ *     unmount: the store's hook makes the notes' owner durable (the
+ *     history fsyncs the records it wrote unsynced), then the archive is
+ *     fdatasync'ed; only then are the records retired, by writing the
+ *     next one at offset 0.  Nothing is synced to retire them: a record
+ *     left past the live ones has a sequence number that does not follow
+ *     (read stops there), and live records replayed again over an
+ *     archive that already holds them change nothing (the writes are
+ *     absolute and replayed in order).  The file keeps its length (the
+ *     largest record, or JOURNAL_LIVE_BYTES and a small one): the next
+ *     records overwrite pages and blocks the kernel holds already, which
+ *     a file cut short or grown would allocate anew at every commit.
  *  4. Before a rewrite replaces the archive, the journal is emptied
  *     durably (truncated, synced): records of the old file must never
  *     be replayed over the new one.
@@ -67,16 +75,24 @@ struct store;
 
 /* Live records allowed before a checkpoint (note 3): a checkpoint syncs
  * what they wrote into the archive, once however often they rewrote it
- * (two shifts of a tail, store.h, fit).  A checkpoint gives back the
- * file's space past JOURNAL_KEEP_BYTES. */
+ * (two shifts of a tail, store.h, fit). */
 #define JOURNAL_LIVE_RECORDS 128
 #define JOURNAL_LIVE_BYTES (128u << 20)
-#define JOURNAL_KEEP_BYTES (4u << 20)
+#define JOURNAL_REUSE_BYTES (4u << 20)
+
+/* A write's bytes are `data`, or when that is NULL, made by `fill` in
+ * order, at most JOURNAL_FILL_BYTES at a time: fill(ctx, pos, buf, n)
+ * puts bytes [pos, pos + n) of the write in buf, read from the archive
+ * (a failure is reported as reading it), and returns 0, or -1 with
+ * errno. */
+#define JOURNAL_FILL_BYTES (1u << 20)
 
 struct journal_write {
 	uint64_t offset;       /* in the archive */
 	const uint8_t *data;
 	size_t len;
+	int (*fill)(void *ctx, uint64_t pos, uint8_t *buf, size_t n);
+	void *ctx;
 };
 
 /* A record: its writes, the archive's length after them (0: unchanged),
@@ -103,6 +119,7 @@ struct journal {
 	uint64_t next_seq;
 	size_t live;            /* records since the last checkpoint */
 	size_t live_max;        /* JOURNAL_LIVE_RECORDS (a test may lower it) */
+	size_t reuse_min;       /* JOURNAL_REUSE_BYTES (likewise) */
 	bool archive_unsynced;  /* the archive was written since its last sync */
 	struct journal_note *recovered; /* at mount: the notes of the records */
 	size_t nrecovered;              /*   replayed, until journal_forget */

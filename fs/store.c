@@ -14,8 +14,8 @@
 
 /* ---- the seam ---------------------------------------------------------- */
 
-/* open(2) is variadic and copy_file_range(2) takes flags: the table's
- * shapes, calling them. */
+/* open(2) is variadic, copy_file_range(2) takes flags and posix_fadvise(2)
+ * returns its error: the table's shapes, calling them. */
 static int libc_open(const char *path, int flags, mode_t mode)
 {
 	return open(path, flags, mode);
@@ -25,6 +25,14 @@ static ssize_t libc_copy_file_range(int in, off_t *in_off, int out, off_t *out_o
 				    size_t len)
 {
 	return copy_file_range(in, in_off, out, out_off, len, 0);
+}
+
+static int libc_fadvise(int fd, off_t off, off_t len, int advice)
+{
+	int err = posix_fadvise(fd, off, len, advice);
+	if (err)
+		errno = err;
+	return err ? -1 : 0;
 }
 
 const struct store_io store_libc = {
@@ -45,6 +53,7 @@ const struct store_io store_libc = {
 	.fstatvfs = fstatvfs,
 	.ftruncate = ftruncate,
 	.sync_file_range = sync_file_range,
+	.fadvise = libc_fadvise,
 };
 
 /* Bytes per read or write call: a transfer of tens of MiB in one call
@@ -278,9 +287,7 @@ static int replace_archive(struct store *s, int fd, const char *tmp)
  * archive once. */
 #define SHIFT_MAX_BYTES (64u << 20)
 
-/* Copies len bytes at `in` of file `from` to `out` of `to`: in the kernel
- * when it can (no trip through our memory), else through buf. */
-static int copy_span(const struct store_io *io, int from, int to, uint64_t in, uint64_t out,
+int store_copy_span(const struct store_io *io, int from, int to, uint64_t in, uint64_t out,
 		     uint64_t len, uint8_t *buf, size_t cap)
 {
 	bool in_kernel = true;
@@ -327,7 +334,7 @@ static void reencrypt_run(const struct store *s, const struct databin *was,
 		size_t off = (size_t)(db->start[e] - db->start[j]) * DATABIN_BLOCK;
 		size_t span = (size_t)(db->start[e + 1] - db->start[e]) * DATABIN_BLOCK;
 		if (!entry_plain(s, e) && db->start[e] != was->start[e])
-			cipher_reencrypt(was->start[e], db->start[e], buf + off, span);
+			cipher_reencrypt(was->start[e], db->start[e], 0, buf + off, span);
 	}
 }
 
@@ -363,20 +370,49 @@ static void write_behind(const struct store_io *io, int fd, uint64_t off, uint64
 	behind[1] = len;
 }
 
+/* A chunk of the new archive (open as fd) just written at `to`, from the
+ * old archive's bytes at `from`: its writeback started (write_behind),
+ * the old bytes' pages, read for the last time, given back at once, and
+ * the progress shown.  The new file's next pages then reuse those rather
+ * than memory the kernel handed back long ago, which a virtual machine
+ * that reports free pages to its host faults in anew at first touch
+ * (the rewrite's cost, twice over, without this); the archive was synced
+ * before the rewrite began, so every page given back is clean. */
+static void chunk_done(struct store *s, int fd, uint64_t from, uint64_t to, uint64_t len,
+		       uint64_t behind[2])
+{
+	write_behind(s->io, fd, to, len, behind);
+	s->io->fadvise(*s->fd, (off_t)from, (off_t)len, POSIX_FADV_DONTNEED);
+	atomic_store(&s->rewrite_done, to + len);
+}
+
+/* Copies [from, to) of the old archive, unchanged, into the new one (open
+ * as fd), a chunk at a time. */
+static int copy_kept(struct store *s, int fd, uint64_t from, uint64_t to, uint8_t *buf,
+		     uint64_t behind[2])
+{
+	for (uint64_t n; from < to; from += n) {
+		n = to - from < REWRITE_CHUNK ? to - from : REWRITE_CHUNK;
+		if (store_copy_span(s->io, *s->fd, fd, from, from, n, buf, REWRITE_CHUNK))
+			return -1;
+		chunk_done(s, fd, from, from, n, behind);
+	}
+	return 0;
+}
+
 /* Writes the entries after `id` of the new archive (open as fd) from the
  * old one: runs of plain entries copied in the kernel, the others read,
  * re-encrypted under their new start and written, a chunk at a time. */
 static int copy_moved(struct store *s, const struct databin *was, const struct databin *db,
-		      uint32_t id, int fd, uint8_t **bufp)
+		      uint32_t id, int fd, uint8_t **bufp, uint64_t behind[2])
 {
 	const struct store_io *io = s->io;
-	uint64_t behind[2] = {0, 0};
 	for (uint32_t j = id + 1, k; j < db->count; j = k) {
 		size_t total;
 		k = run_end(db, j, &total);
 		uint64_t from = databin_entry_offset(was, j), to = databin_entry_offset(db, j);
 		if (run_plain(s, j, k)) {
-			if (copy_span(io, *s->fd, fd, from, to, total, *bufp, REWRITE_CHUNK))
+			if (store_copy_span(io, *s->fd, fd, from, to, total, *bufp, REWRITE_CHUNK))
 				return -1;
 		} else {
 			if (total > REWRITE_CHUNK) {
@@ -393,8 +429,7 @@ static int copy_moved(struct store *s, const struct databin *was, const struct d
 			if (store_pwrite_full(io, fd, *bufp, total, to))
 				return -1;
 		}
-		write_behind(io, fd, to, total, behind);
-		atomic_store(&s->rewrite_done, databin_entry_offset(db, k));
+		chunk_done(s, fd, from, to, total, behind);
 	}
 	return 0;
 }
@@ -452,13 +487,14 @@ static int rewrite_archive(struct store *s, struct databin *db, uint32_t id,
 	}
 	/* The TOC spans the blocks before entry 0. */
 	uint64_t head = databin_entry_offset(was, 0), at = databin_entry_offset(db, id);
+	uint64_t behind[2] = {0, 0};
 	fd = open_replacement(s, tmp);
 	if (fd < 0 || store_pwrite_full(io, fd, toc, toc_len, 0) ||
-	    copy_span(io, *s->fd, fd, head, head, at - head, buf, REWRITE_CHUNK) ||
+	    copy_kept(s, fd, head, at, buf, behind) ||
 	    store_pwrite_full(io, fd, entry, (size_t)blocks * DATABIN_BLOCK, at))
 		goto io;
 	atomic_store(&s->rewrite_done, at + (uint64_t)blocks * DATABIN_BLOCK);
-	if (copy_moved(s, was, db, id, fd, &buf)) {
+	if (copy_moved(s, was, db, id, fd, &buf, behind)) {
 		if (errno == ENOMEM) {
 			err = ENOMEM;
 			goto fail;
@@ -495,42 +531,75 @@ fail:
 	return err;
 }
 
+/* The bytes of a shifted tail, made a piece at a time (a journal write's
+ * fill, journal.h): entry id's new blocks, then every later entry read
+ * from its old place and re-encrypted under its new start. */
+struct tail_source {
+	const struct store *s;
+	const struct databin *was, *db; /* the TOC before and after */
+	uint32_t id;
+	const uint8_t *bytes;           /* entry id's new bytes */
+	size_t len, span;               /*   and its new blocks' */
+	uint32_t next;                  /* no piece starts before this entry */
+};
+
+static int fill_tail(void *ctx, uint64_t pos, uint8_t *buf, size_t n)
+{
+	struct tail_source *t = ctx;
+	const struct store *s = t->s;
+	const struct databin *was = t->was, *db = t->db;
+	uint64_t base = databin_entry_offset(db, t->id);
+	size_t own = 0; /* bytes of entry id */
+	if (pos < t->span) {
+		own = n < t->span - pos ? n : (size_t)(t->span - pos);
+		memset(buf, 0, own);
+		if (pos < t->len)
+			memcpy(buf, t->bytes + pos, own < t->len - pos ? own : t->len - pos);
+		if (!entry_plain(s, t->id))
+			cipher_encrypt(db->start[t->id], pos, buf, own);
+	}
+	if (own == n)
+		return 0;
+	uint64_t lo = base + pos + own, hi = base + pos + n;
+	uint64_t from = databin_entry_offset(was, t->id + 1) + (lo - base - t->span);
+	if (store_pread_full(s->io, *s->fd, buf + own, n - own, from))
+		return -1;
+	while (databin_entry_offset(db, t->next + 1) <= lo)
+		t->next++;
+	for (uint32_t e = t->next; e < db->count && databin_entry_offset(db, e) < hi; e++) {
+		uint64_t start = databin_entry_offset(db, e), end = databin_entry_offset(db, e + 1);
+		uint64_t a = start > lo ? start : lo, z = end < hi ? end : hi;
+		if (!entry_plain(s, e) && db->start[e] != was->start[e])
+			cipher_reencrypt(was->start[e], db->start[e], a - start, buf + (a - base - pos),
+					 (size_t)(z - a));
+	}
+	return 0;
+}
+
 /* Note 1: the tail from entry id on, shifted in place as one journal
  * record: entry id's new blocks and every later entry at its new place
- * (re-encrypted under its new start), the TOC, the archive's new length.
- * Takes db's start and sizes as rewrite_archive does. */
+ * (fill_tail), the TOC, the archive's new length.  Takes db's start and
+ * sizes as rewrite_archive does. */
 static int shift_tail(struct store *s, struct databin *db, uint32_t id, const uint8_t *bytes,
 		      size_t len, const uint8_t *note, size_t note_len, struct fs_diag *why)
 {
 	struct databin *was = s->db;
-	uint8_t *toc = NULL, *tail = NULL;
+	uint8_t *toc = NULL;
 	size_t toc_len;
 	struct mh_diag d = {0};
 	int err = 0;
 	uint64_t at = databin_entry_offset(db, id), end = databin_entry_offset(db, db->count);
-	size_t blocks = db->start[id + 1] - db->start[id], span = blocks * DATABIN_BLOCK;
-	size_t moved = (size_t)(end - at) - span;
 	uint64_t old_end = databin_entry_offset(was, was->count);
+	struct tail_source tail = {s, was, db, id, bytes, len,
+				   (size_t)(db->start[id + 1] - db->start[id]) * DATABIN_BLOCK, id + 1};
 	if (!room_for(s, 2 * (end - at) + (end > old_end ? end - old_end : 0), true, why)) {
 		err = ENOSPC;
 	} else if (databin_encode(db, &toc, &toc_len, &d)) {
 		fs_diag_printf(why, "the TOC would not read back: %s", d.msg);
 		err = EINVAL;
-	} else if (!(tail = calloc(1, (size_t)(end - at)))) {
-		err = ENOMEM;
-	} else if (id + 1 < db->count &&
-		   store_pread_full(s->io, *s->fd, tail + span, moved,
-				    databin_entry_offset(was, id + 1))) {
-		fs_diag_printf(why, "reading %s: %s", s->path, strerror(errno));
-		err = EIO;
-	}
-	if (!err) {
-		memcpy(tail, bytes, len);
-		if (!entry_plain(s, id))
-			cipher_encrypt(db->start[id], 0, tail, span);
-		if (id + 1 < db->count)
-			reencrypt_run(s, was, db, id + 1, db->count, tail + span);
-		struct journal_write w[2] = {{at, tail, (size_t)(end - at)}, {0, toc, toc_len}};
+	} else {
+		struct journal_write w[2] = {{at, NULL, (size_t)(end - at), fill_tail, &tail},
+					     {0, toc, toc_len, NULL, NULL}};
 		struct journal_record r = {w, 2, end, note, note_len};
 		bool pending;
 		err = journal_commit(s, &r, &pending, why);
@@ -544,7 +613,6 @@ static int shift_tail(struct store *s, struct databin *db, uint32_t id, const ui
 	free(db->start);
 	free(db->sizes);
 	free(toc);
-	free(tail);
 	return err;
 }
 
@@ -574,7 +642,7 @@ static int write_in_place(struct store *s, uint32_t id, const uint8_t *old, size
 	if (!entry_plain(s, id))
 		cipher_encrypt(db->start[id], lo, buf, hi - lo);
 	if (hi > lo)
-		w[n++] = (struct journal_write){databin_entry_offset(db, id) + lo, buf, hi - lo};
+		w[n++] = (struct journal_write){databin_entry_offset(db, id) + lo, buf, hi - lo, NULL, NULL};
 	uint32_t old_size = rec >= 0 ? db->sizes[rec].size : 0;
 	if (rec >= 0 && old_size != len) {
 		size_t toc_len;
@@ -586,7 +654,7 @@ static int write_in_place(struct store *s, uint32_t id, const uint8_t *old, size
 			fs_diag_printf(why, "the TOC would not read back: %s", d.msg);
 			return EINVAL;
 		}
-		w[n++] = (struct journal_write){0, toc, toc_len};
+		w[n++] = (struct journal_write){0, toc, toc_len, NULL, NULL};
 	}
 	bool pending = false;
 	struct journal_record r = {w, n, 0, note, note_len};
@@ -698,7 +766,7 @@ int store_keep_original(struct store *s, struct fs_diag *why)
 	int out = io->open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	uint8_t *buf = malloc(REWRITE_CHUNK);
 	bool failed = out < 0 || !buf || io->fstat(*s->fd, &st) ||
-		      copy_span(io, *s->fd, out, 0, 0, (uint64_t)st.st_size, buf, REWRITE_CHUNK) ||
+		      store_copy_span(io, *s->fd, out, 0, 0, (uint64_t)st.st_size, buf, REWRITE_CHUNK) ||
 		      io->fsync(out) || io->rename(tmp, orig) || store_sync_parent(io, orig);
 	int cause = errno;
 	free(buf);

@@ -103,6 +103,8 @@ struct store_io {
 	int (*ftruncate)(int fd, off_t len);
 	/* sync_file_range(2): starts writeback, promises nothing. */
 	int (*sync_file_range)(int fd, off_t off, off_t len, unsigned flags);
+	/* posix_fadvise(2), but -1 with errno: advice, promises nothing. */
+	int (*fadvise)(int fd, off_t off, off_t len, int advice);
 };
 
 /* The real calls. */
@@ -113,6 +115,12 @@ extern const struct store_io store_libc;
 int store_pread_full(const struct store_io *io, int fd, void *buf, size_t len, uint64_t off);
 int store_pwrite_full(const struct store_io *io, int fd, const void *buf, size_t len,
 		      uint64_t off);
+
+/* Copies len bytes at `in` of file `from` to `out` of `to`: in the kernel
+ * when it can (no trip through our memory), else through buf (cap bytes).
+ * 0, or -1 with errno. */
+int store_copy_span(const struct store_io *io, int from, int to, uint64_t in, uint64_t out,
+		    uint64_t len, uint8_t *buf, size_t cap);
 
 /* fsyncs the directory holding `path`, making a create, rename or unlink
  * in it durable: 0 or -1 with errno. */

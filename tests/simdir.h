@@ -470,6 +470,15 @@ static int sim_sync_file_range(int fd, off_t off, off_t len, unsigned flags)
 	return enter("sync_file_range") && file_of(fd) ? 0 : -1;
 }
 
+/* Advice changes nothing the power may take. */
+static int sim_fadvise(int fd, off_t off, off_t len, int advice)
+{
+	(void)off;
+	(void)len;
+	(void)advice;
+	return enter("fadvise") && file_of(fd) ? 0 : -1;
+}
+
 /* The store's hook (store.h note 6), as the history's: a call that syncs
  * the notes given so far. */
 static int sim_hook(void *ctx, struct fs_diag *why)
@@ -513,6 +522,7 @@ static const struct store_io SIM_IO = {
 	.fstatvfs = sim_fstatvfs,
 	.ftruncate = sim_ftruncate,
 	.sync_file_range = sim_sync_file_range,
+	.fadvise = sim_fadvise,
 };
 
 /* S becomes a directory holding only `path`, with `image` in it, synced. */

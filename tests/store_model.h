@@ -17,8 +17,17 @@
 
 #define COUNT 24 /* entries; MHP3rd stores 17..20 plain in an encrypted archive */
 
-static uint32_t initial_blocks(uint32_t id)
+/* An entry's blocks: one or two; in a long archive, entry 1 holds most
+ * of the archive and entries from 14 on are tens of blocks, so that the
+ * tail from 15 is more than a piece of the journal (JOURNAL_FILL_BYTES,
+ * its pieces' bounds falling inside entries) and less than half the
+ * archive (it is shifted, not rewritten). */
+static uint32_t initial_blocks(uint32_t id, bool long_archive)
 {
+	if (long_archive && id == 1)
+		return 1200;
+	if (long_archive && id >= 14)
+		return 53 + 7 * (id % 5);
 	return id % 5 == 2 ? 2 : 1;
 }
 
@@ -68,7 +77,7 @@ static void db_assert_equal(const struct databin *a, const struct databin *b)
 	}
 }
 
-static void model_init(struct model *m, bool pac, bool encrypted)
+static void model_init(struct model *m, bool pac, bool encrypted, bool long_archive)
 {
 	struct rng r;
 	memset(m, 0, sizeof *m);
@@ -87,10 +96,10 @@ static void model_init(struct model *m, bool pac, bool encrypted)
 	assert_true(db->start && db->sizes);
 	db->start[0] = 1;
 	for (uint32_t i = 0; i < COUNT; i++) {
-		db->start[i + 1] = db->start[i] + initial_blocks(i);
+		db->start[i + 1] = db->start[i] + initial_blocks(i, long_archive);
 		if (has_size_record(i))
 			db->sizes[db->nsizes++] = (struct databin_size){
-				i, initial_blocks(i) * BLK - rng_range(&r, 1, BLK - 1)};
+				i, initial_blocks(i, long_archive) * BLK - rng_range(&r, 1, BLK - 1)};
 	}
 	db->fill_len = BLK - (COUNT + 1) * 4 - db->nsizes * 8;
 	db->fill = calloc(1, db->fill_len);

@@ -464,15 +464,18 @@ static void test_reencrypt_is_decrypt_then_encrypt(void **state)
 		uint32_t from = i < (int)NSEEDS ? EDGE_SEEDS[i] : (uint32_t)rng_next(&r);
 		uint32_t to = i % 7 == 0 ? from : (uint32_t)rng_next(&r);
 		size_t len = i % 3 ? (size_t)rng_below(&r, W + 1) : 2048 * (size_t)rng_below(&r, 5);
+		/* From the run's start, a block boundary, or any byte. */
+		uint64_t off = i % 4 == 0 ? 0 : i % 4 == 1 ? 2048 * rng_below(&r, 1u << 20)
+							    : rng_next(&r) % (1ull << 34);
 		rng_bytes(&r, raw, len);
 		memcpy(want, raw, len);
 		memcpy(got, raw, len);
-		cipher_decrypt(from, 0, want, len);
-		cipher_encrypt(to, 0, want, len);
-		cipher_reencrypt(from, to, got, len);
+		cipher_decrypt(from, off, want, len);
+		cipher_encrypt(to, off, want, len);
+		cipher_reencrypt(from, to, off, got, len);
 		if (memcmp(got, want, len))
-			fail_msg("reencrypt(%#x, %#x) of %zu bytes is not decrypt then encrypt", from,
-				 to, len);
+			fail_msg("reencrypt(%#x, %#x) of %zu bytes at %llu is not decrypt then "
+				 "encrypt", from, to, len, (unsigned long long)off);
 	}
 	free(raw);
 	free(want);

@@ -65,31 +65,38 @@ struct scenario {
 	size_t nedits;
 	struct edit edits[3];
 	size_t live_max; /* a checkpoint after this many records (0: the default) */
+	bool long_archive; /* store_model.h: a tail longer than a journal piece */
 };
 
 /* Entry 12 has a size record and two blocks, entry 7 two blocks and no
  * record, entry 2 likewise; 17..20 are stored plain when encrypted.  A
  * growth of entry 17 or later moves few bytes (the tail is shifted in
- * place), of entry 12 or earlier most of the archive (it is rewritten). */
+ * place), of entry 12 or earlier most of the archive (it is rewritten).
+ * In a long archive entry 15 has 53 blocks and a size record, entry 16
+ * 60 blocks and none, and the tails from them are shifted. */
 static const struct scenario SCENARIOS[] = {
 	{"in place, encrypted", false, true, false, true, 2,
-	 {{12, 3500, 3}, {7, 3000, 2}}, 0},
-	{"in place, plain", false, false, false, true, 2, {{12, 3500, 3}, {7, 3000, 2}}, 0},
+	 {{12, 3500, 3}, {7, 3000, 2}}, 0, false},
+	{"in place, plain", false, false, false, true, 2, {{12, 3500, 3}, {7, 3000, 2}}, 0, false},
 	{"growth and shrink near the end: tail shifted, encrypted", false, true, false, true, 3,
-	 {{17, 5000, 2}, {21, 4500, 1}, {22, 1000, 1}}, 0},
-	{"growth rewrite, encrypted", false, true, false, true, 1, {{2, 7000, 2}}, 0},
+	 {{17, 5000, 2}, {21, 4500, 1}, {22, 1000, 1}}, 0, false},
+	{"growth rewrite, encrypted", false, true, false, true, 1, {{2, 7000, 2}}, 0, false},
 	{"growth rewrite, plain, copied through memory", false, false, false, false, 1,
-	 {{2, 7000, 2}}, 0},
+	 {{2, 7000, 2}}, 0, false},
 	{"in place, growth rewrite, shrink rewrite, encrypted, -o backup", false, true, true, true, 3,
-	 {{12, 3500, 3}, {12, 7000, 1}, {2, 1000, 1}}, 0},
+	 {{12, 3500, 3}, {12, 7000, 1}, {2, 1000, 1}}, 0, false},
 	{"in place, shift, then a rewrite over the live journal, plain", false, false, false, true, 3,
-	 {{12, 3500, 3}, {20, 3000, 2}, {1, 4000, 1}}, 0},
+	 {{12, 3500, 3}, {20, 3000, 2}, {1, 4000, 1}}, 0, false},
 	{"in place, checkpoints between, encrypted", false, true, false, true, 3,
-	 {{12, 3500, 3}, {7, 3000, 2}, {12, 3300, 1}}, 1},
+	 {{12, 3500, 3}, {7, 3000, 2}, {12, 3300, 1}}, 1, false},
 	{"shift, checkpoint, in place, plain", false, false, false, true, 3,
-	 {{22, 5000, 3}, {12, 3000, 2}, {20, 1000, 1}}, 2},
-	{"single PAC", true, false, false, true, 2, {{0, 9000, 2}, {0, 4000, 1}}, 0},
-	{"single PAC, -o backup", true, false, true, false, 1, {{0, 6000, 2}}, 0},
+	 {{22, 5000, 3}, {12, 3000, 2}, {20, 1000, 1}}, 2, false},
+	{"long tail grown then shrunk, a journal piece at a time, encrypted", false, true, false,
+	 true, 2, {{15, 53 * BLK + 3000, 2}, {16, 30000, 1}}, 0, true},
+	{"long tail grown then shrunk, plain, copied through memory", false, false, false, false,
+	 2, {{15, 53 * BLK + 3000, 2}, {16, 30000, 1}}, 0, true},
+	{"single PAC", true, false, false, true, 2, {{0, 9000, 2}, {0, 4000, 1}}, 0, false},
+	{"single PAC, -o backup", true, false, true, false, 1, {{0, 6000, 2}}, 0, false},
 };
 #define NSCENARIOS (sizeof SCENARIOS / sizeof *SCENARIOS)
 
@@ -252,7 +259,7 @@ static long run_failing(const struct scenario *sc, long fail_at, int fail_errno)
 {
 	struct model m, first;
 	struct bytes image = {0};
-	model_init(&m, sc->pac, sc->encrypted);
+	model_init(&m, sc->pac, sc->encrypted, sc->long_archive);
 	model_copy(&first, &m);
 	model_image(&m, &image);
 	sim_start(&image);
@@ -396,7 +403,7 @@ static void test_recovery_with_every_call_failed_in_turn(void **state)
 	struct model m;
 	struct sim pending = {0};
 	sim_free(&pending);
-	model_init(&m, sc->pac, sc->encrypted);
+	model_init(&m, sc->pac, sc->encrypted, sc->long_archive);
 	make_pending(sc, &m, &pending);
 	for (long n = 1;; n++) {
 		struct fs_diag msg = {""}, why = {""};
@@ -462,7 +469,7 @@ static void test_torn_journal_is_discarded(void **state)
 	struct sim pending = {0};
 	struct fs_diag msg = {""};
 	sim_free(&pending);
-	model_init(&m, sc->pac, sc->encrypted);
+	model_init(&m, sc->pac, sc->encrypted, sc->long_archive);
 	model_copy(&old, &m);
 	make_pending(sc, &m, &pending);
 	sim_copy(&S, &pending);
@@ -495,7 +502,7 @@ static void test_read_only_mount_after_a_kill(void **state)
 		struct model m;
 		struct bytes image = {0};
 		struct mount mt;
-		model_init(&m, sc->pac, sc->encrypted);
+		model_init(&m, sc->pac, sc->encrypted, sc->long_archive);
 		model_image(&m, &image);
 		sim_start(&image);
 		mount_open(&mt, &m, 0);
@@ -531,7 +538,7 @@ static void test_read_only_mount_after_a_kill(void **state)
 	struct sim pending = {0};
 	struct fs_diag msg = {""};
 	sim_free(&pending);
-	model_init(&m, sc->pac, sc->encrypted);
+	model_init(&m, sc->pac, sc->encrypted, sc->long_archive);
 	make_pending(sc, &m, &pending);
 	sim_copy(&S, &pending);
 	int fd = sim_open(ARCHIVE, O_RDONLY, 0);
@@ -582,7 +589,7 @@ static bool run_crashing(const struct scenario *sc, long crash_after)
 {
 	struct model want[4];
 	struct bytes image = {0};
-	model_init(&want[0], sc->pac, sc->encrypted);
+	model_init(&want[0], sc->pac, sc->encrypted, sc->long_archive);
 	for (size_t i = 0; i < sc->nedits; i++) {
 		struct bytes bytes = {0};
 		model_copy(&want[i + 1], &want[i]);
@@ -666,7 +673,7 @@ static void refused_for_room(const struct scenario *sc, const char *says)
 	struct fs_diag why = {""};
 	struct mount mt;
 	bool decided;
-	model_init(&m, sc->pac, sc->encrypted);
+	model_init(&m, sc->pac, sc->encrypted, sc->long_archive);
 	model_image(&m, &image);
 	sim_start(&image);
 	S.free_bytes = 8192;
@@ -707,7 +714,7 @@ static void test_journal_stays_bounded(void **state)
 	struct bytes image = {0};
 	struct mount mt;
 	size_t commits = 3 * JOURNAL_LIVE_RECORDS + 5, longest = 0;
-	model_init(&m, sc->pac, sc->encrypted);
+	model_init(&m, sc->pac, sc->encrypted, sc->long_archive);
 	model_image(&m, &image);
 	sim_start(&image);
 	mount_open(&mt, &m, 0);
@@ -733,6 +740,59 @@ static void test_journal_stays_bounded(void **state)
 		fail_msg("the journal grew to %zu bytes", longest);
 	assert_true(S.hook_calls >= 3); /* a checkpoint every 128 commits */
 	assert_true(archive_is(&m));
+	struct fs_diag why = {""};
+	assert_int_equal(store_close(&mt.s, &why), 0);
+	assert_true(named(JOURNAL) < 0);
+	assert_true(archive_is(&m));
+	mount_free(&mt);
+	model_free(&m);
+	bytes_free(&image);
+	sim_free(&S);
+}
+
+/* Large records reuse the journal's space: one that would make the file
+ * longer goes at its start, after a checkpoint, so the file stays about
+ * as long as the largest record rather than growing by each. */
+static void test_journal_space_is_reused(void **state)
+{
+	(void)state;
+	const struct scenario *sc = &SCENARIOS[9];
+	const struct edit edits[] = {{15, 53 * BLK + 3000, 2}, {16, 30000, 1},
+				     {15, 153 * BLK - 100, 1}};
+	struct model m;
+	struct bytes image = {0};
+	struct mount mt;
+	size_t len[3];
+	unsigned hooks[3];
+	assert_true(sc->long_archive);
+	model_init(&m, sc->pac, sc->encrypted, sc->long_archive);
+	model_image(&m, &image);
+	sim_start(&image);
+	mount_open(&mt, &m, 0);
+	mt.s.journal.reuse_min = 256 << 10; /* the records here: a MiB or so */
+	for (size_t i = 0; i < 3; i++) {
+		struct bytes bytes = {0};
+		struct fs_diag why = {""};
+		bool decided;
+		edited(&m, &edits[i], &bytes);
+		if (commit(&mt, sc, &m, &edits[i], &bytes, &decided, &why))
+			fail_msg("commit %zu: %s", i, why.msg);
+		model_apply(&m, edits[i].id, &bytes);
+		bytes_free(&bytes);
+		assert_true(archive_is(&m));
+		int j = named(JOURNAL);
+		assert_true(j >= 0);
+		len[i] = S.files[j].data.len;
+		hooks[i] = S.hook_calls;
+	}
+	/* The first record (a tail of 591 blocks) is over a MiB; the second
+	 * (491), shorter, takes its place; the third (644) grows the file by
+	 * the 53 blocks it is longer. */
+	assert_true(len[0] > JOURNAL_FILL_BYTES);
+	assert_int_equal(len[1], len[0]);
+	assert_int_equal(hooks[1], hooks[0] + 1);
+	assert_int_equal(len[2], len[0] + 53 * BLK);
+	assert_int_equal(hooks[2], hooks[1] + 1);
 	struct fs_diag why = {""};
 	assert_int_equal(store_close(&mt.s, &why), 0);
 	assert_true(named(JOURNAL) < 0);
@@ -802,7 +862,7 @@ static void test_real_calls_in_a_directory(void **state)
 	snprintf(path, sizeof path, "%s/DATA.BIN", dir);
 	struct model m;
 	struct bytes image = {0};
-	model_init(&m, false, true);
+	model_init(&m, false, true, false);
 	model_image(&m, &image);
 	write_file(path, image.p, image.len);
 
@@ -865,6 +925,7 @@ int main(void)
 		cmocka_unit_test(test_power_lost_after_every_call),
 		cmocka_unit_test(test_growth_without_room_is_refused_first),
 		cmocka_unit_test(test_journal_stays_bounded),
+		cmocka_unit_test(test_journal_space_is_reused),
 		cmocka_unit_test(test_default_table_is_the_c_library),
 		cmocka_unit_test(test_real_calls_in_a_directory),
 	};
