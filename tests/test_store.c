@@ -703,6 +703,21 @@ static void test_growth_without_room_is_refused_first(void **state)
 					"entries, so it needs");
 }
 
+/* The unmount checkpoints and removes the journal, leaving the archive
+ * holding every commit (m's image); then the mount, m, its first image
+ * and the directory are freed. */
+static void unmount_holding(struct mount *mt, struct model *m, struct bytes *image)
+{
+	struct fs_diag why = {""};
+	assert_int_equal(store_close(&mt->s, &why), 0);
+	assert_true(named(JOURNAL) < 0);
+	assert_true(archive_is(m));
+	mount_free(mt);
+	model_free(m);
+	bytes_free(image);
+	sim_free(&S);
+}
+
 /* Many commits in place: checkpoints keep the journal to its live
  * records (the notes synced by the hook at each), and the unmount leaves
  * the archive alone, holding every commit. */
@@ -740,14 +755,7 @@ static void test_journal_stays_bounded(void **state)
 		fail_msg("the journal grew to %zu bytes", longest);
 	assert_true(S.hook_calls >= 3); /* a checkpoint every 128 commits */
 	assert_true(archive_is(&m));
-	struct fs_diag why = {""};
-	assert_int_equal(store_close(&mt.s, &why), 0);
-	assert_true(named(JOURNAL) < 0);
-	assert_true(archive_is(&m));
-	mount_free(&mt);
-	model_free(&m);
-	bytes_free(&image);
-	sim_free(&S);
+	unmount_holding(&mt, &m, &image);
 }
 
 /* Large records reuse the journal's space: one that would make the file
@@ -793,14 +801,7 @@ static void test_journal_space_is_reused(void **state)
 	assert_int_equal(hooks[1], hooks[0] + 1);
 	assert_int_equal(len[2], len[0] + 53 * BLK);
 	assert_int_equal(hooks[2], hooks[1] + 1);
-	struct fs_diag why = {""};
-	assert_int_equal(store_close(&mt.s, &why), 0);
-	assert_true(named(JOURNAL) < 0);
-	assert_true(archive_is(&m));
-	mount_free(&mt);
-	model_free(&m);
-	bytes_free(&image);
-	sim_free(&S);
+	unmount_holding(&mt, &m, &image);
 }
 
 static void test_default_table_is_the_c_library(void **state)
