@@ -70,6 +70,8 @@ explain_profile() {
 		else if (best == "copy") w = "copying bytes and faulting pages: fewer copies between the driver, the kernel and the reader (the page cache, splice, reused buffers) would close it"
 		else if (best == "driver") w = "the driver'"'"'s own code: its symbols above are where to cut"
 		else w = "the client program itself: the floor is the program, not the mount"
+		if (s["idle"] > 60 && s[best] < 15)
+			w = "nothing in particular: the machine is mostly idle, the time going to handing each request between the client, the kernel and the driver (wake-ups), not to work in any of them"
 		if (s["load"] > 2 * (s["fuse"] + s["sync"] + s["copy"] + s["driver"] + s["client"]))
 			w = w "; but other processes took most of the machine: measure again on a quiet one"
 		print "  would close it: " w
