@@ -6,8 +6,7 @@
 # whole PAC in one written state, or the read fails with ESTALE (a commit
 # replaced the file under an open handle); an entry the writers do not
 # touch reads the same bytes throughout, wherever it moves.  Nothing may
-# deadlock.  Before the storm, quick requests in a row must be served by
-# one thread.  By default the mount has no cache budget (-o cache_mb=0), so
+# deadlock.  By default the mount has no cache budget (-o cache_mb=0), so
 # decoded models are evicted and rebuilt throughout; STORM_CACHE_MB sets
 # another, STORM_MIN_COMMITS the commits the storm must see (10).
 #
@@ -22,41 +21,10 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-concurrency-test.XXXXXX")
 . "$(dirname "$0")/lib.sh"
 mnt=$work/mnt
 archive=$work/DATA.BIN
-trap 'leave "$work/quick" "$mnt"' EXIT
+trap 'leave "$mnt"' EXIT
 
 mkdir -p "$mnt" "$work/r"
 cp "$sample/DATA.BIN" "$archive"
-# A run of quick requests (the texts read again: each file's OPEN, and
-# its RELEASE sent as the next OPEN is) is served by one thread, the
-# reader's, rather than a thread woken for each (fs/loop.h): of the
-# workers' voluntary switches over the run (the main thread, the watch,
-# aside), one thread's are most.  On a mount of its own, with the
-# default cache (the storm's evicts every model).
-mkdir -p "$work/quick"
-"$mount_bin" "$archive" "$work/quick" || exit 1
-quick=$(awk -F'\t' '$1 == "pid" { print $2 }' "$work/quick/.mhfu/info")
-switches() {
-	local t
-	for t in /proc/"$quick"/task/*; do
-		[ "${t##*/}" = "$quick" ] ||
-			awk -v t="${t##*/}" '$1 == "voluntary_ctxt_switches:" { print t, $2 }' "$t/status"
-	done
-}
-texts=("$work/quick"/file_06185/3/stream*/*.txt)
-cat "${texts[@]}" >/dev/null
-switches >"$work/switches.before"
-for _ in 1 2 3 4; do cat "${texts[@]}" >/dev/null; done
-switches >"$work/switches.after"
-share=$(awk 'NR == FNR { was[$1] = $2; next }
-	{ d = $2 - was[$1]; all += d; if (d > top) top = d }
-	END { printf "%d %d", all ? 100 * top / all : 0, all }' "$work/switches.before" "$work/switches.after")
-if [ "${share% *}" -ge 80 ]; then
-	ok "${#texts[@]} texts read four times: one worker made ${share% *}% of the workers' ${share#* } switches"
-else
-	not_ok "quick requests spread over workers: the busiest made ${share% *}% of ${share#* } switches"
-	cat "$work/switches.before" "$work/switches.after"
-fi
-unmount "$work/quick"
 "$mount_bin" -o cache_mb=${STORM_CACHE_MB:-0} "$archive" "$mnt" || exit 1
 # The daemon's threads at rest: the main one, the first worker, and any
 # a runtime adds (ThreadSanitizer's).
