@@ -70,7 +70,10 @@ reader() { # reader N: reads and checks until the end
 		# state, or a read refused as stale (a commit replaced it).
 		if cat "$mnt/file_06185.pac" >"$work/r/pac.$n" 2>"$work/r/err.$n"; then
 			v=$("$dump" "$work/r/pac.$n" 3/stream2/slot024.txt | sed -n "${L}p" | awk '{ print $2 }')
-			case "$v" in 1111|2222) ;; *) echo "raw pac: slot024 value '$v'" >>"$work/anomalies"; bad=$((bad + 1)) ;; esac
+			case "$v" in 1111|2222) ;; *)
+				echo "raw pac: slot024 value '$v' ($(stat -c %s "$work/r/pac.$n") bytes, kept as bad.$n.$reads)" >>"$work/anomalies"
+				cp "$work/r/pac.$n" "$work/bad.$n.$reads"; bad=$((bad + 1)) ;;
+			esac
 		elif grep -q 'Stale file handle' "$work/r/err.$n"; then
 			echo stale >>"$work/stale"
 		else
