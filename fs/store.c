@@ -216,18 +216,26 @@ static bool entry_plain(const struct store *s, uint32_t id)
 	return !s->db || databin_entry_plain(s->db, id);
 }
 
-/* The entry as stored: padded with zeros to whole blocks, encrypted under
- * `start` unless it is stored plain.  malloc'ed. */
+/* Bytes [pos, pos + n) of entry id as stored: its len bytes padded with
+ * zeros, encrypted under `start` unless it is stored plain. */
+static void stored_piece(const struct store *s, uint32_t id, uint32_t start,
+			 const uint8_t *bytes, size_t len, uint64_t pos, uint8_t *buf, size_t n)
+{
+	memset(buf, 0, n);
+	if (pos < len)
+		memcpy(buf, bytes + pos, n < len - pos ? n : (size_t)(len - pos));
+	if (!entry_plain(s, id))
+		cipher_encrypt(start, pos, buf, n);
+}
+
+/* The entry as stored, in whole blocks (stored_piece).  malloc'ed. */
 static uint8_t *stored_blocks(const struct store *s, uint32_t id, uint32_t start,
 			      const uint8_t *bytes, size_t len, uint32_t blocks)
 {
 	size_t span = (size_t)blocks * DATABIN_BLOCK;
-	uint8_t *buf = calloc(1, span ? span : 1);
-	if (!buf)
-		return NULL;
-	memcpy(buf, bytes, len);
-	if (!entry_plain(s, id))
-		cipher_encrypt(start, 0, buf, span);
+	uint8_t *buf = malloc(span ? span : 1);
+	if (buf)
+		stored_piece(s, id, start, bytes, len, 0, buf, span);
 	return buf;
 }
 
@@ -325,16 +333,27 @@ static bool run_plain(const struct store *s, uint32_t j, uint32_t k)
 	return true;
 }
 
-/* Re-encrypts, in buf (entries [j, k) as stored under the old TOC `was`,
- * from j's start), each entry that moves in `db` under its new start. */
-static void reencrypt_run(const struct store *s, const struct databin *was,
-			  const struct databin *db, uint32_t j, uint32_t k, uint8_t *buf)
+/* Re-encrypts, in buf (the len bytes at `lo` of the archive as `db`
+ * lays it out, as stored under the old TOC `was`), each piece of an entry
+ * that moves in `db` under its new start.  `first` is an entry at or
+ * before lo's; returns the entry holding the last byte, a next span's
+ * `first`. */
+static uint32_t reencrypt_span(const struct store *s, const struct databin *was,
+			       const struct databin *db, uint32_t first, uint64_t lo,
+			       uint8_t *buf, size_t len)
 {
-	for (uint32_t e = j; e < k; e++) {
-		size_t off = (size_t)(db->start[e] - db->start[j]) * DATABIN_BLOCK;
-		size_t span = (size_t)(db->start[e + 1] - db->start[e]) * DATABIN_BLOCK;
+	uint64_t hi = lo + len;
+	uint32_t e = first;
+	while (e + 1 < db->count && databin_entry_offset(db, e + 1) <= lo)
+		e++;
+	for (;; e++) {
+		uint64_t start = databin_entry_offset(db, e), end = databin_entry_offset(db, e + 1);
+		uint64_t a = start > lo ? start : lo, z = end < hi ? end : hi;
 		if (!entry_plain(s, e) && db->start[e] != was->start[e])
-			cipher_reencrypt(was->start[e], db->start[e], 0, buf + off, span);
+			cipher_reencrypt(was->start[e], db->start[e], a - start, buf + (a - lo),
+					 (size_t)(z - a));
+		if (end >= hi || e + 1 >= db->count)
+			return e;
 	}
 }
 
@@ -425,7 +444,7 @@ static int copy_moved(struct store *s, const struct databin *was, const struct d
 			}
 			if (store_pread_full(io, *s->fd, *bufp, total, from))
 				return -1;
-			reencrypt_run(s, was, db, j, k, *bufp);
+			reencrypt_span(s, was, db, j, to, *bufp, total);
 			if (store_pwrite_full(io, fd, *bufp, total, to))
 				return -1;
 		}
@@ -540,7 +559,7 @@ struct tail_source {
 	uint32_t id;
 	const uint8_t *bytes;           /* entry id's new bytes */
 	size_t len, span;               /*   and its new blocks' */
-	uint32_t next;                  /* no piece starts before this entry */
+	uint32_t next;                  /* the entry the last piece ended in */
 };
 
 static int fill_tail(void *ctx, uint64_t pos, uint8_t *buf, size_t n)
@@ -552,27 +571,15 @@ static int fill_tail(void *ctx, uint64_t pos, uint8_t *buf, size_t n)
 	size_t own = 0; /* bytes of entry id */
 	if (pos < t->span) {
 		own = n < t->span - pos ? n : (size_t)(t->span - pos);
-		memset(buf, 0, own);
-		if (pos < t->len)
-			memcpy(buf, t->bytes + pos, own < t->len - pos ? own : t->len - pos);
-		if (!entry_plain(s, t->id))
-			cipher_encrypt(db->start[t->id], pos, buf, own);
+		stored_piece(s, t->id, db->start[t->id], t->bytes, t->len, pos, buf, own);
 	}
 	if (own == n)
 		return 0;
-	uint64_t lo = base + pos + own, hi = base + pos + n;
+	uint64_t lo = base + pos + own;
 	uint64_t from = databin_entry_offset(was, t->id + 1) + (lo - base - t->span);
 	if (store_pread_full(s->io, *s->fd, buf + own, n - own, from))
 		return -1;
-	while (databin_entry_offset(db, t->next + 1) <= lo)
-		t->next++;
-	for (uint32_t e = t->next; e < db->count && databin_entry_offset(db, e) < hi; e++) {
-		uint64_t start = databin_entry_offset(db, e), end = databin_entry_offset(db, e + 1);
-		uint64_t a = start > lo ? start : lo, z = end < hi ? end : hi;
-		if (!entry_plain(s, e) && db->start[e] != was->start[e])
-			cipher_reencrypt(was->start[e], db->start[e], a - start, buf + (a - base - pos),
-					 (size_t)(z - a));
-	}
+	t->next = reencrypt_span(s, was, db, t->next, lo, buf + own, n - own);
 	return 0;
 }
 
