@@ -286,6 +286,12 @@ static long run_failing(const struct scenario *sc, long fail_at, int fail_errno)
 			fail_msg("%s, %s (call %ld) failing with %s: commit %zu returned %s: \"%s\"",
 				 sc->name, S.failed ? S.failed : "no call", fail_at,
 				 strerror(fail_errno), i, strerror(err), why.msg);
+		/* Before its record is decided, a shift reads only the archive,
+		 * to make the tail's pieces: that read failing is told as one,
+		 * not as the journal's write. */
+		if (err && sc->long_archive && !mt.s.pending && !failed_before && S.failed &&
+		    !strcmp(S.failed, "pread") && strncmp(why.msg, "reading ", 8))
+			fail_msg("%s, pread (call %ld) failing: \"%s\"", sc->name, fail_at, why.msg);
 		struct model next;
 		model_copy(&next, &m);
 		model_apply(&next, e->id, &bytes);
