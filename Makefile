@@ -223,13 +223,14 @@ mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(SAMPLE)/.
 	bash tests/scratch_test.sh $(MOUNT) $(SAMPLE)
 	bash tests/crash_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(CRASH_ROUNDS)
 	bash tests/concurrency_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(STORM_SECONDS)
-	bash tests/pagecache_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/flip_test.sh $(MOUNT) $(SAMPLE) $(FLIP_ARCHIVES)
 ifeq ($(SAN),)
 	$(MAKE) $(FAULTIO)
+	bash tests/pagecache_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(FAULTIO)
 	bash tests/fault_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(FAULTIO)
 	bash tests/history_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(FAULTIO)
 else
+	bash tests/pagecache_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/history_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 endif
 	@# The exercisers both run, whatever the first finds.

@@ -57,7 +57,10 @@
  *     now or gone (a kind changed), is gone (reply.h: stale_view).  So a
  *     name the kernel still maps to a stale number, until it looks the
  *     name up again, reads and stats as the view is now; nothing needs
- *     to drop names from the kernel's cache (invalidate.h).
+ *     to drop names from the kernel's cache (invalidate.h).  The answer
+ *     is chosen, and the place's attributes read, under one hold of the
+ *     io lock: a commit between the two would tell a number whose pages
+ *     readers cache its new size, and the kernel cuts those pages to it.
  *  5. A place's current number is its place number until it moves; it
  *     moves back only when the kernel holds none of its numbers (neither
  *     the place number nor the current one): both are then as new.
@@ -165,7 +168,7 @@ bool inodes_place(struct inodes *t, uint64_t ino, uint64_t *place);
  * it was told of its type. */
 bool inodes_stale(struct inodes *t, uint64_t ino, uint32_t *name, mode_t *mode);
 
-/* How getattr answers for ino. */
+/* How getattr answers for ino; the io lock held shared (invariant 4). */
 enum ino_answer {
 	ANSWER_PLACE,  /* its place's attributes now */
 	ANSWER_TOLD,   /* what it was told (*st: st_ino its place, nlink 0):

@@ -181,25 +181,26 @@ int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st)
 	struct node n;
 	if (!node_from_ino(fs, ino, &n))
 		return ENOENT;
-	/* A stale number's pages may be cached: its size stays (inodes.h, 4). */
-	if (!node_is_dir(&n) && !(node_class(&n)->flags & VIEW_LIVE)) {
-		switch (inodes_answer(&fs->inodes, ino, st)) {
-		case ANSWER_TOLD:
-			st->st_uid = fs->uid;
-			st->st_gid = fs->gid;
-			return 0;
-		case ANSWER_PLACE:
-			break;
-		}
-	}
+	/* How ino answers and what its place's attributes are come from one
+	 * state: a commit between them could retire a number whose readers'
+	 * pages are its old contents, and the new size told for it would cut
+	 * those pages (inodes.h, 4). */
 	bool locked = !node_unlocked(&n);
 	if (locked)
 		fs_rdlock(fs);
-	err = node_stat(fs, &n, st);
-	if (!err && !node_is_dir(&n))
+	/* A stale number's pages may be cached: its size stays. */
+	bool told = !node_is_dir(&n) && !(node_class(&n)->flags & VIEW_LIVE) &&
+		    inodes_answer(&fs->inodes, ino, st) == ANSWER_TOLD;
+	if (told) {
+		st->st_uid = fs->uid;
+		st->st_gid = fs->gid;
+	} else if (!(err = node_stat(fs, &n, st)) && !node_is_dir(&n)) {
 		err = stale_view(fs, ino, &n, st->st_mode);
+	}
 	if (locked)
 		fs_unlock(fs);
+	if (told)
+		return 0;
 	if (!err)
 		live_attributes(fs, st, ino);
 	/* A folder gone (its item of another kind now, or none): the kernel

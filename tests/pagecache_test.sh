@@ -2,22 +2,24 @@
 # The kernel's page cache in a read-write mount (fs/inodes.h,
 # fs/invalidate.h): a file opened before a commit reads what it opened to
 # the end, byte for byte (a text, and a raw entry whose cached pages are
-# dropped midway, so that the driver serves the rest), while a new open
-# and a stat of the name see the commit at once; a second read of a view
-# never reaches the driver (.mhfu/info's view_reads stays); files open
-# on a view the driver made share its bytes; a slot's commit leaves the
-# skeleton's pages cached; a writer in place and vim leave an earlier
+# dropped midway, so that the driver serves the rest), even when a stat
+# of its name waited for the commit (with the fault shim, which holds the
+# commit), while a new open and a stat of the name see the commit at
+# once; a second read of a view never reaches the driver (.mhfu/info's
+# view_reads stays); files open on a view the driver made share its
+# bytes; a slot's commit leaves the skeleton's pages cached; a writer in place and vim leave an earlier
 # reader its bytes; entries read in order are stored ahead of the
 # reader, but not one a writer has open; and a mount whose commits go on
 # unmounts lazily, or dies by kill -9, without hanging.  What the views
 # read is checked against mhfudump's reading of the archive.
 #
-#   bash tests/pagecache_test.sh MOUNT_BINARY SAMPLE_DIR MHFUDUMP_BINARY
+#   bash tests/pagecache_test.sh MOUNT_BINARY SAMPLE_DIR MHFUDUMP_BINARY [FAULTIO_SO]
 set -uo pipefail
 
 mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
 dump=$(realpath "$3")
+shim=${4:+$(realpath "$4")}
 work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-pagecache-test.XXXXXX")
 . "$(dirname "$0")/lib.sh"
 mnt=$work/mnt
@@ -250,6 +252,49 @@ check "its old name is gone, though the kernel had it cached" bash -c \
 check "and so is its folder, and what was in it" bash -c \
 	"! stat '$mnt/file_06185/2' 2>/dev/null && ! cat '$mnt/file_06185/2/image00.png' 2>/dev/null"
 check "the archive decodes" "$dump" --check "$archive"
+
+# --- a stat answered while a commit runs -------------------------------------
+# A file is open on the raw entry, read in part, when a commit shrinks
+# the entry; a stat of the name asking for its atime (which the read
+# made the kernel ask the driver for; ls -l, fstat and cat's do) arrives
+# while the commit holds the archive, and is answered once it is done.  The answer must be the size of the
+# open file's pages, not the commit's: the kernel cuts an inode's cached
+# pages to the size it is told, and the reader would get a cut PAC.  The
+# fault shim holds the commit at its first write.
+if [ -n "$shim" ]; then
+	unmount "$mnt"
+	cp "$sample/DATA.BIN" "$archive"
+	rm -f "$work/hold"
+	LD_PRELOAD=$shim MHFU_STALL_WHILE=$work/hold MHFU_STALL_MIN=1 "$mount_bin" "$archive" "$mnt" || exit 1
+	cp "$dir/slot025.txt" "$work/small25.txt"
+	awk '/^channel/ && !d { print; for (f = 0; f < 1500; f++) print f, f % 90, 0, 0; d = 1; s = 1; next }
+		s && /^ *(#|[0-9-])/ { next } { s = 0; print }' "$work/small25.txt" >"$work/big25.txt"
+	cp "$work/big25.txt" "$dir/slot025.txt"
+	on_disk file_06185.pac >"$work/grown.pac"
+	exec 3<"$mnt/file_06185.pac"
+	dd bs=4096 count=1 <&3 of="$work/read.pac" status=none
+	touch "$work/hold"
+	cp "$work/small25.txt" "$dir/slot025.txt" &
+	shrink=$!
+	held=no
+	for _ in $(seq 500); do [ "$(info commit)" = running ] && held=yes && break; sleep 0.02; done
+	stat -c '%s %x' "$mnt/file_06185.pac" >"$work/stat.out" 2>&1 &
+	stat_pid=$!
+	sleep 0.3 # for the stat to reach the driver, which waits for the commit
+	rm -f "$work/hold"
+	wait "$shrink" "$stat_pid"
+	cat <&3 >>"$work/read.pac"
+	exec 3<&-
+	check "a commit shrinking the raw entry was held while a stat of its name came" [ "$held" = yes ]
+	check "a file opened before it reads the old entry to its end, the stat notwithstanding" \
+		cmp "$work/read.pac" "$work/grown.pac"
+	check "and the commit landed" bash -c "
+		cmp <('$dump' '$archive' file_06185.pac) '$mnt/file_06185.pac' &&
+		[ \$(stat -c %s '$mnt/file_06185.pac') -lt \$(stat -c %s '$work/grown.pac') ]"
+	fresh || exit 1
+else
+	skip "a stat answered while a commit runs" "no fault shim"
+fi
 
 # --- commits going on: a lazy unmount, then a kill -9 ---------------------------
 # commit_loop N: N edits of slot 24 in a row, in the background.
