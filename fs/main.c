@@ -19,6 +19,7 @@
 
 #include "handle.h"
 #include "kinds.h"
+#include "loop.h"
 #include "mhfs.h"
 #include "original.h"
 #include "version.h"
@@ -43,8 +44,8 @@ enum {
 
 /* Worker threads by default: two a processor (a commit's sync leaves
  * its core idle), at least 4, at most libfuse's own default of 10.  Each
- * keeps a request buffer of max_write bytes: with libfuse's ten, the
- * daemon grew by one whenever requests overlapped more than ever before. */
+ * request served beside others holds a request buffer of max_write
+ * bytes (loop.h): more threads than that only make the daemon bigger. */
 #define WORKERS_PER_CORE 2
 #define WORKERS_MIN 4
 #define WORKERS_MAX 10
@@ -259,9 +260,10 @@ static void print_help(void)
 		"ones, at a time).\n"
 		"\n"
 		"FUSE options:\n"
-		"    -o max_threads=N, -o max_idle_threads=N, -o clone_fd\n"
-		"                           libfuse's worker threads (mount.mhfu's default\n"
-		"                           max_threads: 2 per processor, 4 to 10)\n");
+		"    -o max_threads=N       threads serving requests at once (default\n"
+		"                           2 per processor, 4 to 10; one reads at a time\n"
+		"                           and serves quick requests itself; libfuse's\n"
+		"                           max_idle_threads and clone_fd change nothing)\n");
 	fuse_lowlevel_help();
 }
 
@@ -503,19 +505,7 @@ static int serve(struct mhfs *fs, struct fuse_args *args,
 	/* Workers' read buffers are freed as they exit; a single-threaded
 	 * loop's below. */
 	pthread_key_create(&fs->read_buffers, free);
-	if (cmd->singlethread) {
-		ret = fuse_session_loop(se);
-	} else {
-		struct fuse_loop_config *cfg = fuse_loop_cfg_create();
-		fuse_loop_cfg_set_clone_fd(cfg, cmd->clone_fd);
-		/* libfuse leaves max_idle_threads at UINT_MAX unless given:
-		 * keep its default then. */
-		if (cmd->max_idle_threads != UINT_MAX)
-			fuse_loop_cfg_set_idle_threads(cfg, cmd->max_idle_threads);
-		fuse_loop_cfg_set_max_threads(cfg, fs->workers);
-		ret = fuse_session_loop_mt(se, cfg);
-		fuse_loop_cfg_destroy(cfg);
-	}
+	ret = cmd->singlethread ? fuse_session_loop(se) : loop_serve(se, fs->workers);
 	free(pthread_getspecific(fs->read_buffers));
 	pthread_key_delete(fs->read_buffers);
 	status = ret == 0 ? EXIT_SUCCESS : EXIT_MOUNT;

@@ -21,6 +21,7 @@
 #include "buffer.h"
 #include "commit.h"
 #include "handle.h"
+#include "loop.h"
 #include "ops.h"
 #include "reply.h"
 #include "save.h"
@@ -256,6 +257,10 @@ static void reply_raw(fuse_req_t req, struct mhfs *fs, const struct handle *h,
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
+	/* Decrypting it takes a while: the kernel's next read-ahead request
+	 * goes to another thread meanwhile. */
+	if (size >= LOOP_HANDOVER_BYTES)
+		loop_hand_over();
 	fs_rdlock(fs);
 	struct archive *ar = node_archive(fs, &h->view);
 	uint64_t at = h->offset + (uint64_t)off;

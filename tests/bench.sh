@@ -117,8 +117,34 @@ row_texts() {
 	table "  beside FUSE's floor: squashfuse_ll, first" "$(ms "$first")" "squashfuse_ll $(ms "$sq_first")" "$(ratio "$first" "$sq_first")" "(FUSE)" "-"
 	table "same, again" "$(ms "$again")" "local disk $(ms "$local_t")" "$r2" "<= 1.0" "$(judge "$r2" le 1.0)"
 	table "  beside FUSE's floor: squashfuse_ll, again" "$(ms "$again")" "squashfuse_ll $(ms "$sq_again")" "$(ratio "$again" "$sq_again")" "(FUSE)" "-"
+	mounted "$archive" && cat_texts "$mnt/$clips"
+	local share
+	share=$(one_worker_share "$mnt" cat_texts "$mnt/$clips")
+	unmount
+	table "  of the workers' switches, the busiest's (again)" "${share}%" "-" "-" "(loop.h)" "-"
 	[ "$(judge "$r1" le 1.2)" = MISSED ] && missed "Tigrex texts, first" "${r1}x the local disk$(at_fuse_floor "$first" "$sq_first")" texts_first
 	[ "$(judge "$r2" le 1.0)" = MISSED ] && missed "Tigrex texts, again" "${r2}x the local disk$(at_fuse_floor "$again" "$sq_again")" texts_again
+}
+# Of the daemon's workers' voluntary switches while COMMAND runs (the main
+# thread, which watches, aside), the share of the busiest: a run of quick
+# requests is served by the reader's thread (fs/loop.h), near 100%;
+# libfuse's loop woke a thread for each request (26-50% here).
+one_worker_share() {
+	local pid before after
+	pid=$(awk -F'\t' '$1 == "pid" { print $2 }' "$1/.mhfu/info")
+	shift
+	switches() {
+		local t
+		for t in /proc/"$pid"/task/*; do
+			[ "${t##*/}" = "$pid" ] ||
+				awk -v t="${t##*/}" '$1 == "voluntary_ctxt_switches:" { print t, $2 }' "$t/status"
+		done
+	}
+	before=$(switches)
+	"$@"
+	after=$(switches)
+	awk 'NR == FNR { was[$1] = $2; next } { d = $2 - was[$1]; all += d; if (d > top) top = d }
+		END { printf "%d", all ? 100 * top / all : 0 }' <(echo "$before") <(echo "$after")
 }
 # ", at FUSE's floor ..." when the mount took at most 1.1x squashfuse_ll's time.
 at_fuse_floor() {
