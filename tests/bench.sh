@@ -131,7 +131,7 @@ row_texts() {
 # libfuse's loop woke a thread for each request (26-50% here).
 one_worker_share() {
 	local pid before after
-	pid=$(awk -F'\t' '$1 == "pid" { print $2 }' "$1/.mhfu/info")
+	pid=$(info_of "$1" pid)
 	shift
 	switches() {
 		local t

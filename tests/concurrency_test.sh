@@ -37,8 +37,7 @@ L=$(first_key "$dir/slot024.txt")
 M=$(first_key "$other")
 # A later entry the writers never touch, and its bytes.
 still=$(awk -F'\t' 'NR > 1 && $2 > 6300 && $6 == "pac" { print $1; exit }' "$sample/src/index.tsv")
-awk '/^channel/ && !d { print; for (f = 0; f < 1500; f++) print f, f % 90, 0, 0; d = 1; s = 1; next }
-	s && /^ *(#|[0-9-])/ { next } { s = 0; print }' "$dir/slot025.txt" >"$work/big.txt"
+with_frames 1500 "$dir/slot025.txt" >"$work/big.txt"
 cp "$dir/slot025.txt" "$work/small.txt"
 
 set_value() { sed -i "$2s/^\\( *[0-9]* *\\)-\\{0,1\\}[0-9]*/\\1$3/" "$1"; }

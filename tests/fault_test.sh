@@ -23,8 +23,7 @@ mkdir -p "$mnt"
 "$dump" "$sample/DATA.BIN" "$clip" >"$work/old.txt"   # as the archive holds it
 L=$(awk '/^channel rot_x/ { f = 1; next } f && /^ *[0-9-]/ { print NR; exit }' "$work/old.txt")
 awk -v n="$L" 'NR == n { $2 = 1234 } 1' "$work/old.txt" >"$work/same.txt"
-awk '/^channel/ && !d { print; for (f = 0; f < 1500; f++) print f, f % 90, 0, 0; d = 1; s = 1; next }
-	s && /^ *(#|[0-9-])/ { next } { s = 0; print }' "$work/old.txt" >"$work/grow.txt"
+with_frames 1500 "$work/old.txt" >"$work/grow.txt"
 
 # One commit under the shim: fail call $2 (0: none) of edit $1; sets rc.
 attempt() {

@@ -232,8 +232,7 @@ unmount "$mnt"
 # is renamed over it).  An early raw entry grown moves nearly the whole
 # archive: a rewrite, which needs room and shows its progress.
 "$dump" "$sample/DATA.BIN" "$clip" >"$work/old.txt"
-awk '/^channel/ && !d { print; for (f = 0; f < 1500; f++) print f, f % 90, 0, 0; d = 1; s = 1; next }
-	s && /^ *(#|[0-9-])/ { next } { s = 0; print }' "$work/old.txt" >"$work/grow.txt"
+with_frames 1500 "$work/old.txt" >"$work/grow.txt"
 cp "$sample/DATA.BIN" "$archive"
 rm -rf "$XDG_STATE_HOME"
 inode=$(stat -c %i "$archive")

@@ -40,6 +40,13 @@ have() { command -v "$1" >/dev/null 2>&1; }
 
 daemon_pid() { awk -F'\t' '$1 == "pid" { print $2 }' "$1/.mhfu/info"; }
 
+# with_frames N CLIP: the clip text CLIP with its first channel's keys
+# replaced by N frames (0..N-1): an entry that outgrows its blocks.
+with_frames() {
+	awk -v n="$1" '/^channel/ && !d { print; for (f = 0; f < n; f++) print f, f % 90, 0, 0; d = 1; s = 1; next }
+		s && /^ *(#|[0-9-])/ { next } { s = 0; print }' "$2"
+}
+
 eventually() {
 	local i
 	for i in $(seq 200); do

@@ -231,8 +231,7 @@ fi
 exec 3<"$mnt/file_06185.pac"
 before=$(fd_stat 3 %s)
 # More frames in a slot: the entry outgrows its blocks.
-awk '/^channel/ && !d { print; for (f = 0; f < 2000; f++) print f, f % 90, 0, 0; d = 1; s = 1; next }
-	s && /^ *(#|[0-9-])/ { next } { s = 0; print }' "$dir/slot027.txt" >"$work/big.txt"
+with_frames 2000 "$dir/slot027.txt" >"$work/big.txt"
 cp "$work/big.txt" "$dir/slot027.txt"
 new=$(on_disk file_06185.pac | wc -c)
 check "a growth commit changes the raw entry's size" [ "$new" != "$before" ]
@@ -267,8 +266,7 @@ if [ -n "$shim" ]; then
 	rm -f "$work/hold"
 	LD_PRELOAD=$shim MHFU_STALL_WHILE=$work/hold MHFU_STALL_MIN=1 "$mount_bin" "$archive" "$mnt" || exit 1
 	cp "$dir/slot025.txt" "$work/small25.txt"
-	awk '/^channel/ && !d { print; for (f = 0; f < 1500; f++) print f, f % 90, 0, 0; d = 1; s = 1; next }
-		s && /^ *(#|[0-9-])/ { next } { s = 0; print }' "$work/small25.txt" >"$work/big25.txt"
+	with_frames 1500 "$work/small25.txt" >"$work/big25.txt"
 	cp "$work/big25.txt" "$dir/slot025.txt"
 	on_disk file_06185.pac >"$work/grown.pac"
 	exec 3<"$mnt/file_06185.pac"
