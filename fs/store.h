@@ -12,9 +12,11 @@
  *     length one journal record, so a crash mid-shift is redone at the
  *     next mount; else a whole new archive is written to
  *     ARCHIVE.mhfu-new (unchanged spans, and moved entries stored plain,
- *     copied in the kernel; each chunk's writeback started as it is
- *     written, two chunks dirty at most), synced, renamed over the
- *     archive and the directory synced.  A single PAC
+ *     copied in the kernel; the others re-encrypted on two threads, each
+ *     taking the next run of entries in turn; each chunk's writeback
+ *     started as it is written, two chunks dirty a thread at most),
+ *     synced, renamed over the archive and the directory synced, the old
+ *     file closed behind (its blocks freed after the write returns).  A single PAC
  *     is always replaced that way.  Either way the change is durable
  *     before the write returns 0: a journal record once synced, a
  *     rewrite once renamed and its directory synced.
@@ -69,6 +71,7 @@
 #ifndef FS_STORE_H
 #define FS_STORE_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -105,6 +108,10 @@ struct store_io {
 	int (*sync_file_range)(int fd, off_t off, off_t len, unsigned flags);
 	/* posix_fadvise(2), but -1 with errno: advice, promises nothing. */
 	int (*fadvise)(int fd, off_t off, off_t len, int advice);
+	/* pthread_create(3), default attributes: 0 or an error number.  NULL
+	 * in a table whose calls must all come from one thread; the store
+	 * then does on the caller's what it would hand another. */
+	int (*start_thread)(pthread_t *t, void *(*run)(void *), void *arg);
 };
 
 /* The real calls. */
@@ -130,8 +137,9 @@ struct store {
 	const struct store_io *io; /* the calls: &store_libc, or a test's */
 	int *fd;                   /* the caller's descriptor of the archive (the
 				      caller closes it); a write that renames a new
-				      file over the archive closes this one and
-				      leaves the new one's here */
+				      file over the archive closes this one (maybe
+				      after it returns, on a thread of the table's)
+				      and leaves the new one's here */
 	const char *path;          /* the archive's absolute path (the caller's) */
 	struct databin *db;        /* its TOC (the caller's), updated by every
 				      write; NULL: the archive is a single PAC

@@ -17,17 +17,24 @@
 
 #define COUNT 24 /* entries; MHP3rd stores 17..20 plain in an encrypted archive */
 
+/* An archive's shape: short; long (below); or wide, tens of MiB. */
+enum model_shape { MODEL_SHORT, MODEL_LONG, MODEL_WIDE };
+
 /* An entry's blocks: one or two; in a long archive, entry 1 holds most
  * of the archive and entries from 14 on are tens of blocks, so that the
  * tail from 15 is more than a piece of the journal (JOURNAL_FILL_BYTES,
  * its pieces' bounds falling inside entries) and less than half the
- * archive (it is shifted, not rewritten). */
-static uint32_t initial_blocks(uint32_t id, bool long_archive)
+ * archive (it is shifted, not rewritten).  In a wide one entries from 3
+ * on are 1.4 MB, and 21 (encrypted, after the plain 17..20) 9.6 MB: a
+ * rewrite moves them in many runs, one larger than its chunk. */
+static uint32_t initial_blocks(uint32_t id, enum model_shape shape)
 {
-	if (long_archive && id == 1)
+	if (shape == MODEL_LONG && id == 1)
 		return 1200;
-	if (long_archive && id >= 14)
+	if (shape == MODEL_LONG && id >= 14)
 		return 53 + 7 * (id % 5);
+	if (shape == MODEL_WIDE && id >= 3)
+		return id == 21 ? 4700 : 700;
 	return id % 5 == 2 ? 2 : 1;
 }
 
@@ -77,7 +84,7 @@ static void db_assert_equal(const struct databin *a, const struct databin *b)
 	}
 }
 
-static void model_init(struct model *m, bool pac, bool encrypted, bool long_archive)
+static void model_init_shaped(struct model *m, bool pac, bool encrypted, enum model_shape shape)
 {
 	struct rng r;
 	memset(m, 0, sizeof *m);
@@ -96,16 +103,21 @@ static void model_init(struct model *m, bool pac, bool encrypted, bool long_arch
 	assert_true(db->start && db->sizes);
 	db->start[0] = 1;
 	for (uint32_t i = 0; i < COUNT; i++) {
-		db->start[i + 1] = db->start[i] + initial_blocks(i, long_archive);
+		db->start[i + 1] = db->start[i] + initial_blocks(i, shape);
 		if (has_size_record(i))
 			db->sizes[db->nsizes++] = (struct databin_size){
-				i, initial_blocks(i, long_archive) * BLK - rng_range(&r, 1, BLK - 1)};
+				i, initial_blocks(i, shape) * BLK - rng_range(&r, 1, BLK - 1)};
 	}
 	db->fill_len = BLK - (COUNT + 1) * 4 - db->nsizes * 8;
 	db->fill = calloc(1, db->fill_len);
 	assert_non_null(db->fill);
 	for (uint32_t i = 0; i < COUNT; i++)
 		random_bytes(&m->entry[i], (size_t)databin_entry_size(db, i), &r);
+}
+
+static void model_init(struct model *m, bool pac, bool encrypted, bool long_archive)
+{
+	model_init_shaped(m, pac, encrypted, long_archive ? MODEL_LONG : MODEL_SHORT);
 }
 
 static void model_free(struct model *m)

@@ -29,10 +29,12 @@
  * sequences run under -o backup: ARCHIVE.orig, when there, must hold the
  * archive as it was before them, whole.  The archives are built from a
  * model with the codecs (tests/store_model.h: databin_encode,
- * cipher_encrypt), not with the store, and are the oracle.  One test runs
+ * cipher_encrypt), not with the store, and are the oracle.  Two tests run
  * the real table, store_libc, in a temporary directory. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -828,6 +830,7 @@ static void test_default_table_is_the_c_library(void **state)
 	assert_true(store_libc.fstatvfs == fstatvfs);
 	assert_true(store_libc.ftruncate == ftruncate);
 	assert_true(store_libc.sync_file_range == sync_file_range);
+	assert_non_null(store_libc.start_thread);
 }
 
 static void write_file(const char *path, const void *p, size_t len)
@@ -920,6 +923,96 @@ static void test_real_calls_in_a_directory(void **state)
 	bytes_free(&image);
 }
 
+/* The real table, but counting the threads its writes come from. */
+static pthread_mutex_t writers_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t writers[4];
+static size_t nwriters;
+
+static ssize_t counted_pwrite(int fd, const void *buf, size_t len, off_t off)
+{
+	pthread_mutex_lock(&writers_lock);
+	size_t i = 0;
+	while (i < nwriters && !pthread_equal(writers[i], pthread_self()))
+		i++;
+	if (i == nwriters && nwriters < 4)
+		writers[nwriters++] = pthread_self();
+	pthread_mutex_unlock(&writers_lock);
+	return pwrite(fd, buf, len, off);
+}
+
+static int open_descriptors(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+	assert_non_null(d);
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+/* A growth near the start of a wide archive, with the real calls: the
+ * rewrite moves the entries after it in runs taken in turn by two
+ * threads, plain ones and encrypted ones and one larger than a chunk;
+ * the new file is the model's image byte for byte, the progress counted
+ * every byte of it once, and the old file's descriptor is closed (behind
+ * the commit, on a thread of its own). */
+static void test_rewrite_on_two_threads(void **state)
+{
+	(void)state;
+	const char *tmpdir = getenv("TMPDIR");
+	char dir[4096], path[4200];
+	snprintf(dir, sizeof dir, "%s/mhfu-test-store.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/DATA.BIN", dir);
+	struct model m;
+	struct bytes image = {0};
+	model_init_shaped(&m, false, true, MODEL_WIDE);
+	model_image(&m, &image);
+	write_file(path, image.p, image.len);
+
+	struct store_io io = store_libc;
+	io.pwrite = counted_pwrite;
+	struct stat before, after;
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	assert_true(fd >= 0 && !flock(fd, LOCK_EX | LOCK_NB) && !fstat(fd, &before));
+	struct store s;
+	struct databin db;
+	store_init(&s, &io, &fd, path, true, true);
+	db_copy(&db, &m.db);
+	s.db = &db;
+	int open_before = open_descriptors();
+	static const struct edit grow = {2, 3 * BLK + 100, 2};
+	struct bytes bytes = {0};
+	struct fs_diag why = {""};
+	edited(&m, &grow, &bytes);
+	if (store_write_entry(&s, 2, m.entry[2].p, m.entry[2].len, bytes.p, bytes.len, NULL, 0,
+			      &why))
+		fail_msg("the growth: %s", why.msg);
+	model_apply(&m, 2, &bytes);
+	bytes_free(&bytes);
+	assert_file_is(path, &m);
+	db_assert_equal(&db, &m.db);
+	assert_true(!fstat(fd, &after) && after.st_ino != before.st_ino); /* rewritten */
+	assert_int_equal(nwriters, 2);
+	assert_int_equal(atomic_load(&s.rewrite_done), (uint64_t)after.st_size);
+	assert_int_equal(atomic_load(&s.rewrite_total), 0);
+	int open_now = open_descriptors();
+	for (int i = 0; i < 200 && open_now > open_before; i++) {
+		usleep(10000);
+		open_now = open_descriptors();
+	}
+	assert_int_equal(open_now, open_before);
+
+	assert_int_equal(store_close(&s, &why), 0);
+	close(fd);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+	databin_free(&db);
+	model_free(&m);
+	bytes_free(&image);
+}
+
 int main(void)
 {
 	sim_free(&S);
@@ -935,6 +1028,7 @@ int main(void)
 		cmocka_unit_test(test_journal_space_is_reused),
 		cmocka_unit_test(test_default_table_is_the_c_library),
 		cmocka_unit_test(test_real_calls_in_a_directory),
+		cmocka_unit_test(test_rewrite_on_two_threads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
