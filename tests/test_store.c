@@ -858,23 +858,31 @@ static void assert_file_is(const char *path, const struct model *want)
 	bytes_free(&image);
 }
 
+/* A new temporary directory (dir, 4096 bytes) holding DATA.BIN (its path
+ * in path, 4200 bytes) with m's image, m made in `shape`. */
+static void archive_in_temp_dir(char *dir, char *path, struct model *m, enum model_shape shape)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	struct bytes image = {0};
+	snprintf(dir, 4096, "%s/mhfu-test-store.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, 4200, "%s/DATA.BIN", dir);
+	model_init_shaped(m, false, true, shape);
+	model_image(m, &image);
+	write_file(path, image.p, image.len);
+	bytes_free(&image);
+}
+
 /* The store on a real directory with the real calls: a commit in place
  * and a growth rewrite land, and a mount's recovery removes a leftover
  * rewrite and a torn journal.  A failure keeps the directory. */
 static void test_real_calls_in_a_directory(void **state)
 {
 	(void)state;
-	const char *tmpdir = getenv("TMPDIR");
 	char dir[4096], path[4200], side[4300];
 	struct fs_diag msg = {""};
-	snprintf(dir, sizeof dir, "%s/mhfu-test-store.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/DATA.BIN", dir);
 	struct model m;
-	struct bytes image = {0};
-	model_init(&m, false, true, false);
-	model_image(&m, &image);
-	write_file(path, image.p, image.len);
+	archive_in_temp_dir(dir, path, &m, MODEL_SHORT);
 
 	int fd = open(path, O_RDWR | O_CLOEXEC);
 	assert_true(fd >= 0 && !flock(fd, LOCK_EX | LOCK_NB));
@@ -920,7 +928,6 @@ static void test_real_calls_in_a_directory(void **state)
 	assert_int_equal(rmdir(dir), 0);
 	databin_free(&db);
 	model_free(&m);
-	bytes_free(&image);
 }
 
 /* The real table, but counting the threads its writes come from. */
@@ -960,16 +967,9 @@ static int open_descriptors(void)
 static void test_rewrite_on_two_threads(void **state)
 {
 	(void)state;
-	const char *tmpdir = getenv("TMPDIR");
 	char dir[4096], path[4200];
-	snprintf(dir, sizeof dir, "%s/mhfu-test-store.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/DATA.BIN", dir);
 	struct model m;
-	struct bytes image = {0};
-	model_init_shaped(&m, false, true, MODEL_WIDE);
-	model_image(&m, &image);
-	write_file(path, image.p, image.len);
+	archive_in_temp_dir(dir, path, &m, MODEL_WIDE);
 
 	struct store_io io = store_libc;
 	io.pwrite = counted_pwrite;
@@ -1010,7 +1010,6 @@ static void test_rewrite_on_two_threads(void **state)
 	assert_int_equal(rmdir(dir), 0);
 	databin_free(&db);
 	model_free(&m);
-	bytes_free(&image);
 }
 
 int main(void)
