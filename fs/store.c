@@ -469,9 +469,11 @@ struct moving {
 	struct store *s;
 	const struct databin *was, *db; /* the TOC before and after */
 	int fd;                         /* the new archive */
-	pthread_mutex_t lock;           /* guards next and err */
+	pthread_mutex_t lock;           /* guards next, err and read_at */
 	uint32_t next;                  /* the first entry no mover has claimed */
 	int err;                        /* the first failure's errno; 0: none */
+	int64_t read_at;                /* where reading the old archive failed, if
+					   that was the first failure; else -1 */
 };
 
 struct mover {
@@ -495,8 +497,9 @@ static bool claim_run(struct moving *m, uint32_t *j, uint32_t *k, size_t *total)
 }
 
 /* Moves entries [j, k), total bytes: a plain run copied in the kernel,
- * the others read, re-encrypted under their new start and written. */
-static int move_run(struct mover *w, uint32_t j, uint32_t k, size_t total)
+ * the others read, re-encrypted under their new start and written.  A
+ * failed read of the old archive sets *read_at to its offset. */
+static int move_run(struct mover *w, uint32_t j, uint32_t k, size_t total, int64_t *read_at)
 {
 	const struct moving *m = w->m;
 	struct store *s = m->s;
@@ -514,8 +517,10 @@ static int move_run(struct mover *w, uint32_t j, uint32_t k, size_t total)
 			}
 			w->buf = big;
 		}
-		if (store_pread_full(io, *s->fd, w->buf, total, from))
+		if (store_pread_full(io, *s->fd, w->buf, total, from)) {
+			*read_at = (int64_t)from;
 			return -1;
+		}
 		reencrypt_span(s, m->was, m->db, j, to, w->buf, total);
 		if (store_pwrite_full(io, m->fd, w->buf, total, to))
 			return -1;
@@ -532,11 +537,14 @@ static void *move_runs(void *arg)
 	uint32_t j, k;
 	size_t total;
 	while (claim_run(m, &j, &k, &total)) {
-		if (move_run(w, j, k, total)) {
+		int64_t read_at = -1;
+		if (move_run(w, j, k, total, &read_at)) {
 			int err = errno ? errno : EIO;
 			pthread_mutex_lock(&m->lock);
-			if (!m->err)
+			if (!m->err) {
 				m->err = err;
+				m->read_at = read_at;
+			}
 			pthread_mutex_unlock(&m->lock);
 			break;
 		}
@@ -547,11 +555,12 @@ static void *move_runs(void *arg)
 /* Writes the entries after `id` of the new archive (open as fd) from the
  * old one, on this thread (with *bufp and behind) and, where the table
  * can start one, a second with a buffer of its own.  0, or -1 with the
- * first failure's errno. */
+ * first failure's errno, and *read_at where reading the old archive
+ * failed if that was it (else -1). */
 static int copy_moved(struct store *s, const struct databin *was, const struct databin *db,
-		      uint32_t id, int fd, uint8_t **bufp, uint64_t behind[2])
+		      uint32_t id, int fd, uint8_t **bufp, uint64_t behind[2], int64_t *read_at)
 {
-	struct moving m = {s, was, db, fd, PTHREAD_MUTEX_INITIALIZER, id + 1, 0};
+	struct moving m = {s, was, db, fd, PTHREAD_MUTEX_INITIALIZER, id + 1, 0, -1};
 	struct mover self = {&m, *bufp, {behind[0], behind[1]}}, other = {&m, NULL, {0, 0}};
 	pthread_t t;
 	bool two = s->io->start_thread && (other.buf = malloc(REWRITE_CHUNK)) &&
@@ -562,6 +571,7 @@ static int copy_moved(struct store *s, const struct databin *was, const struct d
 	free(other.buf);
 	*bufp = self.buf;
 	pthread_mutex_destroy(&m.lock);
+	*read_at = m.read_at;
 	if (m.err) {
 		errno = m.err;
 		return -1;
@@ -623,6 +633,7 @@ static int rewrite_archive(struct store *s, struct databin *db, uint32_t id,
 	/* The TOC spans the blocks before entry 0. */
 	uint64_t head = databin_entry_offset(was, 0), at = databin_entry_offset(db, id);
 	uint64_t behind[2] = {0, 0};
+	int64_t read_at = -1;
 	fd = open_replacement(s, tmp);
 	if (fd < 0 || store_pwrite_full(io, fd, toc, toc_len, 0) ||
 	    copy_kept(s, fd, head, at, buf, behind) ||
@@ -630,7 +641,7 @@ static int rewrite_archive(struct store *s, struct databin *db, uint32_t id,
 		goto io;
 	atomic_fetch_add(&s->rewrite_done, head + (uint64_t)blocks * DATABIN_BLOCK); /* the TOC's
 											 and entry's */
-	if (copy_moved(s, was, db, id, fd, &buf, behind)) {
+	if (copy_moved(s, was, db, id, fd, &buf, behind, &read_at)) {
 		if (errno == ENOMEM) {
 			err = ENOMEM;
 			goto fail;
@@ -651,7 +662,11 @@ static int rewrite_archive(struct store *s, struct databin *db, uint32_t id,
 		return 0;
 	}
 io:
-	fs_diag_printf(why, "writing %s: %s", tmp, strerror(errno));
+	if (read_at >= 0)
+		fs_diag_printf(why, "reading %s at byte %lld: %s", s->path, (long long)read_at,
+			       strerror(errno));
+	else
+		fs_diag_printf(why, "writing %s: %s", tmp, strerror(errno));
 	err = errno == ENOSPC || errno == EDQUOT ? errno : EIO;
 fail:
 	atomic_store(&s->rewrite_total, 0);

@@ -261,6 +261,7 @@ fi
 
 if [ -z "$shim" ]; then
 	skip "a growth commit shows its progress in .mhfu/info" "no fault shim (sanitizer build)"
+	skip "a rewrite whose reads of the old archive fail is refused, the log naming the read" "no fault shim"
 	skip "a commit failed at any I/O call is in the history exactly when it is in the archive" "no fault shim"
 	skip "a crash between the history and the journal leaves neither" "no fault shim"
 	skip "a crash after the journal leaves both" "no fault shim"
@@ -286,6 +287,26 @@ check "while a growth commit runs, .mhfu/info answers with its progress" bash -c
 check "  then the commit lands, and info says none runs" bash -c "
 	test $cp_rc = 0 && grep -qx 'commit'\$'\\t''none running' '$mnt/.mhfu/info' &&
 	'$dump' '$archive' '$early' | cmp -n \$(stat -c %s '$work/grow.bin') - '$work/grow.bin'"
+unmount "$mnt"
+
+# The same rewrite held, then the old archive's reads failing as it goes
+# on: the commit is refused, the log saying which read failed and where.
+cp "$sample/DATA.BIN" "$archive"
+rm -f "$work/reads-fail"
+touch "$work/hold"
+LD_PRELOAD=$shim MHFU_STALL_WHILE=$work/hold MHFU_STALL_MIN=1048576 \
+	MHFU_FAIL_READS_WHILE=$work/reads-fail "$mount_bin" "$archive" "$mnt"
+cp "$work/grow.bin" "$mnt/$early" 2>"$work/cp.err" &
+cp_pid=$!
+for _ in $(seq 200); do grep -q '^commit.rewriting the archive: [1-9]' "$mnt/.mhfu/info" && break; sleep 0.05; done
+touch "$work/reads-fail"
+rm -f "$work/hold"
+wait "$cp_pid"; cp_rc=$?
+rm -f "$work/reads-fail"
+check "a rewrite whose reads of the old archive fail is refused, the log naming the read and its offset; the archive stays as it was" bash -c "
+	test $cp_rc != 0 && grep -q 'Input/output error' '$work/cp.err' &&
+	grep -Eq 'reading $archive at byte [0-9]+: Input/output error' '$mnt/.mhfu/log' &&
+	cmp '$archive' '$sample/DATA.BIN' && test ! -e '$archive.mhfu-new'"
 unmount "$mnt"
 
 # A same-size commit under the shim failing its call N, the driver then
