@@ -141,6 +141,7 @@ check "statfs: names up to 255 bytes, the entries among the files" bash -c "
 	test \$(stat -f -c %l '$enc') = 255 && test \$(stat -f -c %c '$enc') -ge \$(grep -vc '^#' '$src/index.tsv')"
 check "index.tsv and .mhfu/info cannot be written" bash -c "! echo x >'$enc/index.tsv' && ! echo x >'$enc/.mhfu/info'"
 ino1=$(stat -c %i "$enc/file_00100.bin" "$enc"/file_*/0.* 2>/dev/null | md5sum)
+enc_workers=$(info_field "$enc" workers_max)
 check "unmount the encrypted sample" unmount "$enc"
 
 # --- the decrypted twin ---
@@ -159,6 +160,13 @@ check "mount with -o single_thread" mount_archive "$work/DATA.plain.BIN" "$one" 
 check "-o single_thread: one worker (info: workers_max), and it serves" \
 	bash -c "test \"\$(awk -F'\t' '\$1 == \"workers_max\" { print \$2 }' '$one/.mhfu/info')\" = 1 && cmp -s '$one/file_00100.bin' '$src/file_00100.bin'"
 check "unmount the single-threaded mount" unmount "$one"
+idle=$work/idle
+check "mount with libfuse's -o max_idle_threads=1 and -o clone_fd" \
+	mount_archive "$work/DATA.BIN" "$idle" -o max_idle_threads=1 -o clone_fd
+check "-o max_idle_threads= and -o clone_fd change nothing: the default workers_max" \
+	test "$(info_field "$idle" workers_max)" = "$enc_workers"
+check "8 parallel readers see the same bytes (-o max_idle_threads=1,clone_fd)" parallel_readers "$idle"
+check "unmount the max_idle_threads mount" unmount "$idle"
 check "mounting and reading wrote nothing: both archives as generated" \
 	bash -c "cmp '$sample/DATA.BIN' '$work/DATA.BIN' && cmp '$sample/DATA.plain.BIN' '$work/DATA.plain.BIN'"
 
