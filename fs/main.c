@@ -22,6 +22,7 @@
 #include "loop.h"
 #include "mhfs.h"
 #include "original.h"
+#include "report.h"
 #include "version.h"
 
 /* Exit codes, documented in mount.mhfu(8). */
@@ -667,6 +668,7 @@ int main(int argc, char *argv[])
 		fs.workers = cmd.singlethread ? 1
 			     : opts.max_threads ? cmd.max_threads : default_workers();
 		status = serve(&fs, &args, &cmd, opts.verbose, began);
+		report_scratch_left(&fs);
 		kinds_keep(&fs.ar, true); /* while the archive is still locked */
 		original_close(&fs);
 		archive_close(&fs.ar);

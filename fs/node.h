@@ -122,7 +122,7 @@ bool node_fillable(struct mhfs *fs, const struct node *dir, const char *name,
 /* Whether `name`, which is neither a view of folder `dir` nor one it
  * could fill, looks like one (a misspelt slot, a member the PAC does not
  * have, skeleton.txt in the wrong case...): such a name is refused rather
- * than held as a scratch file that would vanish at unmount.  `why` says
+ * than held as a scratch file that never reaches the archive.  `why` says
  * what the folder's names are.  The patterns are in mount.mhfu(8). */
 bool node_name_reserved(struct mhfs *fs, const struct node *dir, const char *name,
 			struct fs_diag *why);

@@ -3,6 +3,7 @@
 #include "report.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,4 +159,49 @@ void report_commit(struct mhfs *fs, const struct edit *e, const struct commit_re
 		mlog_printf(&fs->log, "%s: not committed: %s", r->path, r->why);
 		break;
 	}
+}
+
+/* ---- what scratch files hold at unmount -------------------------------- */
+
+/* Where scratch file f is in the tree, "notes.txt" or
+ * "file_06185/3/stream2/slot024.txt~"; a text kept in memory because the
+ * record could not take it is named after its view already. */
+static void scratch_path(struct mhfs *fs, const struct scratch *f, char *buf, size_t len)
+{
+	struct node dir;
+	char at[PATH_MAX] = "";
+	if (f->parent != NODE_REJECTED && node_from_ino(fs, f->parent, &dir))
+		node_path(fs, &dir, at, sizeof at);
+	snprintf(buf, len, "%s%s%s", at, at[0] ? "/" : "", f->name);
+}
+
+void report_scratch_left(struct mhfs *fs)
+{
+	pthread_mutex_lock(&fs->scratch.lock);
+	for (const struct scratch *f = fs->scratch.files; f; f = f->next) {
+		if (!f->linked)
+			continue;
+		char path[PATH_MAX], name[256];
+		size_t len = (size_t)f->st.st_size;
+		scratch_path(fs, f, path, sizeof path);
+		if (S_ISLNK(f->st.st_mode)) {
+			mlog_printf(&fs->log, "%s: a scratch link (to %.*s) is dropped at unmount",
+				    path, (int)len, (const char *)f->data);
+			continue;
+		}
+		if (!len) {
+			mlog_printf(&fs->log, "%s: an empty scratch file is dropped at unmount", path);
+			continue;
+		}
+		int err = record_keep(&fs->record, path, f->data, len, name, sizeof name);
+		if (err)
+			mlog_printf(&fs->log, "%s: a scratch file (%zu bytes) is lost at unmount: "
+				    "it cannot be kept in %s (%s)", path, len,
+				    fs->record.path ? fs->record.path : "the record",
+				    strerror(err));
+		else
+			mlog_printf(&fs->log, "%s: a scratch file (%zu bytes) left at unmount is "
+				    "kept as .mhfu/rejected/%s", path, len, name);
+	}
+	pthread_mutex_unlock(&fs->scratch.lock);
 }

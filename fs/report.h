@@ -14,4 +14,11 @@ void report_commit(struct mhfs *fs, const struct edit *e, const struct commit_re
  * for user.mhfu.error; NULL if none.  Malloc'ed. */
 char *commit_error_of(struct mhfs *fs, uint64_t place);
 
+/* At unmount: keeps each scratch file that holds data in the record
+ * (.mhfu/rejected/, named after its path), where the next mount shows
+ * it, and logs each one dropped (an empty file, a link).  Scratch files
+ * are mostly editor temporaries, but a file copied into the tree by
+ * mistake must not vanish with the daemon. */
+void report_scratch_left(struct mhfs *fs);
+
 #endif

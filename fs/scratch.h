@@ -1,7 +1,8 @@
 /* Scratch files: any name in the tree that is not a view (editor swap and
  * backup files, vim's 4913 probe, sed and rsync temporaries).  They are
  * held in memory by the driver and never enter the archive; renaming one
- * over a view commits its contents to that view.
+ * over a view commits its contents to that view.  At unmount, those that
+ * hold data are kept in the record (report_scratch_left).
  *
  * Scratch inodes carry SCRATCH_INO, a bit no view inode has (views use
  * bits 63..48 for an engine id below 2^15).  The table is protected by

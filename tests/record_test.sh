@@ -117,6 +117,35 @@ check "the log stays within 1 MiB, keeping its newest lines whole" bash -c "
 	tail -1 '$mnt/.mhfu/log' | grep -q 'refused text is kept'"
 unmount "$mnt"
 
+# --- scratch files left at unmount: kept, or said to be dropped -----------
+left=$work/left
+"$mount_bin" -o state="$left" "$archive" "$mnt"
+printf 'my notes\n' >"$mnt/notes.txt"
+head -c 100000 /dev/urandom >"$work/blob"
+cp "$work/blob" "$mnt/file_06185/3/stream2/blob.tmp"
+: >"$mnt/empty"
+ln -s file_00001.bin "$mnt/lnk"
+printf 'gone\n' >"$mnt/removed.txt" && rm "$mnt/removed.txt"
+unmount "$mnt"
+"$mount_bin" -o state="$left" "$archive" "$mnt"
+check "a scratch file left at unmount is in .mhfu/rejected/ at the next mount, byte for byte" bash -c "
+	cmp <(printf 'my notes\n') '$mnt'/.mhfu/rejected/*Z-notes.txt"
+check "one in a model's folder too, named after its path" \
+	cmp "$work/blob" "$mnt"/.mhfu/rejected/*Z-file_06185%3%stream2%blob.tmp
+check "those two only: an empty file, a link and a removed file keep nothing" \
+	test "$(ls "$mnt/.mhfu/rejected" | wc -l)" = 2
+check "the log says where each kept one is" bash -c "
+	grep -q 'notes.txt: a scratch file (9 bytes) left at unmount is kept as .mhfu/rejected/[0-9T.]*Z-notes.txt\$' '$mnt/.mhfu/log' &&
+	grep -q 'file_06185/3/stream2/blob.tmp: a scratch file (100000 bytes) left at unmount is kept as' '$mnt/.mhfu/log'"
+check "and that the empty file and the link are dropped" bash -c "
+	grep -q ' empty: an empty scratch file is dropped at unmount' '$mnt/.mhfu/log' &&
+	grep -q ' lnk: a scratch link (to file_00001.bin) is dropped at unmount' '$mnt/.mhfu/log' &&
+	! grep -q removed.txt '$mnt/.mhfu/log'"
+check "the next mount has no scratch files, and the archive is as it was" bash -c "
+	test ! -e '$mnt/notes.txt' && test ! -L '$mnt/lnk' && test ! -e '$mnt/file_06185/3/stream2/blob.tmp' &&
+	cmp '$sample/DATA.BIN' '$archive'"
+unmount "$mnt"
+
 # --- where the record goes ---------------------------------------------------
 check "-o state=DIR keeps the record in DIR" bash -c "
 	'$mount_bin' -o state='$work/elsewhere' '$archive' '$mnt' && trap \"fusermount3 -u '$mnt'\" EXIT &&
