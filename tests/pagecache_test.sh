@@ -278,12 +278,19 @@ if [ -n "$shim" ]; then
 	for _ in $(seq 500); do [ "$(info commit)" = running ] && held=yes && break; sleep 0.02; done
 	stat -c '%s %x' "$mnt/file_06185.pac" >"$work/stat.out" 2>&1 &
 	stat_pid=$!
-	sleep 0.3 # for the stat to reach the driver, which waits for the commit
+	# The stat has reached the driver, which waits for the commit, once
+	# the kernel waits for its answer.
+	asked=no
+	for _ in $(seq 500); do
+		grep -qx request_wait_answer "/proc/$stat_pid/wchan" 2>/dev/null && asked=yes && break
+		sleep 0.01
+	done
 	rm -f "$work/hold"
 	wait "$shrink" "$stat_pid"
 	cat <&3 >>"$work/read.pac"
 	exec 3<&-
-	check "a commit shrinking the raw entry was held while a stat of its name came" [ "$held" = yes ]
+	check "a commit shrinking the raw entry was held while a stat of its name came" \
+		[ "$held$asked" = yesyes ]
 	check "a file opened before it reads the old entry to its end, the stat notwithstanding" \
 		cmp "$work/read.pac" "$work/grown.pac"
 	check "and the commit landed" bash -c "
@@ -304,25 +311,30 @@ commit_loop() {
 }
 pid=$(daemon_pid "$mnt")
 exec 3<"$mnt/file_06185.pac"
+commits=$(info commits)
 commit_loop 40 &
 loop=$!
-sleep 0.3
+for _ in $(seq 500); do [ "$(info commits)" -gt "$commits" ] && break; sleep 0.01; done
+going=$(info commits)
 fusermount3 -u -z "$mnt"
 wait "$loop"
 check "lazily unmounted with commits going on, it still serves the file open" \
-	bash -c "cat <&3 >/dev/null && kill -0 $pid"
+	bash -c "[ $going -gt $commits ] && cat <&3 >/dev/null && kill -0 $pid"
 exec 3<&-
 check "and exits once that file is closed" exited "$pid"
 check "the archive decodes" "$dump" --check "$archive"
 
 "$mount_bin" "$archive" "$mnt" || exit 1
 pid=$(daemon_pid "$mnt")
+commits=$(info commits)
 commit_loop 1000 &
 loop=$!
 ( while kill -0 "$loop" 2>/dev/null; do stat "$dir/slot024.txt" "$dir" >/dev/null 2>&1; ls "$dir" >/dev/null 2>&1; done ) &
 lookers=$!
-sleep 1
+for _ in $(seq 500); do [ "$(info commits)" -ge $((commits + 5)) ] && break; sleep 0.01; done
+going=$(info commits)
 kill -9 "$pid"
+check "five commits in, with lookups going on" [ "$going" -ge $((commits + 5)) ]
 check "killed with commits and lookups going on, the driver exits" exited "$pid"
 wait "$loop" "$lookers" 2>/dev/null
 check "the mount is then dead, and unmounts" bash -c "! stat '$mnt/.mhfu' 2>/dev/null; fusermount3 -u '$mnt'"
@@ -335,9 +347,11 @@ pid=$(daemon_pid "$mnt")
 ( for r in 1 2 3 4; do find "$mnt" -maxdepth 1 -type f -name 'file_*' -print0 |
 	xargs -0 cat >/dev/null 2>&1 & done; wait ) &
 readers=$!
-sleep 0.3
+for _ in $(seq 500); do [ "$(info prefetched)" -gt 0 ] && break; sleep 0.01; done
+ahead=$(info prefetched)
 kill -9 "$pid"
-check "killed while entries were stored ahead of four readers, the driver exits" exited "$pid"
+check "four readers going in order had entries stored ahead of them" [ "$ahead" -gt 0 ]
+check "killed while entries were stored ahead of them, the driver exits" exited "$pid"
 wait "$readers" 2>/dev/null
 check "and the mount unmounts" bash -c "! stat '$mnt/.mhfu' 2>/dev/null; fusermount3 -u '$mnt'"
 "$mount_bin" "$archive" "$mnt" && check "and mounts again" same_text "$clip"
