@@ -510,6 +510,10 @@ static int serve(struct mhfs *fs, struct fuse_args *args,
 	free(pthread_getspecific(fs->read_buffers));
 	pthread_key_delete(fs->read_buffers);
 	status = ret == 0 ? EXIT_SUCCESS : EXIT_MOUNT;
+	/* No worker runs now: what scratch files hold is kept, and the
+	 * record's story of this mount ends. */
+	report_scratch_left(fs);
+	mlog_printf(&fs->log, "unmounted from %s", cmd->mountpoint);
 	fuse_session_unmount(se);
 out_signals:
 	fuse_remove_signal_handlers(se);
@@ -668,7 +672,6 @@ int main(int argc, char *argv[])
 		fs.workers = cmd.singlethread ? 1
 			     : opts.max_threads ? cmd.max_threads : default_workers();
 		status = serve(&fs, &args, &cmd, opts.verbose, began);
-		report_scratch_left(&fs);
 		kinds_keep(&fs.ar, true); /* while the archive is still locked */
 		original_close(&fs);
 		archive_close(&fs.ar);

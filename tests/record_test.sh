@@ -141,6 +141,9 @@ check "and that the empty file and the link are dropped" bash -c "
 	grep -q ' empty: an empty scratch file is dropped at unmount' '$mnt/.mhfu/log' &&
 	grep -q ' lnk: a scratch link (to file_00001.bin) is dropped at unmount' '$mnt/.mhfu/log' &&
 	! grep -q removed.txt '$mnt/.mhfu/log'"
+check "then the mount's last line, unmounted, before the next mount's first" bash -c "
+	tail -2 '$mnt/.mhfu/log' | cut -d' ' -f2- | diff - <(printf '%s\n' 'unmounted from $mnt' \
+		'mounted $archive on $mnt, read-write')"
 check "the next mount has no scratch files, and the archive is as it was" bash -c "
 	test ! -e '$mnt/notes.txt' && test ! -L '$mnt/lnk' && test ! -e '$mnt/file_06185/3/stream2/blob.tmp' &&
 	cmp '$sample/DATA.BIN' '$archive'"
