@@ -179,7 +179,9 @@ void report_scratch_left(struct mhfs *fs)
 {
 	pthread_mutex_lock(&fs->scratch.lock);
 	for (const struct scratch *f = fs->scratch.files; f; f = f->next) {
-		if (!f->linked)
+		/* A new view's file (pending) had its text kept when its
+		 * commit was refused: it is not kept twice. */
+		if (!f->linked || f->pending)
 			continue;
 		char path[PATH_MAX], name[256];
 		size_t len = (size_t)f->st.st_size;

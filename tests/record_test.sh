@@ -126,6 +126,7 @@ cp "$work/blob" "$mnt/file_06185/3/stream2/blob.tmp"
 : >"$mnt/empty"
 ln -s file_00001.bin "$mnt/lnk"
 printf 'gone\n' >"$mnt/removed.txt" && rm "$mnt/removed.txt"
+printf 'not a clip\n' >"$mnt/file_06185/3/stream2/slot099.txt" # refused, kept then
 unmount "$mnt"
 "$mount_bin" -o state="$left" "$archive" "$mnt"
 check "a scratch file left at unmount is in .mhfu/rejected/ at the next mount, byte for byte" bash -c "
@@ -133,7 +134,9 @@ check "a scratch file left at unmount is in .mhfu/rejected/ at the next mount, b
 check "one in a model's folder too, named after its path" \
 	cmp "$work/blob" "$mnt"/.mhfu/rejected/*Z-file_06185%3%stream2%blob.tmp
 check "those two only: an empty file, a link and a removed file keep nothing" \
-	test "$(ls "$mnt/.mhfu/rejected" | wc -l)" = 2
+	test "$(ls "$mnt/.mhfu/rejected" | grep -vc 'slot099.txt$')" = 2
+check "a new slot's refused text, still in its folder at unmount, is kept once, at its refusal" \
+	test "$(ls "$mnt/.mhfu/rejected" | grep -c '^[0-9T.]*Z-file_06185%3%stream2%slot099.txt$')" = 1
 check "the log says where each kept one is" bash -c "
 	grep -q 'notes.txt: a scratch file (9 bytes) left at unmount is kept as .mhfu/rejected/[0-9T.]*Z-notes.txt\$' '$mnt/.mhfu/log' &&
 	grep -q 'file_06185/3/stream2/blob.tmp: a scratch file (100000 bytes) left at unmount is kept as' '$mnt/.mhfu/log'"
