@@ -226,6 +226,14 @@ void node_path(struct mhfs *fs, const struct node *n, char *buf, size_t len)
 	node_name(fs, n, buf + used, len - used);
 }
 
+void node_child_path(struct mhfs *fs, const struct node *dir, const char *name, char *buf,
+		     size_t len)
+{
+	node_path(fs, dir, buf, len);
+	size_t used = strlen(buf);
+	snprintf(buf + used, len - used, "%s%s", used ? "/" : "", name);
+}
+
 bool node_unlocked(const struct node *n)
 {
 	return node_class(n)->flags & VIEW_UNLOCKED;

@@ -113,6 +113,11 @@ bool node_exists(struct mhfs *fs, const struct node *n);
  * "file_06185/3/stream2/slot024.txt" ("" for the root). */
 void node_name(struct mhfs *fs, const struct node *n, char *buf, size_t len);
 void node_path(struct mhfs *fs, const struct node *n, char *buf, size_t len);
+/* The path of `name` in folder `dir`, "file_06185/3/stream2/slot7.txt"
+ * ("notes.txt" at the root): a name that is no view (a scratch file, a
+ * refused one). */
+void node_child_path(struct mhfs *fs, const struct node *dir, const char *name, char *buf,
+		     size_t len);
 
 /* The view a new file named `name` in folder `dir` would fill (an empty
  * slot's file); false if none. */

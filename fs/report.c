@@ -169,10 +169,10 @@ void report_commit(struct mhfs *fs, const struct edit *e, const struct commit_re
 static void scratch_path(struct mhfs *fs, const struct scratch *f, char *buf, size_t len)
 {
 	struct node dir;
-	char at[PATH_MAX] = "";
 	if (f->parent != NODE_REJECTED && node_from_ino(fs, f->parent, &dir))
-		node_path(fs, &dir, at, sizeof at);
-	snprintf(buf, len, "%s%s%s", at, at[0] ? "/" : "", f->name);
+		node_child_path(fs, &dir, f->name, buf, len);
+	else
+		snprintf(buf, len, "%s", f->name);
 }
 
 void report_scratch_left(struct mhfs *fs)

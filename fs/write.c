@@ -52,9 +52,8 @@ static enum name_kind classify(struct mhfs *fs, fuse_ino_t parent, const char *n
 	else if (!(parent & SCRATCH_INO) &&
 		 node_name_reserved(fs, &dir, name, &why)) {
 		char path[512];
-		node_path(fs, &dir, path, sizeof path);
-		mlog_printf(&fs->log, "%s%s%s: refused: not a name of this folder: %s", path,
-			    path[0] ? "/" : "", name, why.msg);
+		node_child_path(fs, &dir, name, path, sizeof path);
+		mlog_printf(&fs->log, "%s: refused: not a name of this folder: %s", path, why.msg);
 		k = NAME_RESERVED;
 	}
 	pthread_rwlock_unlock(&fs->ar.io);
