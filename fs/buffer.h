@@ -7,11 +7,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-/* Room for `need` items of `size` bytes in `items`, an allocation of
- * *cap items: grown by doubling from `first`, so appends cost amortized
- * O(1).  Returns the array (items itself when it has room already), or
- * NULL when out of memory or past SIZE_MAX; items and *cap are then as
- * they were. */
+/* Room for `need` (>= 1) items of `size` bytes in `items`, an
+ * allocation of *cap items: grown by doubling from `first`, so appends
+ * cost amortized O(1).  Returns the array (items itself when it has room
+ * already), or NULL when out of memory or past SIZE_MAX; items and *cap
+ * are then as they were. */
 static inline void *array_reserve(void *items, size_t *cap, size_t need, size_t size,
 				  size_t first)
 {
@@ -31,9 +31,13 @@ static inline void *array_reserve(void *items, size_t *cap, size_t need, size_t 
 	return p;
 }
 
-/* Room for `need` bytes in *data (0, or ENOMEM with *data as it was). */
+/* Room for `need` bytes in *data (0, or ENOMEM with *data as it was).
+ * Room for none is there always, also in a buffer never allocated (an
+ * open(O_TRUNC) then ftruncate(fd, 0), as fsx starts). */
 static inline int buffer_reserve(uint8_t **data, size_t *cap, size_t need)
 {
+	if (need <= *cap)
+		return 0;
 	uint8_t *p = array_reserve(*data, cap, need, 1, 4096);
 	if (!p)
 		return ENOMEM;

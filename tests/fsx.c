@@ -11,7 +11,8 @@
  *     anything else: whole-file rewrites and in-place pwrites that change
  *     one rotation key's value, each committed at close, then read back.
  *
- * After every operation the file is read whole (through its fd, or
+ * Each byte file starts as the classic fsx starts (trunc_start).  After
+ * every operation the file is read whole (through its fd, or
  * afresh for the clip text) and compared with its model; a mismatch is
  * reported, counted and the model resynchronised to what the file holds,
  * so one fault does not hide the next.  At the end the fds are closed
@@ -196,6 +197,31 @@ static void reopen(struct file *f)
 static void failed_call(struct file *f, enum op op, const char *what, const char *call)
 {
 	mismatch(f, op, what, "%s: %s", call, strerror(errno));
+}
+
+/* The classic fsx's start (its check_trunc_hack): open with O_TRUNC,
+ * ftruncate to 0, out past the end and back, checking fstat; then the
+ * model's bytes are written back, so the file goes on as it was. */
+static void trunc_start(struct file *f)
+{
+	const char *what = "open(O_TRUNC), ftruncate 0, +100000, fstat, 0";
+	struct stat st;
+	f->fd = open(f->path, O_RDWR | O_TRUNC);
+	if (f->fd < 0) {
+		fprintf(stderr, "fsx: %s: %s\n", f->path, strerror(errno));
+		exit(2);
+	}
+	if (ftruncate(f->fd, 0) || ftruncate(f->fd, 100000))
+		failed_call(f, OP_FTRUNCATE, what, "ftruncate");
+	else if (fstat(f->fd, &st) || st.st_size != 100000)
+		mismatch(f, OP_FTRUNCATE, what, "fstat says %lld bytes, not 100000",
+			 (long long)st.st_size);
+	else if (ftruncate(f->fd, 0))
+		failed_call(f, OP_FTRUNCATE, what, "ftruncate");
+	else if (pwrite_all(f->fd, f->model, f->len, 0))
+		failed_call(f, OP_FTRUNCATE, what, "pwrite");
+	f->ops++;
+	verify(f, OP_FTRUNCATE, what, f->mismatches != 0);
 }
 
 /* One operation on a raw entry or scratch file; `what` gets its
@@ -427,7 +453,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		if (f->kind != TEXT)
-			reopen(f);
+			trunc_start(f);
 	}
 
 	char what[160];
