@@ -342,7 +342,9 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 		goto out;
 	}
 	r->outcome = COMMIT_DONE;
-	r->entry_len = entry_len;
+	/* What the entry now holds: an entry without a size record keeps
+	 * whole blocks, so a truncate to 100000 bytes reads 100352. */
+	r->entry_len = archive_entry_size(ar, item.entry);
 	times_forget_entry(&fs->times, item.entry);
 	atomic_fetch_add(&ar->commits, 1);
 	atomic_store(&ar->last_commit_us, archive_now_us() - began);

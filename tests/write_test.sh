@@ -284,6 +284,11 @@ check "truncate a raw entry" bash -c "
 	truncate -s 2048 '$mnt/file_00010.bin' && test \$(stat -c %s '$mnt/file_00010.bin') = 2048 &&
 	test \$('$dump' '$archive' file_00010.bin | wc -c) = 2048 && '$dump' --check '$archive'"
 
+check "a truncate of an entry without a size record logs the size it now has, its blocks'" bash -c "
+	truncate -s 100000 '$mnt/file_00000.bin' && test \$(stat -c %s '$mnt/file_00000.bin') = 100352 &&
+	test \$('$dump' '$archive' file_00000.bin | wc -c) = 100352 &&
+	grep -q 'file_00000.bin: committed (100000 bytes, entry 1 now 100352 bytes)' '$mnt/.mhfu/log'"
+
 # --- every rule, broken through a real program: refused, archive unchanged ---
 fresh
 skel=$mnt/file_06185/0/skeleton.txt
