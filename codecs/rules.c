@@ -139,6 +139,13 @@ const struct rule_info rules_table[RULE_COUNT] = {
 		"port: a warning",
 		"restore the bone rows and parents; move bones by their bind "
 		"position instead, or write the whole PAC with its pack"},
+	[RULE_UNDECODABLE] = {
+		RULE_UNDECODABLE, "UNDECODABLE", RULE_ERROR, false, false,
+		"what the game loads as a skeleton, an animation pack, a PMO "
+		"or a texture bank still decodes as one after the edit, and a "
+		"model PAC keeps every such member",
+		"write bytes of the member's own kind (a whole PAC), or mount "
+		"with -o rules=warn"},
 };
 
 const struct rule_info *rule_info(enum rule_code code)
@@ -201,6 +208,10 @@ static void element_words(const struct rule_violation *v, char *buf,
 	size_t n = 0;
 #define PUT(...) do { if (n < size) \
 		n += (size_t)snprintf(buf + n, size - n, __VA_ARGS__); } while (0)
+	if (v->code == RULE_UNDECODABLE) {
+		PUT("the bytes");
+		return;
+	}
 	if (on_skeleton(v->code)) {
 		if (v->bone >= 0)
 			PUT("bone %d", v->bone);
@@ -250,6 +261,7 @@ static void report(struct rule_report *r, enum rule_code code,
 	at.code = code;
 	at.level = rules_table[code].level;
 	at.existing = false;
+	at.gone = false;
 	at.fix = rules_table[code].fix;
 	char words[128];
 	element_words(&at, words, sizeof words);
@@ -266,6 +278,22 @@ static void report(struct rule_report *r, enum rule_code code,
 static enum mh_err outcome(const struct rule_report *r)
 {
 	return r->failed ? MH_ENOMEM : MH_OK;
+}
+
+enum mh_err rules_report_undecodable(struct rule_report *r, const char *what, bool gone,
+				     const struct mh_diag *why)
+{
+	if (gone && !why)
+		report(r, RULE_UNDECODABLE, nowhere(), "the game loads %s here, and it is gone "
+		       "(the PAC no longer has the member)", what);
+	else
+		report(r, RULE_UNDECODABLE, nowhere(), "the game loads %s here, and %s (%s at "
+		       "byte %llu: %s)", what, gone ? "it is gone: the PAC around it does not "
+		       "decode" : "they do not decode as one", mh_strerror(why->code),
+		       (unsigned long long)why->offset, why->msg);
+	if (!r->failed)
+		r->v[r->n - 1].gone = gone;
+	return outcome(r);
 }
 
 /* ---- skeleton rules --------------------------------------------------- */

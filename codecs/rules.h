@@ -56,6 +56,7 @@ enum rule_code {
 	RULE_EMPTY_CHANNEL,    /* clip: every channel has a key */
 	RULE_VALUE_RANGE,      /* text: numbers within s16 (the parsers' MH_ERANGE) */
 	RULE_TEMPLATE,         /* skeleton: bone count and parents kept */
+	RULE_UNDECODABLE,      /* item: what the game loads still decodes */
 	RULE_COUNT
 };
 
@@ -88,6 +89,7 @@ struct rule_violation {
 	enum rule_code code;
 	enum rule_level level;
 	bool existing;      /* demoted: the element broke the rule before the edit */
+	bool gone;          /* UNDECODABLE: the member is no longer there at all */
 	char member[48];    /* rules_check_item on a PAC: the member the
 			       element is in, "3.anim", "1/0.skeleton"
 			       (member names of mount.mhfu(8)); "" for the
@@ -160,16 +162,30 @@ enum mh_err rules_check_pack(const struct anim *a, const struct skeleton *rig,
  * none) is the item's bytes before the edit: a skeleton is checked for
  * TEMPLATE against the one at the same position in it.  `whole_model`:
  * the edit replaced the item as a whole, so a PAC in it that carries its
- * own skeleton and pack and breaks no rule but TEMPLATE is a port of
- * another species, its members' TEMPLATE violations warnings; otherwise
+ * own skeleton and pack and breaks no rule but TEMPLATE (and UNDECODABLE
+ * for members it no longer has: another species has no second model) is
+ * a port of another species, those violations warnings; otherwise
  * (a skeleton edited in place, in its PAC) TEMPLATE keeps its level.
  * Bytes that do not decode as what they sniff as are not checked (they
- * are not a skeleton or pack after all); running out of memory decoding
- * fails the report, like running out checking. */
+ * are not a skeleton or pack after all).  UNDECODABLE: where `before`
+ * held, at the same position, something the game loads (a skeleton, a
+ * pack, a PMO, a texture bank, or a PAC holding any of them) that
+ * decoded, the new bytes there must decode as the same kind, and a PAC's
+ * such members must still be there (a PMO counts as decoding while it
+ * starts with its magic).  Running out of memory decoding fails the
+ * report, like running out checking. */
 enum mh_err rules_check_item(const uint8_t *item, size_t len,
 			     const uint8_t *before, size_t before_len,
 			     const struct skeleton *rig, bool whole_model,
 			     struct rule_report *r);
+
+/* Appends UNDECODABLE at the item itself (rules_item.c names its
+ * member): the game loads `what` ("a skeleton") there, and the new bytes
+ * do not decode as one, or (`gone`) are no longer there; `why` (may be
+ * NULL when gone) is the diagnostic of the decoder that refused them, or
+ * of the PAC around them.  Returns as the checks do. */
+enum mh_err rules_report_undecodable(struct rule_report *r, const char *what, bool gone,
+				     const struct mh_diag *why);
 
 /* ---- levels ----------------------------------------------------------- */
 

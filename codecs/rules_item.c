@@ -1,7 +1,8 @@
 /* Engine rules over an item's bytes (rules.h rules_check_item): a
  * skeleton, a pack, or a PAC of them checked member by member against its
- * own skeleton, and a whole model PAC that carries its own rig and pack
- * taken for a port (its TEMPLATE violations warnings). */
+ * own skeleton, a whole model PAC that carries its own rig and pack
+ * taken for a port (its TEMPLATE violations warnings), and what the game
+ * loads still decoding after the edit (UNDECODABLE). */
 #include "rules.h"
 
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include "kind.h"
 #include "pac.h"
 #include "pacpath.h"
+#include "tmh.h"
 #include "views.h"
 
 /* Whether a decode succeeded; one that ran out of memory fails the
@@ -19,6 +21,105 @@ static bool decoded(enum mh_err err, struct rule_report *r)
 	if (err == MH_ENOMEM)
 		r->failed = true;
 	return err == MH_OK;
+}
+
+/* What the game loads a member of kind k as, in words; NULL for the
+ * kinds no rule keeps decoding (data, hit boxes, overlays...). */
+static const char *loaded_as(enum kind k)
+{
+	switch (k) {
+	case KIND_SKELETON: return "a skeleton";
+	case KIND_ANIM: return "an animation pack";
+	case KIND_PMO: return "a PMO";
+	case KIND_TMH: return "a texture bank";
+	default: return NULL;
+	}
+}
+
+/* Whether buf[0..len) decodes as kind k (d: why not).  A PMO is taken
+ * for one while it starts with its magic: there is no PMO decoder yet. */
+static bool decodes_as(const uint8_t *buf, size_t len, enum kind k, struct mh_diag *d,
+		       struct rule_report *r)
+{
+	enum mh_err err = MH_OK;
+	*d = (struct mh_diag){0};
+	switch (k) {
+	case KIND_SKELETON: {
+		struct skeleton s;
+		if (!(err = skeleton_decode(buf, len, &s, d)))
+			skeleton_free(&s);
+		break;
+	}
+	case KIND_ANIM: {
+		struct anim a;
+		if (!(err = anim_decode(buf, len, CLIP_NONE, &a, d)))
+			anim_free(&a);
+		break;
+	}
+	case KIND_TMH: {
+		struct tmh t;
+		err = tmh_decode(buf, len, &t, d);
+		tmh_free(&t);
+		break;
+	}
+	case KIND_PAC: {
+		struct pac p;
+		if (!(err = pac_decode(buf, len, &p, d)))
+			pac_free(&p);
+		break;
+	}
+	case KIND_PMO:
+		if (kind_of(buf, len) != KIND_PMO)
+			err = mh_fail(d, MH_EUNKNOWN, 0, "no \"pmo\" magic");
+		break;
+	default:
+		break;
+	}
+	return decoded(err, r);
+}
+
+static void name_member(struct rule_report *r, size_t from, uint32_t index, enum kind k);
+
+/* UNDECODABLE for what the game loads in buf[0..len) (before the edit),
+ * now gone: the thing itself, or a PAC's loaded members, recursively;
+ * why: the PAC around it that no longer decodes, NULL if none. */
+static void report_gone(const uint8_t *buf, size_t len, const struct mh_diag *why,
+			struct rule_report *r)
+{
+	struct mh_diag d;
+	enum kind k = kind_of(buf, len);
+	struct pac pac;
+	if (k == KIND_PAC && decoded(pac_decode(buf, len, &pac, NULL), r)) {
+		for (uint32_t i = 0; i < pac.count && !r->failed; i++) {
+			const struct pac_entry *m = &pac.entries[i];
+			size_t at = r->n;
+			if (!m->size)
+				continue;
+			report_gone(buf + m->offset, m->size, why, r);
+			name_member(r, at, i, kind_of(buf + m->offset, m->size));
+		}
+		pac_free(&pac);
+	} else if (loaded_as(k) && decodes_as(buf, len, k, &d, r)) {
+		rules_report_undecodable(r, loaded_as(k), true, why);
+	}
+}
+
+/* UNDECODABLE at the item: what the game loaded from `before` there
+ * still decodes as its kind; a PAC's members are compared one by one
+ * (check_pac_item) once the PAC itself decodes. */
+static void check_still_decodes(const uint8_t *item, size_t len, const uint8_t *before,
+				size_t before_len, struct rule_report *r)
+{
+	struct mh_diag was_ok, why;
+	enum kind was = kind_of(before, before_len);
+	if ((was != KIND_PAC && !loaded_as(was)) ||
+	    !decodes_as(before, before_len, was, &was_ok, r) ||
+	    decodes_as(item, len, was, &why, r))
+		return;
+	if (was == KIND_PAC)
+		report_gone(before, before_len, &why, r);
+	else
+		rules_report_undecodable(r, loaded_as(was), false, &why);
 }
 
 static void check_skeleton_item(const uint8_t *item, size_t len,
@@ -66,17 +167,24 @@ static void name_member(struct rule_report *r, size_t from, uint32_t index, enum
 	}
 }
 
-/* A port: the PAC's violations [from, r->n) hold no error but TEMPLATE,
- * and it carries its own skeleton and a pack.  Its own members' TEMPLATE
- * violations then become warnings (rules_table). */
+/* What a port may break: TEMPLATE, and UNDECODABLE for a member it no
+ * longer has (not one it has that does not decode). */
+static bool port_may_break(const struct rule_violation *v)
+{
+	return v->code == RULE_TEMPLATE || (v->code == RULE_UNDECODABLE && v->gone);
+}
+
+/* A port: the PAC's violations [from, r->n) hold no error but what a
+ * port may break, and it carries its own skeleton and a pack.  Those of
+ * its own members then become warnings (rules_table). */
 static void allow_port(struct rule_report *r, size_t from, bool has_pack)
 {
 	for (size_t i = from; i < r->n; i++)
-		if (!has_pack || (r->v[i].level == RULE_ERROR && r->v[i].code != RULE_TEMPLATE))
+		if (!has_pack || (r->v[i].level == RULE_ERROR && !port_may_break(&r->v[i])))
 			return;
 	for (size_t i = from; i < r->n; i++) {
 		struct rule_violation *v = &r->v[i];
-		if (v->code != RULE_TEMPLATE || strchr(v->member, '/'))
+		if (!port_may_break(v) || strchr(v->member, '/'))
 			continue;
 		v->level = RULE_WARNING;
 		size_t used = strlen(v->msg);
@@ -110,6 +218,15 @@ static void check_pac_item(const uint8_t *item, size_t len, const uint8_t *befor
 					 have_own ? &own : rig, whole_model, r);
 			name_member(r, at, i, k);
 		}
+		/* Members that were there and are no longer. */
+		for (uint32_t i = 0; have_old && i < old.count && !r->failed; i++) {
+			const struct pac_entry *m = &old.entries[i];
+			size_t at = r->n;
+			if (!m->size || (i < pac.count && pac.entries[i].size))
+				continue;
+			report_gone(before + m->offset, m->size, NULL, r);
+			name_member(r, at, i, kind_of(before + m->offset, m->size));
+		}
 		pac_free(&pac);
 	}
 	if (whole_model && have_own)
@@ -125,6 +242,8 @@ enum mh_err rules_check_item(const uint8_t *item, size_t len,
 			     const struct skeleton *rig, bool whole_model,
 			     struct rule_report *r)
 {
+	if (before)
+		check_still_decodes(item, len, before, before_len, r);
 	switch (kind_of(item, len)) {
 	case KIND_SKELETON:
 		check_skeleton_item(item, len, before, before_len, r);

@@ -180,29 +180,37 @@ static int list_texts(int dir, struct record_text **out, size_t *count)
 	return 0;
 }
 
-/* Removes the oldest texts past the bounds, never `newest`. */
+/* The bounds, never removing `newest`: the oldest texts past
+ * RECORD_MAX_TEXTS, then, while over RECORD_MAX_BYTES, the largest of
+ * those over RECORD_SMALL_TEXT (of two alike, the older). */
 static void trim_texts(int dir, const char *newest)
 {
 	struct record_text *t;
-	size_t n, kept = 1;
+	size_t n, kept = 1; /* the newest */
 	uint64_t bytes = 0;
-	bool full = false;
 	if (list_texts(dir, &t, &n))
 		return;
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(t[i].name, newest))
-			bytes = (uint64_t)t[i].st.st_size;
 	for (size_t i = n; i-- > 0;) {
-		if (!strcmp(t[i].name, newest))
-			continue;
-		full = full || kept >= RECORD_MAX_TEXTS ||
-		       bytes + (uint64_t)t[i].st.st_size > RECORD_MAX_BYTES;
-		if (full) {
+		if (strcmp(t[i].name, newest) && kept >= RECORD_MAX_TEXTS) {
 			unlinkat(dir, t[i].name, 0);
-		} else {
-			kept++;
-			bytes += (uint64_t)t[i].st.st_size;
+			t[i].name[0] = '\0';
+			continue;
 		}
+		kept += strcmp(t[i].name, newest) != 0;
+		bytes += (uint64_t)t[i].st.st_size;
+	}
+	while (bytes > RECORD_MAX_BYTES) {
+		size_t largest = n;
+		for (size_t i = 0; i < n; i++)
+			if (t[i].name[0] && strcmp(t[i].name, newest) &&
+			    (uint64_t)t[i].st.st_size > RECORD_SMALL_TEXT &&
+			    (largest == n || t[i].st.st_size > t[largest].st.st_size))
+				largest = i;
+		if (largest == n)
+			break; /* the rest is small texts and the newest */
+		unlinkat(dir, t[largest].name, 0);
+		bytes -= (uint64_t)t[largest].st.st_size;
+		t[largest].name[0] = '\0';
 	}
 	free(t);
 }

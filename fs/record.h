@@ -11,8 +11,12 @@
  * plus .local/state (the daemon runs as the mounting user, whose HOME may
  * be unset); with no home at all, /var/tmp/mhfufs-UID/NAME-HASH.
  *
- * rejected/ is bounded: past RECORD_MAX_TEXTS texts or RECORD_MAX_BYTES
- * bytes, the oldest are removed (the newest is always kept).  Each text
+ * rejected/ is bounded, fairly to what was typed by hand: past
+ * RECORD_MAX_TEXTS texts the oldest are removed, and past RECORD_MAX_BYTES
+ * bytes the largest texts over RECORD_SMALL_TEXT (the newest is always
+ * kept), so one big refused `cp` never pushes out an editor's refused
+ * text.  A refused write keeps at most its first RECORD_MAX_TEXT_BYTES
+ * (the caller logs the cut).  Each text
  * is named after its time and its view,
  * 20261130T123456.123456Z-file_06185%3%stream2%slot024.txt (UTC; '%' for
  * '/'), so names sort by time and several refusals of one view are all
@@ -36,6 +40,8 @@
 #define RECORD_INO (SCRATCH_INO | (1ull << 62))
 #define RECORD_MAX_TEXTS 100
 #define RECORD_MAX_BYTES (16u << 20)
+#define RECORD_MAX_TEXT_BYTES (1u << 20)
+#define RECORD_SMALL_TEXT (64u << 10)
 
 struct record {
 	int dir;         /* the archive's folder, -1 when there is none */
@@ -56,8 +62,9 @@ char *record_default_dir(const char *archive);
 int record_open(struct record *r, const char *dir, struct fs_diag *msg);
 void record_close(struct record *r);
 
-/* Keeps a refused text of the view at `view_path`; its file name goes to
- * name.  Removes the oldest texts past the bounds.  0 or an errno. */
+/* Keeps a refused text of the view at `view_path` (its first `len`
+ * bytes: the caller cuts it); its file name goes to name.  Removes texts
+ * past the bounds.  0 or an errno. */
 int record_keep(struct record *r, const char *view_path, const void *data, size_t len,
 		char *name, size_t name_len);
 

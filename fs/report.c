@@ -54,14 +54,22 @@ static unsigned violation_line(const struct edit *e, const struct rule_violation
 }
 
 /* Keeps a text (`what`: a refused one, a removed clip's) in the record
- * (.mhfu/rejected/); if it cannot be written there, in memory until
- * unmount, named after the view. */
+ * (.mhfu/rejected/), its first RECORD_MAX_TEXT_BYTES (a text typed by
+ * hand is far smaller: what is past them is a copy gone wrong, which
+ * would push typed texts out); if it cannot be written there, in memory
+ * until unmount, named after the view. */
 static void keep_text(struct mhfs *fs, const char *path, const uint8_t *data, size_t len,
 		      const char *what)
 {
 	char name[256];
+	size_t kept = len < RECORD_MAX_TEXT_BYTES ? len : RECORD_MAX_TEXT_BYTES;
 	int err = fs->record.dir < 0 ? 0
-		  : record_keep(&fs->record, path, data, len, name, sizeof name);
+		  : record_keep(&fs->record, path, data, kept, name, sizeof name);
+	if (fs->record.dir >= 0 && !err && kept < len) {
+		mlog_printf(&fs->log, "%s: %s is kept as .mhfu/rejected/%s, its first %zu of %zu "
+			    "bytes", path, what, name, kept, len);
+		return;
+	}
 	if (fs->record.dir >= 0 && !err) {
 		mlog_printf(&fs->log, "%s: %s is kept as .mhfu/rejected/%s", path, what, name);
 		return;
@@ -88,7 +96,7 @@ static void log_violations(struct mhfs *fs, const struct edit *e, const char *pa
 {
 	for (size_t i = 0; i < r->n; i++) {
 		const struct rule_violation *v = &r->v[i];
-		char line[512], at[32] = "";
+		char line[1024], at[32] = "";
 		unsigned ln = violation_line(e, v);
 		if (ln)
 			snprintf(at, sizeof at, ":%u", ln);
@@ -106,7 +114,7 @@ static void log_violations(struct mhfs *fs, const struct edit *e, const char *pa
 static void refuse(struct mhfs *fs, const struct edit *e, const char *path,
 		   const struct mh_diag *d, const struct rule_report *r)
 {
-	char first[512] = "";
+	char first[1024] = "";
 	if (d) {
 		const char *code = d->code == MH_ERANGE && d->line ? rules_table[RULE_VALUE_RANGE].name
 				   : d->line ? "SYNTAX" : "FORMAT";

@@ -30,7 +30,7 @@ fresh() {
 	unmount "$mnt"
 	mkdir -p "$mnt"
 	cp "$sample/DATA.BIN" "$archive"
-	"$mount_bin" "$archive" "$mnt"
+	"$mount_bin" "$@" "$archive" "$mnt"
 }
 info() { awk -F'\t' -v k="$1" '$1 == k { print $2 }' "$mnt/.mhfu/info"; }
 on_disk() { "$dump" "$archive" "$1"; }
@@ -241,8 +241,14 @@ exec 3<&-
 check "once it is closed, a stat of the name shows the commit's size" \
 	eventually bash -c "[ \$(stat -c %s '$mnt/file_06185.pac') = $new ]"
 # --- a member whose kind a write changes: its old names are gone at once ------
-cat "$mnt/file_06185/2.tmh" "$mnt/file_06185/2/image00.png" >/dev/null
+# (junk where the game loads a texture bank: stored under -o rules=warn)
 head -c 5000 /dev/urandom >"$work/junk.bin"
+cat "$mnt/file_06185/2.tmh" "$mnt/file_06185/2/image00.png" >/dev/null
+check "junk over a texture bank is refused by default (UNDECODABLE), its names as they were" bash -c "
+	! cp '$work/junk.bin' '$mnt/file_06185/2.tmh' 2>/dev/null && cmp '$mnt/file_06185/2.tmh' <('$dump' '$archive' file_06185/2.tmh) &&
+	test -f '$mnt/file_06185/2/image00.png' && grep -q 'file_06185/2.tmh: UNDECODABLE ' '$mnt/.mhfu/log'"
+fresh -o rules=warn
+cat "$mnt/file_06185/2.tmh" "$mnt/file_06185/2/image00.png" >/dev/null
 cp "$work/junk.bin" "$mnt/file_06185/2.tmh"
 check "a member written with bytes of another kind takes that kind's name" \
 	cmp "$work/junk.bin" "$mnt/file_06185/2.bin"

@@ -102,9 +102,23 @@ for i in 1 2 3 4; do
 	cp "$work/big.txt" "$view" 2>/dev/null
 done
 dir=$(record)
-check "4 refused texts of 5 MiB: the oldest make room, rejected/ stays within 16 MiB" bash -c "
-	test \$(ls '$dir/rejected' | wc -l) = 3 && test \$(cat '$dir'/rejected/* | wc -c) -le 16777216 &&
-	head -1 '$mnt/.mhfu/rejected/'\$(ls '$mnt/.mhfu/rejected/' | head -1) | grep -qx '# big 2'"
+check "4 refused texts of 5 MiB: each keeps its first MiB, and the log says so" bash -c "
+	test \$(ls '$dir/rejected' | wc -l) = 100 && test \$(cat '$dir'/rejected/* | wc -c) -le 16777216 &&
+	for f in \$(ls '$mnt/.mhfu/rejected/' | tail -4); do
+		test \$(stat -c %s '$mnt/.mhfu/rejected/'\$f) = 1048576 || exit 1; done &&
+	head -1 '$mnt/.mhfu/rejected/'\$(ls '$mnt/.mhfu/rejected/' | tail -4 | head -1) | grep -qx '# big 1' &&
+	test \$(grep -c 'the refused text is kept as .mhfu/rejected/.*, its first 1048576 of 5242888 bytes' '$mnt/.mhfu/log') = 4"
+# Texts typed by hand, refused, then a storm of big refused copies: past
+# the byte bound the largest go, never a typed one.
+for i in 1 2 3; do
+	printf '# typed by hand %d\ntrack 0\nchannel rot_q\n' "$i" >"$work/hand$i.txt"
+	cp "$work/hand$i.txt" "$view" 2>/dev/null
+done
+head -c $((10 << 20)) /dev/urandom >"$work/huge.bin"
+for i in $(seq 20); do cp "$work/huge.bin" "$view" 2>/dev/null; done
+check "20 refused copies of 10 MB leave the texts typed by hand before them" bash -c "
+	for i in 1 2 3; do grep -lx '# typed by hand '\$i '$mnt/.mhfu/rejected/'* | grep -q . || exit 1; done &&
+	test \$(cat '$dir'/rejected/* | wc -c) -le \$((16777216 + 100 * 65536))"
 unmount "$mnt"
 # A log already past its bound (an older version, a hand edit): cut at once.
 for i in $(seq 40000); do echo "2000-01-01T00:00:00Z filler line $i, long enough to fill the log quickly"; done >>"$dir/log"

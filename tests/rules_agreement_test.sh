@@ -45,6 +45,8 @@ pristine() {
 # another species' skeleton (made with the rules off).
 cp "$sample/DATA.BIN" "$archive"
 "$dump" "$archive" file_06185.pac >"$work/tigrex.pac"
+head -c $(($(stat -c %s "$work/tigrex.pac") / 2)) "$work/tigrex.pac" >"$work/half.pac"
+head -c 4000 /dev/urandom >"$work/junk.bin"
 "$mount_bin" -o rules=off "$archive" "$mnt"
 cp "$mnt/file_06130/0.skeleton" "$mnt/file_06185/0.skeleton"
 unmount "$mnt"
@@ -59,6 +61,8 @@ awk_edit() {
 port_pac() { cp "$mnt/file_06130.pac" "$mnt/file_06185.pac" 2>/dev/null; }
 mixed_pac() { cp "$work/mixed.pac" "$mnt/file_06185.pac" 2>/dev/null; }
 same_pac() { cp "$work/tigrex.pac" "$mnt/file_06185.pac" 2>/dev/null; }
+half_pac() { cp "$work/half.pac" "$mnt/file_06185.pac" 2>/dev/null; }
+junk_skeleton() { cp "$work/junk.bin" "$mnt/file_06185/0.skeleton" 2>/dev/null; }
 raw_skeleton() { cp "$mnt/file_06130/0.skeleton" "$mnt/file_06185/0.skeleton" 2>/dev/null; }
 
 # The codes the log names for the last write (its lines after line $1),
@@ -226,6 +230,8 @@ row 39 "another species' whole PAC (a port)" "error TEMPLATE" "commits, warns TE
 row 40 "the PAC with another species' skeleton" "error PALETTE_JOINT, PARTITION, TEMPLATE" \
 	"refused PARTITION, TEMPLATE" mixed_pac
 row 41 "the Tigrex's own PAC, unchanged" "passes" "commits" same_pac
+row 42 "the Tigrex's PAC cut in half" "cannot read it" "refused UNDECODABLE" half_pac
+row 43 "junk over 0.skeleton" "cannot read it" "refused UNDECODABLE" junk_skeleton
 unmount "$mnt"
 
 # --- the README holds the same table -------------------------------------------

@@ -3,7 +3,8 @@
 # skeleton edit re-checks the packs of its PAC, channel bits the engine
 # does not play are refused, a whole model PAC of another species is a
 # port (TEMPLATE a warning) only when its own skeleton and pack agree,
-# and every model folder's check.txt lists what is broken now.  Refusals
+# what the game loads must still decode (UNDECODABLE), and every model
+# folder's check.txt lists what is broken now.  Refusals
 # are checked on the archive file itself (cmp); what lands, with
 # mhfudump, outside the mount.
 #
@@ -129,6 +130,41 @@ check "a whole PAC whose skeleton and pack disagree is refused (TEMPLATE), archi
 	! cp '$work/mixed.pac' '$mnt/file_06121.pac' 2>/dev/null && cmp '$sample/DATA.BIN' '$archive' &&
 	grep -q 'file_06121.pac: TEMPLATE 0.skeleton ' '$mnt/.mhfu/log' &&
 	grep -q 'file_06121.pac: PARTITION 3.anim ' '$mnt/.mhfu/log'"
+
+# --- what the game loads must still decode (UNDECODABLE) ----------------------
+# Bytes that no longer decode as the member the game loads there are
+# refused under the default rules: cp says so, the archive keeps every
+# byte, the member keeps its name, check.txt and model.glb stay.
+fresh
+head -c 6000 /dev/urandom >"$work/junk.bin"
+{ head -c 4 "$model/0.skeleton"; head -c 3000 /dev/urandom; } >"$work/skeleton-magic.bin"
+head -c $(($(stat -c %s "$mnt/file_06185.pac") / 2)) "$mnt/file_06185.pac" >"$work/half.pac"
+for case in "0.skeleton junk.bin" "3.anim junk.bin" "2.tmh junk.bin" "0.skeleton skeleton-magic.bin"; do
+	set -- $case
+	check "junk ($2) over $1 is refused (UNDECODABLE), the error reaches cp" bash -c "
+		! cp '$work/$2' '$model/$1' 2>'$work/cp.err' && grep -q 'Invalid argument' '$work/cp.err' &&
+		cmp '$sample/DATA.BIN' '$archive' && grep -q 'file_06185/$1: UNDECODABLE the bytes: the game loads ' '$mnt/.mhfu/log' &&
+		test -f '$model/$1' && test -f '$model/check.txt' && test -f '$model/model.glb'"
+done
+check "a whole PAC of junk over a model PAC is refused, naming each member it loads" bash -c "
+	! cp '$work/junk.bin' '$mnt/file_06185.pac' 2>/dev/null && cmp '$sample/DATA.BIN' '$archive' &&
+	grep -q 'file_06185.pac: UNDECODABLE 0.skeleton the bytes: .*it is gone: the PAC around it does not decode' '$mnt/.mhfu/log' &&
+	grep -q 'file_06185.pac: UNDECODABLE 3.anim ' '$mnt/.mhfu/log' &&
+	grep -q 'file_06185.pac: UNDECODABLE 2.tmh ' '$mnt/.mhfu/log' &&
+	test -f '$model/model.glb'"
+check "a model PAC cut in half is refused (UNDECODABLE), archive unchanged" bash -c "
+	! cp '$work/half.pac' '$mnt/file_06185.pac' 2>/dev/null && cmp '$sample/DATA.BIN' '$archive' &&
+	test \$(grep -c 'file_06185.pac: UNDECODABLE ' '$mnt/.mhfu/log') -ge 6"
+check "the refusal names the first member on the file's user.mhfu.error" bash -c "
+	! cp '$work/junk.bin' '$model/3.anim' 2>/dev/null &&
+	getfattr --only-values -n user.mhfu.error '$model/3.anim' | grep -q 'UNDECODABLE'"
+check "junk over a raw data entry still commits (the game loads no model there)" bash -c "
+	cp '$work/junk.bin' '$mnt/file_00010.bin' &&
+	cmp <('$dump' '$archive' file_00010.bin | head -c 6000) '$work/junk.bin'"
+fresh -o rules=warn
+check "-o rules=warn stores the junk member, with an UNDECODABLE warning" bash -c "
+	cp '$work/junk.bin' '$model/2.tmh' && cmp <('$dump' '$archive' file_06185/2.bin) '$work/junk.bin' &&
+	grep -q 'file_06185/2.tmh: UNDECODABLE the bytes: .*\\[warning\\]' '$mnt/.mhfu/log'"
 
 unmount "$mnt"
 finish

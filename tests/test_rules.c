@@ -96,10 +96,10 @@ static void test_table(void **state)
 		bool anywhere = i == RULE_NO_TRACKS || i == RULE_CHANNEL_BIT ||
 				i == RULE_DUPLICATE_CHANNEL || i == RULE_NEGATIVE_FRAME ||
 				i == RULE_FRAME_ORDER || i == RULE_EMPTY_CHANNEL ||
-				i == RULE_VALUE_RANGE;
+				i == RULE_VALUE_RANGE || i == RULE_UNDECODABLE;
 		bool ours = i == RULE_BONE_LINKS || i == RULE_TRACK_EMPTY ||
 			    i == RULE_CHANNEL_BIT || i == RULE_TRACK_MASK ||
-			    i == RULE_VALUE_RANGE;
+			    i == RULE_VALUE_RANGE || i == RULE_UNDECODABLE;
 		assert_int_equal(ri->mhfu_only, !anywhere);
 		assert_int_equal(ri->toolkit, !ours);
 		/* The toolkit's level, but FRAME_ORDER's (mount.mhfu(8)). */
@@ -164,6 +164,7 @@ struct fixture {
 	struct anim a;
 	struct clip c;
 	const char *text;
+	bool garbled;     /* ON_ITEM: the skeleton's bytes no longer decode */
 };
 
 /* Which check a row runs on the edited fixture. */
@@ -174,6 +175,7 @@ enum check {
 	ON_PACK,              /* rules_check_pack(a, s) */
 	ON_PACK_WITHOUT_RIG,  /* rules_check_pack(a, NULL) */
 	ON_CLIP_TEXT,         /* clip_parse(text): VALUE_RANGE is its MH_ERANGE */
+	ON_ITEM,              /* rules_check_item(s's bytes, before's bytes) */
 };
 
 /* A violation's coordinates (struct rule_violation). */
@@ -210,6 +212,7 @@ static void fixture_init(struct fixture *f)
 	tigrex_pack(&f->a);
 	rest_clip(&f->c, 9);
 	f->text = NULL;
+	f->garbled = false;
 }
 
 static void fixture_free(struct fixture *f)
@@ -229,6 +232,11 @@ static struct clip_channel *keys_to_40(struct fixture *f)
 	return ch;
 }
 
+/* Bone 20's index word: the head still sniffs as a skeleton, the bytes
+ * no longer decode. */
+#define GARBLED_AT (0x1C + 4 + 20 * SKELETON_SECTION_MHFU + 0x0C)
+EDIT(skeleton_garbled, f->garbled = true)
+EDIT(skeleton_unchanged, (void)f)
 EDIT(parent_after_child, f->s.bones[10].parent = 12; skeleton_link(&f->s, true))
 EDIT(parent_itself, f->s.bones[10].parent = 10; skeleton_link(&f->s, true))
 EDIT(parent_no_bone, f->s.bones[10].parent = -7; skeleton_link(&f->s, true))
@@ -507,6 +515,13 @@ static const struct rule_row RULE_ROWS[] = {
 	 SPARES(RULE_PARTITION)},
 	{"a clip a track short, its part unknown", clip_short, ON_CLIP,
 	 CLIP_OF(CLIP_MHFU, -1, 31), SPARES(RULE_PARTITION)},
+
+	{"a skeleton's bytes that no longer decode", skeleton_garbled, ON_ITEM,
+	 BREAKS(RULE_UNDECODABLE, RULE_ERROR), .at = AT_BONE(-1),
+	 .msg = "the bytes: the game loads a skeleton here, and they do not decode as one "
+		"(corrupt at byte 5404: bone 20: index field says 21)"},
+	{"a skeleton written back as it was", skeleton_unchanged, ON_ITEM,
+	 SPARES(RULE_UNDECODABLE)},
 };
 
 #define NROWS (sizeof RULE_ROWS / sizeof *RULE_ROWS)
@@ -544,6 +559,18 @@ static void run_check(const struct rule_row *row, const struct fixture *f,
 		break;
 	case ON_CLIP_TEXT:
 		break;
+	case ON_ITEM: {
+		uint8_t *now, *was;
+		size_t now_len, was_len;
+		assert_int_equal(skeleton_encode(&f->s, &now, &now_len, NULL), MH_OK);
+		assert_int_equal(skeleton_encode(&f->before, &was, &was_len, NULL), MH_OK);
+		if (f->garbled)
+			now[GARBLED_AT] ^= 1;
+		err = rules_check_item(now, now_len, was, was_len, NULL, false, r);
+		free(now);
+		free(was);
+		break;
+	}
 	}
 	row_field(row, "check result", err, MH_OK);
 }
@@ -1275,12 +1302,20 @@ static void test_item_template_at_the_same_position(void **state)
 	assert_bone_at(v, 20);
 	assert_string_equal(v->member, "0.skeleton");
 	rules_report_free(&r);
-	/* Before, index 0 held the pack: no skeleton to hold it to. */
+	/* Before, index 0 held the pack: no skeleton to hold it to, but the
+	 * game loads a pack there and a skeleton at 1 (UNDECODABLE twice). */
 	check_item(now, now_len, swapped, swapped_len, NULL, &r);
-	assert_int_equal(r.n, 0);
-	/* Before bytes that are not a PAC: nothing to compare. */
+	assert_int_equal(r.n, 2);
+	assert_int_equal(r.v[0].code, RULE_UNDECODABLE);
+	assert_string_equal(r.v[0].member, "0.skeleton");
+	assert_int_equal(r.v[1].code, RULE_UNDECODABLE);
+	assert_string_equal(r.v[1].member, "1.anim");
+	rules_report_free(&r);
+	/* Before bytes that are not a PAC: no member to compare, but the
+	 * skeleton the game loaded there is gone. */
 	check_item(now, now_len, b.skel, b.skel_len, NULL, &r);
-	assert_int_equal(r.n, 0);
+	assert_string_equal(only(&r, RULE_UNDECODABLE)->member, "");
+	rules_report_free(&r);
 	free(now);
 	free(was);
 	free(swapped);
@@ -1317,8 +1352,13 @@ static void test_item_whole_model_port(void **state)
 	check_item(port, port_len, was, was_len, NULL, &r);
 	assert_int_equal(only(&r, RULE_TEMPLATE)->level, RULE_ERROR);
 	rules_report_free(&r);
+	/* Its pack's place holds data now: the pack is gone (UNDECODABLE). */
 	check_whole_model(skeleton_only, skeleton_only_len, was, was_len, &r);
-	assert_int_equal(only(&r, RULE_TEMPLATE)->level, RULE_ERROR);
+	assert_int_equal(r.n, 2);
+	assert_int_equal(r.v[0].code, RULE_TEMPLATE);
+	assert_int_equal(r.v[0].level, RULE_ERROR);
+	assert_int_equal(r.v[1].code, RULE_UNDECODABLE);
+	assert_string_equal(r.v[1].member, "1.bin");
 	rules_report_free(&r);
 	check_whole_model(disagreeing, disagreeing_len, was, was_len, &r);
 	assert_int_equal(r.n, 2);
@@ -1347,13 +1387,72 @@ static void test_item_bytes_that_do_not_decode(void **state)
 	struct skeleton rejected;
 	assert_int_equal(kind_of(bad, b.moved_skel_len), KIND_SKELETON);
 	assert_int_equal(skeleton_decode(bad, b.moved_skel_len, &rejected, NULL), MH_ECORRUPT);
-	check_item(bad, b.moved_skel_len, b.skel, b.skel_len, NULL, &r);
+	check_item(bad, b.moved_skel_len, NULL, 0, NULL, &r);
 	assert_int_equal(r.n, 0);
+	/* Over a skeleton that decoded: UNDECODABLE. */
+	check_item(bad, b.moved_skel_len, b.skel, b.skel_len, NULL, &r);
+	assert_int_equal(only(&r, RULE_UNDECODABLE)->level, RULE_ERROR);
+	rules_report_free(&r);
 	check_item((const uint8_t *)"plain data", 10, NULL, 0, NULL, &r);
 	assert_int_equal(r.n, 0);
 	check_item(NULL, 0, NULL, 0, NULL, &r);
 	assert_int_equal(r.n, 0);
 	free(bad);
+	item_bytes_free(&b);
+}
+
+/* What the game loads from a model PAC, written over with junk, cut in
+ * half or short of a member: each loaded member is UNDECODABLE, named. */
+static void test_item_model_pac_undecodable(void **state)
+{
+	(void)state;
+	struct item_bytes b;
+	struct rule_report r;
+	item_bytes_build(&b);
+	static const uint8_t pmo[] = "pmo\0" "1.0\0" "stand-in";
+	size_t was_len, junk_pmo_len, short_len;
+	uint8_t *was = pac_of(&was_len, 4, b.skel, b.skel_len, pmo, sizeof pmo,
+			      (const uint8_t *)"data", (size_t)4, b.pack, b.pack_len);
+	uint8_t *junk_pmo = pac_of(&junk_pmo_len, 4, b.skel, b.skel_len,
+				   (const uint8_t *)"junk", (size_t)4, (const uint8_t *)"data",
+				   (size_t)4, b.pack, b.pack_len);
+	uint8_t *one_short = pac_of(&short_len, 3, b.skel, b.skel_len, pmo, sizeof pmo,
+				    (const uint8_t *)"data", (size_t)4);
+
+	check_whole_model((const uint8_t *)"junk, not a PAC", 15, was, was_len, &r);
+	assert_int_equal(r.n, 3);
+	static const char *const gone[] = {"0.skeleton", "1.pmo", "3.anim"};
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(r.v[i].code, RULE_UNDECODABLE);
+		assert_int_equal(r.v[i].level, RULE_ERROR);
+		assert_string_equal(r.v[i].member, gone[i]);
+		assert_non_null(strstr(r.v[i].msg, "it is gone: the PAC around it does not decode"));
+	}
+	rules_report_free(&r);
+
+	check_whole_model(was, was_len / 2, was, was_len, &r);
+	assert_int_equal(r.n, 3);
+	assert_string_equal(r.v[2].member, "3.anim");
+	rules_report_free(&r);
+
+	check_item(junk_pmo, junk_pmo_len, was, was_len, NULL, &r);
+	assert_string_equal(only(&r, RULE_UNDECODABLE)->member, "1.bin");
+	assert_string_equal(r.v[0].msg, "the bytes: the game loads a PMO here, and they do not "
+			    "decode as one (unknown format at byte 0: no \"pmo\" magic)");
+	rules_report_free(&r);
+
+	check_whole_model(one_short, short_len, was, was_len, &r);
+	assert_string_equal(only(&r, RULE_UNDECODABLE)->member, "3.anim");
+	assert_string_equal(r.v[0].msg, "the bytes: the game loads an animation pack here, and "
+			    "it is gone (the PAC no longer has the member)");
+	rules_report_free(&r);
+
+	/* The same PAC: nothing. */
+	check_whole_model(was, was_len, was, was_len, &r);
+	assert_int_equal(r.n, 0);
+	free(was);
+	free(junk_pmo);
+	free(one_short);
 	item_bytes_free(&b);
 }
 
@@ -1426,6 +1525,7 @@ int main(void)
 		cmocka_unit_test(test_item_template_at_the_same_position),
 		cmocka_unit_test(test_item_whole_model_port),
 		cmocka_unit_test(test_item_bytes_that_do_not_decode),
+		cmocka_unit_test(test_item_model_pac_undecodable),
 		cmocka_unit_test(test_item_out_of_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

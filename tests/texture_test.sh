@@ -382,8 +382,14 @@ check "a bank with an image too wide for a PNG is an empty folder, the log says 
 	cp '$work/wide.tmh' '$tex.tmh' && test -z \"\$(ls '$tex')\" &&
 	grep -q '$bank.tmh: shown raw only: image 0 is 20000x1, larger than the PNGs shown' \
 		'$mnt/.mhfu/log'"
-check "a bank that does not decode is an empty folder, the log says why" bash -c "
-	head -c 100 '$work/wide.tmh' >'$work/cut.tmh' && cp '$work/cut.tmh' '$tex.tmh' &&
+head -c 100 "$work/wide.tmh" >"$work/cut.tmh"
+check "a bank cut short is refused (UNDECODABLE): the game loads a texture bank there" bash -c "
+	! cp '$work/cut.tmh' '$tex.tmh' 2>/dev/null && cmp '$tex.tmh' '$work/wide.tmh' &&
+	grep -q '$bank.tmh: UNDECODABLE the bytes: the game loads a texture bank here' '$mnt/.mhfu/log'"
+check "unmount" unmount "$mnt"
+check "mount again, -o rules=warn" "$mount_bin" -o rules=warn "$archive" "$mnt"
+check "stored anyway, a bank that does not decode is an empty folder, the log says why" bash -c "
+	cp '$work/cut.tmh' '$tex.tmh' &&
 	test -z \"\$(ls '$tex')\" && grep -q '$bank.tmh: shown raw only: image 0: its 10112 bytes run past' \
 		'$mnt/.mhfu/log'"
 check "unmount" unmount "$mnt"
