@@ -116,6 +116,29 @@ print("IMPORTED", bones, len(bpy.data.actions), keys, "%.6f" % worst)
 		test "${bones:-}" = 48 -a "${actions:-}" = "$nentries"
 	check "its rotation keys, 16-bit in the file, are unit quaternions in Blender (${keys:-0} keys, worst |q|^2 - 1 ${worst:-?})" \
 		awk -v k="${keys:-0}" -v w="${worst:-9}" 'BEGIN { exit !(k > 100000 && w < 1e-3) }'
+	# The README's command, as a user pastes it (headless here, on this
+	# copy): it imports on Debian's Blender and sets the scene to the
+	# engine's 30 frames a second, so entry 001 ends at its last frame
+	# (at Blender's default 24 it ended at 4/5 of it, between frames).
+	readme_cmd=$(grep -m1 '^blender --python-expr' "$here/../README.md")
+	readme_cmd=${readme_cmd/blender /blender --background --factory-startup }
+	readme_cmd=${readme_cmd//\/mnt\/mh\/file_06185\/model.glb/$work/model.glb}
+	cat >"$work/range.py" <<'PY'
+import bpy
+act = [a for a in bpy.data.actions if a.name.startswith("entry 001")][0]
+print("RANGE", int(round(act.frame_range[1])), bpy.context.scene.render.fps)
+PY
+	glb_frames=$(python3 -c '
+import json, struct, sys
+b = open(sys.argv[1], "rb").read()
+n = struct.unpack_from("<I", b, 12)[0]
+g = json.loads(b[20:20 + n])
+a = [a for a in g["animations"] if a["name"] == "entry 001"][0]
+t = max(g["accessors"][s["input"]]["max"][0] for s in a["samplers"])
+print(round(t * 30))' "$work/model.glb")
+	read -r _ last fps <<<"$(bash -c "$readme_cmd --python '$work/range.py'" 2>&1 | grep '^RANGE')"
+	check "the README's Blender command imports model.glb at 30 fps: entry 001 ends at frame $glb_frames (got ${last:-nothing} at ${fps:-?} fps)" \
+		test "${last:-}" = "$glb_frames" -a "${fps:-}" = 30
 else
 	skip "the Blender import" "blender is not installed (bash tests/deps.sh pictures)"
 fi
