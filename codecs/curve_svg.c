@@ -15,7 +15,8 @@
  * area, the value ticks left of it, the frame ticks below. */
 #define COLS 6        /* plots in a row, at most: a track's channels wrap */
 #define MARGIN 10
-#define HEAD_H 46     /* the title and the units line */
+#define HEAD_H 70     /* the title and the units' three lines */
+#define UNITS_LINE_H 12
 #define SECTION_H 26  /* a section's heading */
 #define NOTE_H 20     /* a line saying a track has no channels */
 #define CELL_W 270
@@ -526,10 +527,16 @@ char *curve_svg(const char *title, const struct curve_svg_section *sections,
 		      "<rect width=\"%d\" height=\"%d\" fill=\"#fafafa\"/>\n"
 		      "<text class=\"head\" x=\"%d\" y=\"22\">", style, width, height, MARGIN);
 	put_escaped(&sb, title);
-	strbuf_printf(&sb, "</text>\n<text class=\"note\" x=\"%d\" y=\"38\">the curves the engine "
-		      "plays (cubic Hermite through the keys, ease slopes; held before the first "
-		      "key and after the last); rotations in degrees (4096 raw = 90 deg), "
-		      "locations in units (16 raw = 1.0), scales (256 raw = 1.0)</text>\n", MARGIN);
+	/* The units, in lines that fit the narrowest plot (MIN_W). */
+	static const char *const units[] = {
+		"the curves the engine plays: cubic Hermite through the keys, ease slopes,",
+		"held before the first key and after the last; rotations in degrees",
+		"(4096 raw = 90 deg), locations in units (16 raw = 1.0), scales (256 raw = 1.0)",
+	};
+	strbuf_printf(&sb, "</text>\n");
+	for (int i = 0; i < (int)(sizeof units / sizeof *units); i++)
+		strbuf_printf(&sb, "<text class=\"note\" x=\"%d\" y=\"%d\">%s</text>\n", MARGIN,
+			      38 + i * UNITS_LINE_H, units[i]);
 	put_defs(&sb, &x);
 	int y = HEAD_H;
 	for (uint32_t i = 0; i < nsections; i++)

@@ -10,7 +10,8 @@
                                one point per key; the curve's first point
                                at each key's frame is that frame's first
                                key's value and its last point the last
-                               key's (keys taken in frame order)
+                               key's (keys taken in frame order); every
+                               note line inside the picture's width
   svgcheck.py png FILE         a PNG that is not blank: it holds the
                                curves' blue and the keys' orange
 
@@ -59,6 +60,20 @@ def number(s):
     return float(s)
 
 
+def check_notes_fit(svg, root):
+    """Every note line ends inside the picture: its width estimated at
+    0.55 em a character, generous for a sans-serif face at 10 px."""
+    width = number(root.get("width"))
+    for t in root.iter(SVG + "text"):
+        if t.get("class") != "note":
+            continue
+        words = "".join(t.itertext())
+        end = number(t.get("x")) + 0.55 * 10 * len(words)
+        if end > width:
+            fail(f"{svg}: the note \"{words[:40]}...\" ends near x={end:.0f}, past the "
+                 f"picture's width {width:.0f}")
+
+
 def check_plots(text, svg):
     want = channels_of_text(text)
     root = ET.parse(svg).getroot()
@@ -67,6 +82,7 @@ def check_plots(text, svg):
     plots = [g for g in root.iter(SVG + "g") if g.get("class") == "plot"]
     if len(plots) != len(want):
         fail(f"{svg}: {len(plots)} plots, {text} has {len(want)} channels")
+    check_notes_fit(svg, root)
     points = 0
     for g, (part, track, joint, name, keys) in zip(plots, want):
         where = f"{svg}: plot of part {part} track {track} {name}"
