@@ -132,6 +132,10 @@ static int info_contents(struct mhfs *fs, const struct node *n, uint8_t **data, 
 	pthread_mutex_lock(&fs->scratch.lock);
 	strbuf_printf(&t, "scratch_budget\t%zu\n", fs->scratch.budget);
 	strbuf_printf(&t, "scratch_bytes\t%zu\n", fs->scratch.used);
+	unsigned pending = 0;
+	for (const struct scratch *f = fs->scratch.files; f; f = f->next)
+		pending += f->pending && f->linked;
+	strbuf_printf(&t, "pending_files\t%u\n", pending);
 	pthread_mutex_unlock(&fs->scratch.lock);
 	strbuf_printf(&t, "record\t%s\n", fs->record.path ? fs->record.path : "none (in memory)");
 	strbuf_printf(&t, "startup_us\t%llu\n", (unsigned long long)ar->startup_us);

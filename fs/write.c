@@ -623,10 +623,31 @@ void mhfs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 	fuse_reply_err(req, err);
 }
 
+/* What user.mhfu.error says of a file: its last refusal, or of a new
+ * slot's file not yet committed (pending), why it is not; NULL if none. */
+static char *error_of(struct mhfs *fs, fuse_ino_t ino)
+{
+	uint64_t view = 0;
+	if (ino & SCRATCH_INO) {
+		pthread_mutex_lock(&fs->scratch.lock);
+		struct scratch *f = scratch_by_ino(&fs->scratch, ino);
+		if (f && f->pending && f->linked)
+			view = f->view;
+		pthread_mutex_unlock(&fs->scratch.lock);
+		if (!view)
+			return NULL;
+	}
+	char *msg = commit_error_of(fs, place_of(fs, view ? view : ino));
+	if (!msg && view)
+		msg = strdup("pending: not committed, the slot stays empty until a clip that "
+			     "commits is written to this file");
+	return msg;
+}
+
 void mhfs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name, size_t size)
 {
 	struct mhfs *fs = fs_of(req);
-	char *msg = strcmp(name, ERROR_XATTR) ? NULL : commit_error_of(fs, place_of(fs, ino));
+	char *msg = strcmp(name, ERROR_XATTR) ? NULL : error_of(fs, ino);
 	size_t len = msg ? strlen(msg) : 0;
 	if (!msg)
 		fuse_reply_err(req, ENODATA);
@@ -642,7 +663,7 @@ void mhfs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name, size_t size
 void mhfs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 {
 	struct mhfs *fs = fs_of(req);
-	char *msg = commit_error_of(fs, place_of(fs, ino));
+	char *msg = error_of(fs, ino);
 	size_t len = msg ? sizeof ERROR_XATTR : 0;
 	if (size == 0)
 		fuse_reply_xattr(req, len);

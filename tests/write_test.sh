@@ -247,6 +247,22 @@ check "a removed clip's text is kept in the record; mv of a refused text over it
 check "a new slot file fills an empty slot" bash -c "
 	'$dump' '$archive' file_06185/3/stream2/slot001.txt >'$work/new.txt' && cp '$work/new.txt' '$cdir/slot098.txt' &&
 	cmp <('$dump' '$archive' file_06185/3/stream2/slot098.bin) <('$dump' '$archive' file_06185/3/stream2/slot001.bin)"
+# A new slot's file whose commit is refused stays, pending, until fixed or
+# removed: told apart from a committed slot by its xattr, .mhfu/info's
+# pending_files, and by having no .bin or .svg twin.
+head -c 20000 /dev/urandom >"$work/junk97.bin"
+check "a refused new slot file stays pending: user.mhfu.error says why, no twin, counted in .mhfu/info" bash -c "
+	! cp '$work/junk97.bin' '$cdir/slot097.txt' 2>/dev/null && cmp '$work/junk97.bin' '$cdir/slot097.txt' &&
+	! '$dump' '$archive' file_06185/3/stream2/slot097.txt >/dev/null 2>&1 &&
+	getfattr --only-values -n user.mhfu.error '$cdir/slot097.txt' | grep -q 'slot097.txt' &&
+	! test -e '$cdir/slot097.bin' && ! test -e '$cdir/slot097.svg' &&
+	grep -qx 'pending_files	1' '$mnt/.mhfu/info' &&
+	! getfattr --only-values -n user.mhfu.error '$cdir/slot098.txt' 2>/dev/null"
+check "an empty new slot file is pending too, and says so" bash -c "
+	touch '$cdir/slot096.txt' && grep -qx 'pending_files	2' '$mnt/.mhfu/info' &&
+	getfattr --only-values -n user.mhfu.error '$cdir/slot096.txt' | grep -q '^pending: not committed'"
+check "removed, neither is pending any more" bash -c "
+	rm '$cdir/slot096.txt' '$cdir/slot097.txt' && grep -qx 'pending_files	0' '$mnt/.mhfu/info'"
 check "sed -i on a shared slot's link gives it a clip of its own" bash -c "
 	test -L '$cdir/slot002.txt' && sed -i '${L}s/^\( *[0-9]* *\)-\{0,1\}[0-9]*/\1123/' '$cdir/slot002.txt' && ! test -L '$cdir/slot002.txt' &&
 	! cmp -s <('$dump' '$archive' file_06185/3/stream2/slot002.bin) <('$dump' '$archive' file_06185/3/stream2/slot000.bin)"
