@@ -220,7 +220,7 @@ static void mhfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 			scratch_open(&fs->scratch, ino);
 		pthread_mutex_unlock(&fs->scratch.lock);
 		h->scratch = ino;
-		fi->direct_io = 1;
+		scratch_pages(fi);
 	} else if (!err) {
 		struct node n;
 		bool locked = !node_from_ino(fs, ino, &n) || !node_unlocked(&n);

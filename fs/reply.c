@@ -273,3 +273,8 @@ uint8_t *read_buffer(struct mhfs *fs, size_t size)
 	return b->data;
 }
 
+void scratch_pages(struct fuse_file_info *fi)
+{
+	fi->direct_io = 0;
+	fi->keep_cache = 0;
+}

@@ -40,6 +40,12 @@ uint64_t place_of(struct mhfs *fs, fuse_ino_t ino);
 /* How long the kernel may cache ino's attributes, and its name (st: its
  * attributes), seconds. */
 double attr_timeout(struct mhfs *fs, fuse_ino_t ino);
+
+/* An open scratch file goes through the page cache, so it maps shared
+ * (mmap MAP_SHARED: ENODEV under direct_io, and editors and fsx map);
+ * its pages are dropped at each open, as only the kernel changes an open
+ * scratch file's bytes (writes, truncates) between opens. */
+void scratch_pages(struct fuse_file_info *fi);
 double entry_timeout(const struct mhfs *fs, fuse_ino_t ino);
 
 /* What the names a number is told under are kept as (inodes_pin). */

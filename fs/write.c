@@ -205,7 +205,7 @@ void mhfs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	 * file and the slot stays empty. */
 	e.ino = ino;
 	fi->fh = (uintptr_t)h;
-	fi->direct_io = 1;
+	scratch_pages(fi);
 	if (fuse_reply_create(req, &e, fi))
 		handle_release(fs, h);
 }

@@ -6,7 +6,7 @@
  *   a raw entry (VIEW_RAW_FSX, with a size record, so its bytes read back
  *     exactly): pread, pwrite, append (O_APPEND), truncate, ftruncate,
  *     fstat and close+reopen (which commits) on one open fd;
- *   a scratch file: the same;
+ *   a scratch file: the same, and reads and writes through shared maps;
  *   a clip text (VIEW_TEXT): only valid edits, as a commit refuses
  *     anything else: whole-file rewrites and in-place pwrites that change
  *     one rotation key's value, each committed at close, then read back.
@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -50,18 +51,25 @@
 
 enum op {
 	OP_READ, OP_WRITE, OP_APPEND, OP_TRUNCATE, OP_FTRUNCATE, OP_FSTAT, OP_REOPEN,
-	OP_REWRITE, OP_PWRITE_KEY, OP_COUNT
+	OP_MAPREAD, OP_MAPWRITE, OP_REWRITE, OP_PWRITE_KEY, OP_COUNT
 };
 
 static const char *const OP_NAME[OP_COUNT] = {
 	"read", "write", "append", "truncate", "ftruncate", "fstat", "close+reopen",
-	"rewrite", "pwrite key",
+	"mapread", "mapwrite", "rewrite", "pwrite key",
 };
 
-/* Weights of the operations on a raw entry or scratch file. */
+/* Weights of the operations on a raw entry. */
 static const unsigned BYTE_OPS[OP_COUNT] = {
 	[OP_READ] = 20, [OP_WRITE] = 25, [OP_APPEND] = 12, [OP_TRUNCATE] = 6,
 	[OP_FTRUNCATE] = 10, [OP_FSTAT] = 15, [OP_REOPEN] = 10,
+};
+/* ... on a scratch file: those and shared maps, read and written (as the
+ * classic fsx's mapped reads and writes, and editors that map files). */
+static const unsigned SCRATCH_OPS[OP_COUNT] = {
+	[OP_READ] = 15, [OP_WRITE] = 20, [OP_APPEND] = 10, [OP_TRUNCATE] = 6,
+	[OP_FTRUNCATE] = 10, [OP_FSTAT] = 12, [OP_REOPEN] = 10, [OP_MAPREAD] = 8,
+	[OP_MAPWRITE] = 8,
 };
 /* ... on a clip text. */
 static const unsigned TEXT_OPS[OP_COUNT] = {
@@ -228,7 +236,8 @@ static void trunc_start(struct file *f)
  * description. */
 static enum op byte_op(struct file *f, char *what, size_t size)
 {
-	enum op op = pick(BYTE_OPS);
+	enum op op = pick(f->kind == SCRATCH ? SCRATCH_OPS : BYTE_OPS);
+	uint8_t *map;
 	char buf[WRITE_MAX];
 	struct stat st;
 	size_t off, n, to;
@@ -302,6 +311,49 @@ static enum op byte_op(struct file *f, char *what, size_t size)
 			failed_call(f, op, what, "stat");
 		else if ((size_t)st.st_size != f->len)
 			mismatch(f, op, what, "stat says %lld bytes", (long long)st.st_size);
+		break;
+	case OP_MAPREAD:
+		if (!f->len) {
+			snprintf(what, size, "mapread nothing (empty)");
+			break;
+		}
+		off = below((uint32_t)f->len);
+		n = 1 + below((uint32_t)(f->len - off < WRITE_MAX ? f->len - off : WRITE_MAX));
+		snprintf(what, size, "mapread %zu at %zu (MAP_SHARED)", n, off);
+		map = mmap(NULL, off + n, PROT_READ, MAP_SHARED, f->fd, 0);
+		if (map == MAP_FAILED) {
+			failed_call(f, op, what, "mmap");
+			break;
+		}
+		if (memcmp(map + off, f->model + off, n))
+			mismatch(f, op, what, "the map holds other bytes");
+		munmap(map, off + n);
+		break;
+	case OP_MAPWRITE:
+		off = below((uint32_t)(f->len + 1024 < f->max ? f->len + 1024 : f->max - 1));
+		n = 1 + below(WRITE_MAX);
+		if (n > f->max - off)
+			n = f->max - off;
+		snprintf(what, size, "mapwrite %zu at %zu (MAP_SHARED, msync)", n, off);
+		/* A map cannot grow the file: extended first, as fsx does. */
+		if (off + n > f->len) {
+			if (ftruncate(f->fd, (off_t)(off + n))) {
+				failed_call(f, op, what, "ftruncate");
+				break;
+			}
+			model_resize(f, off + n);
+		}
+		map = mmap(NULL, off + n, PROT_READ | PROT_WRITE, MAP_SHARED, f->fd, 0);
+		if (map == MAP_FAILED) {
+			failed_call(f, op, what, "mmap");
+			break;
+		}
+		rng_bytes(&rng, (uint8_t *)buf, n);
+		memcpy(map + off, buf, n);
+		memcpy(f->model + off, buf, n);
+		if (msync(map, off + n, MS_SYNC))
+			failed_call(f, op, what, "msync");
+		munmap(map, off + n);
 		break;
 	case OP_REOPEN:
 		snprintf(what, size, "close and reopen (%zu bytes)", f->len);
