@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mhfufs — see README.md.  `make` builds, `make check` tests (plain and
 # under ASan+UBSan), `make demo` mounts a copy of the sample, `make bench` measures,
 # `make install` installs the driver and its manuals.
@@ -64,9 +65,10 @@ endif
 MH_CFLAGS  = $(WARN_CFLAGS) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -MMD -MP $(SAN_FLAGS) $(CFLAGS)
 MH_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
 
-FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null)
-FUSE_LIBS   := $(shell pkg-config --libs fuse3 2>/dev/null)
-CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+PKG_CONFIG ?= pkg-config
+FUSE_CFLAGS := $(shell $(PKG_CONFIG) --cflags fuse3 2>/dev/null)
+FUSE_LIBS   := $(shell $(PKG_CONFIG) --libs fuse3 2>/dev/null)
+CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 # What the codecs link against: zlib (PNG).
 CODEC_LIBS  := -lz -lm
 
@@ -100,19 +102,29 @@ SAMPLE_GEN ?= $(MKARCHIVE)
 
 .SECONDARY: $(TEST_OBJ)
 
-.PHONY: all check check-plain check-san check-tsan units mount-tests demo bench fuzz fuzz-long fuzz-deps stress deps test-deps clean sample install uninstall picture
+.PHONY: build-deps all check check-plain check-san check-tsan units mount-tests demo bench fuzz fuzz-long fuzz-deps stress deps test-deps clean sample install uninstall picture
 
 all: $(MOUNT) $(MKARCHIVE) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(UNITS) $(FUZZERS)
 
-$(BUILD)/codecs/%.o: codecs/%.c
+# Before the first compile: the build's packages, said in one line when
+# any is missing (rather than as a compiler's "No such file").
+build-deps:
+	@missing=; \
+	$(PKG_CONFIG) --exists fuse3 2>/dev/null || missing="$$missing libfuse3-dev"; \
+	printf '#include <zlib.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 || missing="$$missing zlib1g-dev"; \
+	printf '#include <stdarg.h>\n#include <stddef.h>\n#include <setjmp.h>\n#include <stdint.h>\n#include <cmocka.h>\n' | \
+		$(CC) -E -x c - >/dev/null 2>&1 || missing="$$missing libcmocka-dev"; \
+	[ -z "$$missing" ] || { echo "mhfufs: missing$$missing: run 'make deps' as root, or: sudo apt-get install$$missing pkg-config" >&2; exit 1; }
+
+$(BUILD)/codecs/%.o: codecs/%.c | build-deps
 	@mkdir -p $(@D)
 	$(CC) $(MH_CFLAGS) -c -o $@ $<
 
-$(BUILD)/fs/%.o: fs/%.c
+$(BUILD)/fs/%.o: fs/%.c | build-deps
 	@mkdir -p $(@D)
 	$(CC) $(MH_CFLAGS) $(FUSE_CFLAGS) -Icodecs -c -o $@ $<
 
-$(BUILD)/tests/%.o: tests/%.c
+$(BUILD)/tests/%.o: tests/%.c | build-deps
 	@mkdir -p $(@D)
 	$(CC) $(MH_CFLAGS) -Icodecs -c -o $@ $<
 

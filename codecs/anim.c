@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Animation packs: decode, encode, sniff and the builders (anim.h).
  *
  * The layout is a pure function of the model: header at 0, slot tables at

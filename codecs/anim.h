@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Animation packs (mhfu-archive(5) "ANIMATION PACK"): the container both games share.
  *
  *   0x00     {u32 slots, u32 table}[N]  per stream: slot count, table offset

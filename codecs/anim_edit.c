@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Slot and shape edits of a decoded animation pack (anim.h). */
 #include "anim.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pack.txt: an animation pack's shape without its clips (anim.h; grammar
  * in man/mhfu-clip.5).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Little-endian loads and stores (and big-endian ones, for PNG): the one
  * place byte order is handled.  Formats are described by offsets, never
  * by structs laid over bytes. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "cipher.h"
 
 #include <stdbool.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The DATA.BIN cipher (mhfu-archive(5) "Cipher").
  *
  * A run is a sequence of u32 words seeded by a block number: the TOC is

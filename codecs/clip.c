@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Clips: the model's housekeeping and its two binary encodings (clip.h).
  *
  * Offsets and header sizes of both encodings live in the constants below,

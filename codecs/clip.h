@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Animation clips (mhfu-archive(5) "CLIPS"): the model, its two
  * binary encodings and its text form.
  *

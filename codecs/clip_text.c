@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Clip text: print and parse (clip.h; grammar in man/mhfu-clip.5).
  *
  *   # comment lines, blank lines anywhere

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CRC-32 as zlib's crc32_z computes it (gzip's and PNG's: polynomial
  * 0xEDB88320 reflected, inverted before and after), the same value for
  * the same bytes, faster on long runs: the journal checksums every byte

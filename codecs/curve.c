@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "curve.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Clips played as the engine plays them (mhfu-clip(5) "Channels and
  * units"): a channel's value at any frame, whole or fractional, and the
  * pose a clip gives every track at a frame.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "curve_svg.h"
 
 #include <stdbool.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Clips drawn as SVG documents (mhfu-clip(5) "PLOTS"): one small plot
  * per channel, a row per track, each showing the channel's keyframes as
  * points and the curve the engine plays through them (curve.h), sampled

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "databin.h"
 
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* DATA.BIN: the game's archive of entries in 2048-byte blocks
  * (mhfu-archive(5) "DATA.BIN").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Diagnostics shared by every codec.
  *
  * A codec function returns an enum mh_err (MH_OK on success) and, on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* MHFU executor entries: listing, printing, index.tsv, parsing and
  * applying an entry text (entries.h; grammar in mhfu-clip(5) "ENTRIES").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* MHFU executor entries: one whole-rig clip per entry, over an animation
  * pack's slots (mhfu-clip(5) "ENTRIES"; parts and streams in
  * mhfu-archive(5) "ANIMATION PACK").

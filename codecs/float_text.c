@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Floats as text (float_text.h).
  *
  * Printing.  A finite nonzero float is v = m * 2^e (m < 2^24).  Every real

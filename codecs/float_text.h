@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Floats in the texts (mhfu-clip(5)): printed in the shortest decimal
  * that reads back to the same bits, parsed back exactly.  Both are on the
  * printers' and parsers' hot path (every skeleton cell, every clip's loop

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* model.glb (gltf.h): the rig, a stand-in mesh and the motions as glTF 2.0.
  *
  * The file is made in one pass: every array of numbers is appended to the

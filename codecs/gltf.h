@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* model.glb: a rig and its motions as one glTF 2.0 binary file (GLB), for
  * Blender and any glTF viewer.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Bytes as hex in the texts (hex_text.h). */
 #include "hex_text.h"
 

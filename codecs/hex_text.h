@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Bytes as hex in the texts: the `tail` lines pack.txt and skeleton.txt
  * share (mhfu-clip(5)), "tail HEX..." and "tail zeros N", printed and
  * parsed here for both; and the hex words they are made of, which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "kind.h"
 
 #include <string.h>

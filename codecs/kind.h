@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What an entry holds, told from its first bytes: this decides its file
  * extension and whether it also appears as a folder. */
 #ifndef MH_KIND_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "kindcache.h"
 
 #include <stdlib.h>

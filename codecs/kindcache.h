@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The kinds file: the entry kinds of a DATA.BIN as a mount learnt them,
  * kept in the archive's record folder so that the next mount names its
  * entries without reading them (mount.mhfu(8) "THE RECORD").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "lex.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A line-oriented lexer for the text formats: '#' starts a comment, blank
  * lines are free, words are separated by blanks.  Every token knows its
  * line and column, so parse errors can say file:line:col. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "loose.h"
 
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Runtime replacement files: the loose-file layouts the games' mod
  * loaders read in place of DATA.BIN entries (mhfu-archive(5) "RUNTIME
  * REPLACEMENT FILES").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The tables of monsters.h.  MHFU: the monster ids of the large monsters
  * as a public HP overlay for the game reads them from memory
  * (Alexander-Lancellott/MH-HP-Overlay-For-PSP-Emulator,

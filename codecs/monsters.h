@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Which entries hold which monster: the public monster ids of each game
  * and where their model PACs and movesets are, for the mount's by-name/
  * links (mount.mhfu(8) "by-name/" names the sources).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "pac.h"
 
 #include <stdbool.h>

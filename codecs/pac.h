@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* PAC containers (mhfu-archive(5) "PAC").
  *
  * u32 count, then count {u32 offset, u32 size}; (0,0) is an empty entry.

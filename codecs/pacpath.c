@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Members of nested PACs: walk, splice, rig lookup (pacpath.h). */
 #include "pacpath.h"
 

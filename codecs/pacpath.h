@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Members of nested PACs (mhfu-archive(5) "PAC"), addressed by a path:
  * path[0] is a member of the outermost PAC, path[1] a member of that
  * member, and so on; depth 0 addresses the whole buffer.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* PNG images (the W3C/ISO PNG specification), the project's own codec
  * over zlib: how textures leave and enter the mount (mount.mhfu(8)).
  *

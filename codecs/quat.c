@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "quat.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Rotations as unit quaternions (x y z w): the engine's Euler angles,
  * composed Rz Ry Rx (mhfu-clip(5) "Channels and units"), one at a time
  * or a clip's rotation channels at every frame, the way model.glb

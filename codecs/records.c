@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* MHP3rd record maps: the map itself (records.h); records.txt is
  * records_text.c. */
 #include "records.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* MHP3rd record maps (mhfu-clip(5) "RECORD MAPS"): which bone each track
  * ("record") of an MHP3rd clip drives.
  *

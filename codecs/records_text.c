@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* records.txt: print and parse (records.h; grammar in mhfu-clip(5)
  * "RECORD MAPS").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Facts the game derives from a skeleton (mhfu-archive(5) "SKELETON"):
  * which joints are animated, each bone's bind position in model space,
  * the body fork and the severed chain.  Pure functions of the model. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Engine rules (rules.h): the table, one check function per rule, and
  * the report's level handling.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Engine rules: what an edited skeleton or animation pack must keep for
  * MHFU to load and play it (mount.mhfu(8) "Rules"; parts and
  * streams in mhfu-archive(5) "ANIMATION PACK"), checked at every commit

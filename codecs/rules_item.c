@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Engine rules over an item's bytes (rules.h rules_check_item): a
  * skeleton, a pack, or a PAC of them checked member by member against its
  * own skeleton, a whole model PAC that carries its own rig and pack

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Loops worth vectorizing where the processor allows: VECTOR_CLONES
  * before a function makes GCC build it for SSE2, AVX2 and AVX-512 and
  * pick the widest the processor has when the program loads (-O2 alone

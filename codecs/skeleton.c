@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Skeleton bytes <-> model (skeleton.h has the layout and the
  * invariants); the text form is in skeleton_print.c and
  * skeleton_parse.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Skeletons: a monster's bone tree and bind pose (mhfu-archive(5)
  * "SKELETON").  MHFU (and MHP2G) and
  * MHP3rd share one layout and differ in the magic and the bone sections'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Parsing skeleton.txt (skeleton_text.h) back into the model it was
  * printed from, and finding a bone's row in it. */
 #include "skeleton.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Printing skeleton.txt (skeleton_text.h): the canonical form, a table
  * with a row per bone, then the lines for what the table does not say. */
 #include "skeleton.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* skeleton.txt: the skeleton as text (grammar: man/mhfu-clip.5, section
  * SKELETON.TXT), printed by skeleton_print.c and parsed by
  * skeleton_parse.c.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "strbuf.h"
 
 #include <float.h>

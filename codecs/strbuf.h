@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A growing text buffer for printers.  After an allocation failure it
  * holds nothing and ignores further appends; check `failed` at the end. */
 #ifndef MH_STRBUF_H

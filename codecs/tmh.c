@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "tmh.h"
 
 #include <stdio.h>

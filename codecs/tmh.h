@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* TMH texture banks (mhfu-archive(5) "TMH"): a list of images, each its
  * pixels in one of the PSP GE's texture formats and, for an indexed
  * format, its own colour table (CLUT).

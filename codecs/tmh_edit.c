@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Replacing a TMH image's pixels from a picture (tmh.h "edits"): the
  * image keeps its format, dimensions and size; its words are worked out
  * in full first, so a refusal leaves it untouched. */

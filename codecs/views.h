@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The text views of a model as the mount shows them: the codecs' text
  * with the comments that place it (which entry, stream and slot, which
  * joints).  Shared by the filesystem and the sample generator, whose

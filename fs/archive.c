@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "archive.h"
 
 #include "records.h"

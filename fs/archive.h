@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The mounted archive: the backing file, its TOC, and what has been
  * learnt about its entries so far.
  *

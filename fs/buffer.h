@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Growing arrays: open files' and scratch files' bytes, the tables the
  * driver keeps (history, inode plans, journal records, kept texts). */
 #ifndef FS_BUFFER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Commits (commit.h).
  *
  * 1. The archive is locked exclusively (archive.h) for the whole commit:

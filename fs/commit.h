@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Commits: an edit of a view becomes new bytes of its item (the view's
  * class encodes it), is checked against the engine's rules, is spliced
  * into every container up to its entry (re-encoded), and is written into

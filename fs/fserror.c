@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "fserror.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The error convention of fs/.
  *
  * A function returns 0 or an errno, never a bool for "failed": ENOENT

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Open files: their buffers, and the list of every one open (handle.h). */
 #include "handle.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Open files, shared by the read and write operations.
  *
  * A handle reads either the archive (a raw view opened read-only: its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The history of commits (history.h). */
 #include "history.h"
 

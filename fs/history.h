@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The history of commits, kept in the archive's record folder (record.h)
  * so that every commit can be undone, across unmounts; and each changed
  * entry's bytes as they were before its first commit (its original), for

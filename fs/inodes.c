@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Inode numbers of views, their generations, and what the kernel holds
  * (inodes.h: the design and its invariants). */
 #include "inodes.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Inode numbers of views, their generations, and what the kernel holds.
  *
  * NOTES ON THE DESIGN

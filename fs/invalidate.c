@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What a commit changes of what the kernel holds (invalidate.h). */
 #include "invalidate.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What a commit changes of what the kernel holds, and telling it.
  *
  * A commit to an item (an entry, or a member at some path in it) may

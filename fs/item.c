@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "item.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Items: an entry or a sub-entry of the archive (an entry id and a path
  * of member indices), with the caches the views of it share: its
  * container tree and its decoded model.  The item views (view_item.c,

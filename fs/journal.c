@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The journal (journal.h). */
 #include "journal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The write-ahead journal that makes a write of the store (store.h) in
  * place atomic and durable with one sync.
  *

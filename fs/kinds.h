@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Entry kinds remembered across mounts: the record folder's `kinds` file
  * (codecs/kindcache.h), so that listing the root of a fresh mount names
  * every entry without reading one.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The mount's log: each line goes to the archive's log file in its
  * record folder (record.h), which .mhfu/log shows and which outlives the
  * mount (bounded: past MLOG_FILE_MAX bytes its older half is dropped),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The request loop (loop.h). */
 #include "loop.h"
 

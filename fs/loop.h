@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The request loop of a multi-threaded mount: one reader at a time, and a
  * watch that hands the reading on when the reader is held up.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mount.mhfu: mounts a Monster Hunter PSP DATA.BIN, or a single PAC, as
  * a directory tree.  See man/mount.mhfu.8. */
 #include <ctype.h>

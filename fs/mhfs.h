@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The driver's state, shared by main and the FUSE operations. */
 #ifndef FS_MHFS_H
 #define FS_MHFS_H

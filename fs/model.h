@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Decoded models behind the text views: a skeleton or an animation pack,
  * with the texts printed from it; and a texture bank, with its images'
  * PNGs.  A model is built from a node's bytes

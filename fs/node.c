@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Generic dispatch over the view classes (view.h), and inode numbers. */
 #include "node.h"
 

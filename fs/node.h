@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Nodes of the mounted tree: generic dispatch over the view classes
  * (view.h), and inode numbers.
  *

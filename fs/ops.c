@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* FUSE low-level operations: lookups, attributes, reading, listings.
  * The write side is in write.c.
  *

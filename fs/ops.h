@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The FUSE operations that change the tree (write.c), gathered with the
  * others in ops.c's mhfs_ops. */
 #ifndef FS_OPS_H

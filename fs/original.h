@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The original tree: the archive as it was before each entry's first
  * commit, from the history's originals (history.h), shown read-only
  * under .mhfu/original/ with the live tree's classes (node_archive). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "pactree.h"
 
 #include <stdio.h>

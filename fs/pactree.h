@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The container structure of an entry: its PAC sub-entries, recursively,
  * as byte ranges of the entry.  Built once from the entry's bytes, then
  * immutable (shared by every reader without locks). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "prefetch.h"
 
 #include <string.h>

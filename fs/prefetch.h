@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reading ahead across the root's entries.
  *
  * A program that goes through the entries in order (cp -r, tar, rsync, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The mount's record on disk: a folder per archive holding `log` (what
  * .mhfu/log shows, appended by log.c) and `rejected/` (the texts of
  * refused writes, what .mhfu/rejected/ lists), and `overrides/` (what a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Attributes and replies shared by the FUSE operations (ops.c, write.c):
  * the mount of a request, the archive's read lock, a node's attributes
  * and the replies that carry them, each worker's read buffer. */

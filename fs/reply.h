@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Attributes and replies shared by the FUSE operations (reply.c). */
 #ifndef FS_REPLY_H
 #define FS_REPLY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Telling the user what a commit did (report.h): the log, the view's
  * user.mhfu.error xattr, and the record of refused and removed texts. */
 #include "report.h"

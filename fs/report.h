@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Telling the user what a commit did: a line in the log for each
  * outcome (`path:line: CODE message (fix: ...)` for each violation), the
  * view's user.mhfu.error xattr (the first error of its last refusal,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Saving: what an open file or a scratch file holds, committed to its
  * view (save.h). */
 #include "save.h"

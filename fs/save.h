@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Saving: what an open file or a scratch file holds, committed to its
  * view.  A write is committed at the commit points (flush, fsync,
  * release) of its handle; a scratch file renamed over a view commits its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Scratch files: any name in the tree that is not a view (editor swap and
  * backup files, vim's 4913 probe, sed and rsync temporaries).  They are
  * held in memory by the driver and never enter the archive; renaming one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The store (store.h): writes into the archive, through its table of
  * system calls. */
 #include "store.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The store: every write into the mounted archive, and the recovery of an
  * interrupted one at mount, made through one table of system calls.
  *

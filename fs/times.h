@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Times set on views (utimens, or a file renamed over a view keeping its
  * own, as on a local disk), kept for the mount's life so that `rsync -a`
  * and `make` see what they set.  A view without one shows its entry's

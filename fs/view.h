@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* View classes: what each kind of file or folder of the mount is.
  *
  * HOW TO ADD A VIEW

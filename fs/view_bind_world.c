@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A skeleton folder's bind_world.tsv: each bone's bind position in model
  * space, its part, and the rig's facts (body fork, animated joints,
  * severed chain), read-only (rig.h), printed once and kept with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* by-name/: links named after the monsters (codecs/monsters.h) to their
  * model PACs' folders (tigrex -> ../file_06185) and movesets
  * (tigrex-moveset -> ../file_06185/3, or the MHP3rd moveset entry's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A model folder's check.txt: every engine rule its model breaks now,
  * with the fix, read-only (views_check_text).  A model folder is a PAC's
  * folder holding a skeleton or a pack, or the folder of a skeleton or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* An MHFU pack folder's entries/: entryNNN.txt, one executor entry as
  * the whole rig plays it (every part's clip for it, in one text),
  * entryNNN.svg, its curves (read-only), and entries/index.tsv

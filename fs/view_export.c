@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* .mhfu/export/: the entries that differ from their originals now
  * (original.h), laid out as the games' mod loaders read loose files
  * (codecs/loose.h): NATIVEPSP/ for FUComplete (MHFU, MHP2G), with its

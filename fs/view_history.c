@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* .mhfu/history (the commits the history keeps, history.h), .mhfu/undo
  * (a commit's id written there undoes it) and .mhfu/changed.tsv (the
  * entries that differ from their originals now). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* An item's raw bytes (an entry at the root, a member in its PAC's
  * folder), and a PAC's folder of members.  A single-PAC mount's root is
  * the folder of its one entry. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The mount's own folder, .mhfu/: info (what the archive is and how the
  * mount is doing), log (what the mount did and refused), and rejected/
  * (the texts of refused writes and removed clips, kept in the record:

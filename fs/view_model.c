@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A model PAC folder's model.glb: its skeleton as a rig with a stand-in
  * mesh, and its animation pack's motions, as glTF 2.0 (codecs/gltf.h).
  * Read-only; present when the PAC holds a skeleton that decodes.  The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* .mhfu/original/: the original tree (original.h).  In a DATA.BIN mount
  * it lists the entries ever changed, as the root lists every entry (raw
  * file and folder); in a single-PAC mount it is the PAC's folder, as the

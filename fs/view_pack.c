@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* An animation pack's folder: pack.txt (its shape: streams of slots, and
  * which slots share a clip) and a folder per stream of slot files
  * (view_slot.c). */

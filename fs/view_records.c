@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* An MHP3rd pack folder's records.txt: which bone each track of its clips
  * drives (codecs/records.h, mhfu-clip(5) "RECORD MAPS").  Written back,
  * its offset and skip lines override the map's: the override is kept in

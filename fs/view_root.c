@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The root of a DATA.BIN mount: each entry as a raw file and, when it
  * expands, a folder; and index.tsv, one line per entry.  (A single-PAC
  * mount's root is its PAC's folder, view_item.c.) */

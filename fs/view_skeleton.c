@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A skeleton's folder and its skeleton.txt: the bone tree and bind pose
  * as text (mhfu-clip(5)). */
 #include <errno.h>

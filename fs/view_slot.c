@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A slot's files in its stream's folder: slotNNN.txt, the clip as text
  * (mhfu-clip(5)), slotNNN.bin, its bytes, and slotNNN.svg, its curves
  * plotted (codecs/curve_svg.h; mhfu-clip(5) "PLOTS"), read-only.  A slot

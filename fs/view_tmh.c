@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A texture bank's folder (a TMH, mhfu-archive(5)): imageNN.png per
  * image, read as the codecs picture it (tmh.h) and written back into the
  * image in place, the bank keeping its size.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* FUSE operations that change the tree: writing, creating, truncating,
  * renaming, linking and removing, and the commit points (flush, fsync,
  * release).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # `make bench`: figures, not pass/fail (issue 15's table).  Builds the
 # full-scale archive once (cached in BUILD/bench) with its raw entries
 # extracted and a squashfs image of exactly those entries, then measures

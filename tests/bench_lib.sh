@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The bench's helpers (sourced by tests/bench.sh): timing, medians,
 # caches, the table's rows, and the profile of a missed target.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cipher_bench: in-process cipher throughput, sequential and at random
  * offsets (the mount's reads), for `make bench`.  Prints two lines:
  * "sequential MB/s" and "random MB/s". */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Random and game-shaped clips and animation packs for the tests and fuzz
  * targets of codecs/clip and codecs/anim, built only through the public
  * builders (clip_add_*, anim_init, anim_add_clip, anim_set_slot), so they

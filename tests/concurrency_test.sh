@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Concurrency: readers of text and raw views run while writers commit to
 # the same entry (two slots) and to another one, some commits moving every
 # later entry.  Readers must only see whole states: a clip text is one of

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Crash tests: commits killed with SIGKILL at random moments, torn
 # journals, a full disk, a read-only filesystem.  After every crash the
 # archive is remounted (replaying the journal) and checked on disk with

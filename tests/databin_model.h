@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Archives built in memory from a model, for the databin tests: a
  * struct databin filled by hand (model_*), encoded with databin_encode,
  * and its entries filled with table-like data, encrypted unless the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # `make demo`: mounts a copy of the sample archive on ./mnt, shows around,
 # and leaves it mounted.  The sample itself is never mounted: the tests
 # need it as generated.  The copy is made when missing or older than the

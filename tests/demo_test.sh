@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # `make demo` mounts a copy: editing the demo's mount changes the copy, never
 # the sample the tests use.  tests/demo.sh runs here on a copy of the sample
 # with its own demo and mount folders, from the work folder (so an older

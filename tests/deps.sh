@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs the Debian packages the build needs (`deps.sh`), with the
 # programs the write tests drive and the install test runs (mount, umount,
 # unshare, nsenter, setpriv, man; chromium renders the plots; pngcheck and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Editor tests: a refused edit, saved as a user saves it from every kind of
 # tool (emacs, vim and nano typed into through tmux and read off their
 # screen; sed -i, cp, rsync, python, shell redirection), is reported as a

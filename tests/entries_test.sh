@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Executor entries (entries/entryNNN.txt, mhfu-clip(5) "ENTRIES") edited
 # through a real mount: a write splits into the parts' slots in one
 # commit, shared clips are copied on write as the slot files do, and a

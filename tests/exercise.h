@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the project's exercisers (posix_check, fsx) share: whole-file
  * reads and writes, the clip text's rotation keys they edit, and the
  * stand-in views they create with --local, so that every case runs on a

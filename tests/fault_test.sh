@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Fault injection: every write, sync and rename a commit makes is failed
 # in turn (the 1st, the 2nd, ... until no fault fires), for an in-place
 # commit and for one that moves entries.  Each time the commit either

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* faultio.so: an LD_PRELOAD shim that fails one I/O call of the driver,
  * the MHFU_FAIL_AT-th among pwrite, copy_file_range, fsync, fdatasync and
  * rename (counted from 1), with EIO; it creates the file MHFU_FAULT_MARK when it fires.

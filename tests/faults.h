@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Allocation fault injection for the unit tests, which fail allocation
  * call 1, 2, 3... until no fault fires, and check each failure is clean).
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Hostile archives: copies of the sample with random bytes flipped (in the
 # TOC, in PAC tables, in skeletons and packs) are mounted and walked, every
 # file read.  Each must be refused with a clear message (exit 3) or mount

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fsx [--local] [--seed N] [--ops N] [--models DIR] [--verbose] DIR:
  * random operations on three files of DIR, a read-write mount of the
  * sample archive, each checked against a model in memory after every

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The randomized model check: fsx (tests/fsx.c) runs its operations on a
 # raw entry, a scratch file and a clip text, comparing each file with its
 # model after every operation; first on a local directory (where nothing

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Coverage-guided fuzzing with libFuzzer:
 #
 #   bash tests/fuzz.sh [--seconds S | --runs N] [--jobs J] OUTDIR [TARGET...]

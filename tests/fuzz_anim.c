@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: animation packs (codecs/anim) and pack.txt
  * (codecs/anim_text).
  *

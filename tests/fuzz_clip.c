@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: clips, binary (codecs/clip) and text (codecs/clip_text).
  *
  * Each input is tried four ways, and any broken promise abort()s:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: a written view's way to a commit, the codecs' side of
  * fs/commit.c: the view's bytes encoded into its item (skeleton.txt,
  * pack.txt, a slot's text or bytes, a slot emptied or shared, an entry's

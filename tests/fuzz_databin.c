@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: the DATA.BIN TOC decoder (codecs/databin).
  *
  * The input is an archive's first bytes.  It is decoded both as a plain

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A stand-in for libFuzzer's main(), for builds without clang's
  * -fsanitize=fuzzer (the Makefile links it with every tests/fuzz_*.c):
  *

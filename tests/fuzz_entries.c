@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: entry texts (codecs/entries) written over a pack.
  *
  * The input's first 8 bytes seed a small MHFU pack (tests/clipgen.h), its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: the kinds file's decoder (codecs/kindcache).
  *
  * Every input goes through kindcache_decode: what decodes must hold only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: the PAC decoder and the sniffers (codecs/pac, codecs/kind).
  *
  * Every input goes through pac_sniff and kind_sniff (each given only the

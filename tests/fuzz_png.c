@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: the PNG decoder (codecs/png), what a texture's imageNN.png
  * is read with.
  *

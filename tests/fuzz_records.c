@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: records.txt (codecs/records.c, records_text.c).
  *
  * Each input is used three ways, against a record map made from its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: the skeleton codec (codecs/skeleton.c, skeleton_text.c).
  *
  * Each input is used four ways:

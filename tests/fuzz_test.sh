@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/fuzz.sh run as a new user runs it, for a second a target:
 #
 #   bash tests/fuzz_test.sh SAMPLE_DIR [OUTDIR]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: TMH texture banks (codecs/tmh, codecs/tmh_edit).
  *
  * Every input goes through tmh_decode.  What decodes must encode back

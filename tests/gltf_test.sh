@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # model.glb (glTF 2.0: the rig, a stand-in mesh, every executor entry as
 # an animation) through a real mount of a copy of the sample: the GLB's
 # header and chunks, its JSON read by python3, the Tigrex's 48 joints and

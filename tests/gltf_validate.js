@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Validates a glTF file with the Khronos glTF validator, which npm's
 // gltf-validator package offers as a JavaScript API only (no command):
 //

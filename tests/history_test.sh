@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # History and undo, the original tree, changed.tsv, export/ and by-name/:
 # real programs edit a real mount of the sample (sed -i, dd), then
 # .mhfu/history lists the commits, `echo ID > .mhfu/undo` undoes them

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # mount.mhfu as a user installs and runs it: `make install` lays out the
 # driver, mount(8)'s helper links and the manuals (under DESTDIR, then for
 # real into a temporary PREFIX), and mount(8) runs the installed helper:
@@ -317,5 +318,13 @@ check "mount(8)'s and fstab's options given to mount.mhfu itself: accepted" bash
 check "umount after them" umount_all "$mnt"
 check "switches given together (-fnv): taken one by one" bash -c "
 	'$installed' -fnv '$archive' '$mnt' | grep -q '(fake)' && ! mountpoint -q '$mnt'"
+
+# A machine without the build's packages: `make` says in one line what to
+# install (here libfuse3's .pc is made unfindable), before any compile.
+root=$(realpath "$(dirname "$0")/..")
+check "make without libfuse3's package says in one line to run make deps" bash -c "
+	! make -s -C '$root' PKG_CONFIG=false BUILD='$work/nobuild' all >'$work/make.out' 2>&1 &&
+	grep -qx \"mhfufs: missing libfuse3-dev: run 'make deps' as root, or: sudo apt-get install libfuse3-dev pkg-config\" '$work/make.out' &&
+	! grep -q 'fatal error' '$work/make.out' && ! test -e '$work/nobuild/fs'"
 
 finish

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Byte stability: random sequences of edits through a real mount (slot
 # texts removed and restored, keyframes changed and changed back, slots
 # shared and emptied, raw members replaced and put back, streams grown

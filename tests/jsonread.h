@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A small JSON reader for the tests (RFC 8259, without \u escapes beyond
  * ASCII): a text parsed into a tree of values, strict enough that a text
  * it accepts is well-formed (one value, nothing after it but spaces).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Kinds remembered across mounts (mount.mhfu(8) "THE RECORD"): a mount
 # that listed the root leaves the record's `kinds` file, and the next
 # fresh mount lists the root without reading any entry (counted by

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The shell tests' common header: sourced after the script sets `work`
 # (its temporary folder).  Counts checks, keeps the mounts' record and the
 # daemons' sanitizer reports in $work, and prints the closing

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Lock tests: one writer per archive.  A second read-write mount of the same
 # file (by the same path, another mount point, a symbolic or a hard link)
 # is refused with exit status 5 and a message naming the archive and what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mhfudump: reads an archive file directly, with the codecs alone (no
  * FUSE), so tests can check what a write through the mount left on disk.
  *

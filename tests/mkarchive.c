@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mkarchive: writes a deterministic sample DATA.BIN in the MHFU NA/EU layout
  * (mhfu-archive(5) "DATA.BIN"), for the tests, the demo and the benchmarks.
  *

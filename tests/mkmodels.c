@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Model PACs for the sample archive (see mkmodels.h).
  *
  * Skeletons: the animated joints come first, split into contiguous parts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Model PACs for the sample archive, built from the spec with the codecs'
  * builders: shaped like the retail ones (mhfu-archive(5)). */
 #ifndef TESTS_MKMODELS_H

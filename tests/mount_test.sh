@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Real-mount tests: mount the generated sample archives with mount.mhfu and
 # check what ordinary programs see against the generator's own extraction
 # (SAMPLE/src), an independent oracle of every entry's bytes and of the tree.

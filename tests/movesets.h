@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The record map the mount shows for an MHP3rd pack (mount.mhfu(8)
  * "MHP3rd movesets"), made with the codecs alone: the sample's
  * extraction and mhfudump, the mount tests' oracles, use it.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The kernel's page cache in a read-write mount (fs/inodes.h,
 # fs/invalidate.h): a file opened before a commit reads what it opened to
 # the end, byte for byte (a text, and a raw entry whose cached pages are

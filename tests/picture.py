@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Renders a model.glb posed at one frame of one animation, headless:
 #
 #   blender --background --factory-startup --python tests/picture.py -- \

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The README's picture: the sample's Tigrex as model.glb shows it, posed
 # at a frame of an executor entry, rendered headless by Blender
 # (tests/picture.py) from a read-only mount of a copy of the sample.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* posix_check [--local] DIR: a table of POSIX conformance cases run inside
  * DIR, a read-write mount of the sample archive (or, with --local, a plain
  * directory where stand-ins of the views are created first: every case

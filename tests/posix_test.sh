@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # POSIX conformance: posix_check's table of cases (tests/posix_check.c),
 # run first on a local directory, where every case must pass (so the cases
 # say what a local disk does), then on a real read-write mount of the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The record outlives the mount: refused edits are logged and their texts
 # kept on disk (in the archive's record folder), so after an unmount and a
 # remount .mhfu/log still shows the refusals and .mhfu/rejected/ the texts,

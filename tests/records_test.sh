@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # MHP3rd record maps on a real mount (mhfu-clip(5) "RECORD MAPS"): every
 # track of an MHP3rd clip text names the bone it drives, as worked out by
 # hand for the sample's movesets (rigs forking at joints 1 and 4, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The tests' one deterministic PRNG (splitmix64): the sample generator
  * (every byte it writes derives from --seed), the unit tests, clipgen.h,
  * the exercisers and the fuzz driver.  A state seeded directly,

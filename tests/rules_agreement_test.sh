@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The rules against the modding toolkit's validator, edit by edit (the
 # README's table; mount.mhfu(8) "Rules" says why they differ where they
 # do).  Each row is one concrete

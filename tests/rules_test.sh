@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Whole-model rules through a real mount (mount.mhfu(8) "Rules"): a
 # skeleton edit re-checks the packs of its PAC, channel bits the engine
 # does not play are refused, a whole model PAC of another species is a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Scratch files (names that are not views, held in memory) share one
 # budget: past it, writes fail with ENOSPC as on a full disk, the daemon
 # stays alive and its memory bounded, and removing or truncating files

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The directory in memory of tests/test_store.c: a table of system calls
  * (struct store_io, fs/store.h) acting on files that keep their bytes as
  * written and as of their last sync, and names as of the directory's

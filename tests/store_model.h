@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Archives built from a model for tests/test_store.c: a DATA.BIN's TOC
  * and entries (or a single PAC), its image as the codecs make it
  * (databin_encode, cipher_encrypt), not the store -- the oracle -- and

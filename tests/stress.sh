@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # `make stress`: the long runs, then one table of what they found.
 #
 #   bash tests/stress.sh BUILD_DIR SAMPLE_DIR ROUNDS STORM_SECONDS FUZZ_RUNS FSX_OPS FSX_SEED...

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The plots of the clips (slotNNN.svg, entries/entryNNN.svg; mhfu-clip(5)
 # "PLOTS") through a real mount of a copy of the sample: every plot of the
 # Tigrex is well-formed SVG with one plot per channel of its clip text and

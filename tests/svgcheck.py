@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Checks a clip's plots (slotNNN.svg, entryNNN.svg) against its text
 (slotNNN.txt, entryNNN.txt), read independently of the driver's code:
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of codecs/anim (animation packs) and codecs/anim_text (pack.txt).
  *
  * A hand-built pack is checked field by field and byte for byte, and each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of codecs/cipher (mhfu-archive(5) "Cipher").
  *
  * The oracle is an independent, deliberately naive model of the spec

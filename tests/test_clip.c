@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of codecs/clip (both binary encodings) and codecs/clip_text.
  *
  * Hand-built clips are checked field by field and byte for byte; every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* codecs/crc32 against zlib's crc32_z: the same value for every length
  * from 0 to past several blocks, at every alignment, from any earlier
  * CRC, chained in pieces of random sizes, and over a megabyte. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sampling clips as the engine plays them (codecs/curve.h), against
  * values worked out by hand from the Hermite form in mhfu-clip(5):
  *   x = x0 (1 - 3s^2 + 2s^3) + x1 (3s^2 - 2s^3)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Clips drawn as SVG (codecs/curve_svg.h): the document's frame, its
  * escaping, one plot per channel naming track, joint and channel, the
  * curve's points at the keys, entries' parts.  Well-formedness over the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of codecs/databin's games: their names, the entries each stores
  * plain, and telling the game of an archive from those entries (their
  * magics first, then how plain their bytes read, then the entry count). */

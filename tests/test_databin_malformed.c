@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of codecs/databin on malformed tables of contents: every case
  * expects its exact error code and diagnostic offset, from databin_decode
  * on bytes and from databin_encode on models; and every allocation

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of databin_open (codecs/databin): archives built in memory
  * (tests/databin_model.h) opened through a memory reader, plain or
  * encrypted as found; files too small, of a size that is no number of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of databin_padded_len (codecs/databin): the length an edited
  * entry without a size record is stored at, its padding dropped or kept
  * so that an edit and its inverse give back the old length. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of codecs/databin's table of contents (mhfu-archive(5)
  * "DATA.BIN"): the start list, the size records and the fill, through
  * databin_encode and databin_decode and back, byte for byte; an entry's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of codecs/entries (MHFU executor entries, mhfu-clip(5) "ENTRIES").
  *
  * Every MHFU pack of the sample archive ($MHFU_SAMPLE, made by

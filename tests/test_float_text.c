@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The float printer and parser (codecs/float_text) against the libc
  * routines they stand in for: text_f32 must print exactly what the
  * shortest "%.Pg" that strtof reads back prints (the texts' form before

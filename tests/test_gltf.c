@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of codecs/gltf (model.glb): the GLB container (header, chunk
  * lengths and padding), its JSON read back (tests/jsonread.h) for the
  * nodes, skin and animations, accessor bounds checked against the BIN

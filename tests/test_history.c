@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The history of commits (fs/history.h) in a real temporary record
  * folder: records and originals kept and read back across opens, a
  * commit that did not land taken back, the chain check at open against

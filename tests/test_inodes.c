@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The table of inode numbers (fs/inodes.h): a commit's plan retires what
  * the kernel holds of the views it changes, a stale number answers what
  * it was told while files of it are open and ESTALE after, a write never

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of codecs/kindcache: the kinds file round-trips byte for byte,
  * its layout is the documented one (read back with the test's own
  * little-endian helpers), and every file it would not have written is

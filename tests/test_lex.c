@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The texts' lexer (codecs/lex): words and where they are, the errors it
  * names, and its numbers (mhfu-clip(5): decimal or 0x hexadecimal with a
  * sign, a leading zero not octal; floats as strtof reads them or as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The mod loaders' loose-file layouts (codecs/loose.h): names both ways,
  * FUComplete's size header and FILE.BIN's bits. */
 #include "testlib.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The monster tables (codecs/monsters.h): the published places, names
  * unique and as by-name/ writes them, models ascending. */
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of codecs/pac (mhfu-archive(5) "PAC") and codecs/kind.
  *
  * Round trips are checked byte for byte: decode a PAC, rebuild it with

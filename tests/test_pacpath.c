@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of codecs/pacpath (members of nested PACs: walk, splice, rig).
  *
  * A hand-laid chain of three PACs, each at its own alignment (16, 8, 4)

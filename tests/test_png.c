@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of codecs/png: round trips through the encoder; the decoder fed
  * PNGs built here, chunk by chunk, with the test's own scanline packing
  * and filters, in every colour type and bit depth; every malformed input

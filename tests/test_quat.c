@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of codecs/quat: Euler angles as quaternions (Rz Ry Rx), and
  * runs of frames sampled from rotation channels against curve_sample
  * and quat_euler frame by frame (libm's sin and cos): the same rotation

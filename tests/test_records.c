@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of codecs/records (MHP3rd record maps) and records_text
  * (records.txt).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The rig's derived facts (codecs/rig.h) on hand-built skeletons, with
  * the values worked out by hand. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of codecs/rules (the engine rules).
  *
  * A clean Tigrex-shaped skeleton and pack (built with the public

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of the codecs against the generated sample archive.
  *
  * $MHFU_SAMPLE names a directory made by tests/mkarchive: DATA.BIN (as on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of codecs/skeleton (mhfu-archive(5) "SKELETON") and its text
  * form skeleton.txt.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of fs/store (store.h) through its seam, struct store_io.
  *
  * The table (tests/simdir.h) acts on a directory simulated in memory:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The text buffer's formatters against printf, which they stand in for. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of the text locators clip_text_line, skeleton_text_line and
  * anim_text_line, which turn a rule violation's coordinates into the line
  * of the text it names: on printed texts (every element) and on

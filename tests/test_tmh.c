@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of codecs/tmh and codecs/tmh_edit (mhfu-archive(5) "TMH").
  *
  * Banks built here byte by byte from the format's description decode to

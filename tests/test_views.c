@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of codecs/views' names (mount.mhfu(8) "THE TREE"), kind_of, a
  * clip's header and check.txt.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The unit tests' common helpers (cmocka): diagnostics asserted field by
  * field, little-endian fields written and read, files and archives in
  * memory.  The C counterpart of tests/lib.sh; the PRNG is tests/rng.h.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Textures (mount.mhfu(8) "THE TREE", mhfu-archive(5) "TMH") through a
 # real mount: every imageNN.png is checked by pngcheck and decoded by
 # Python's PIL, and compared with the TMH decoded by a reader written here

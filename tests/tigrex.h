@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A Tigrex-shaped skeleton and animation pack, and clips of rest tracks,
  * built with the public builders: clean models that tests/test_rules.c
  * breaks rule by rule and tests/test_text_lines.c prints to find their

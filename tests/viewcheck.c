@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* viewcheck DIR: proves that every text view under DIR (a mount, or the
  * generator's extraction) parses back to its item's exact bytes:
  *

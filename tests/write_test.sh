@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Write tests: real programs edit a real mount of the encrypted sample,
 # and every outcome is checked on the backing DATA.BIN itself, decoded by
 # mhfudump (codecs only, no FUSE): an accepted edit is in the archive, a
