@@ -73,7 +73,16 @@ CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 CODEC_LIBS  := -lz -lm
 
 CODEC_SRC := $(wildcard codecs/*.c)
-FS_SRC    := $(wildcard fs/*.c)
+# fs/ in layers, lowest first (fs/README.md): each folder is compiled
+# seeing its own headers and those of the folders before it, and only
+# fuse/ sees libfuse's; tests/layers.sh checks the same in make check.
+FS_LAYERS := store cache tree commit fuse
+FS_SRC    := $(foreach l,$(FS_LAYERS),$(wildcard fs/$(l)/*.c))
+FS_INC_store  := -Ifs/store
+FS_INC_cache  := $(FS_INC_store) -Ifs/cache
+FS_INC_tree   := $(FS_INC_cache) -Ifs/tree
+FS_INC_commit := $(FS_INC_tree) -Ifs/commit
+FS_INC_fuse   := $(FS_INC_commit) -Ifs/fuse
 UNIT_SRC  := $(wildcard tests/test_*.c)
 FUZZ_SRC  := $(filter-out tests/fuzz_driver.c,$(wildcard tests/fuzz_*.c))
 
@@ -122,7 +131,8 @@ $(BUILD)/codecs/%.o: codecs/%.c | build-deps
 
 $(BUILD)/fs/%.o: fs/%.c | build-deps
 	@mkdir -p $(@D)
-	$(CC) $(MH_CFLAGS) $(FUSE_CFLAGS) -Icodecs -c -o $@ $<
+	$(CC) $(MH_CFLAGS) $(FS_INC_$(firstword $(subst /, ,$*))) \
+		$(if $(filter fuse/%,$*),$(FUSE_CFLAGS)) -Icodecs -c -o $@ $<
 
 $(BUILD)/tests/%.o: tests/%.c | build-deps
 	@mkdir -p $(@D)
@@ -161,18 +171,18 @@ $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS)
 
 # The store's test links the store and its journal, without libfuse.
-$(BUILD)/tests/test_store.o: CFLAGS += -Ifs
-$(BUILD)/tests/test_store: $(BUILD)/tests/test_store.o $(BUILD)/fs/store.o $(BUILD)/fs/journal.o $(BUILD)/fs/fserror.o $(LIBCODECS)
+$(BUILD)/tests/test_store.o: CFLAGS += $(FS_INC_store)
+$(BUILD)/tests/test_store: $(BUILD)/tests/test_store.o $(BUILD)/fs/store/store.o $(BUILD)/fs/store/journal.o $(BUILD)/fs/store/fserror.o $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS)
 
 # The history's test links the history, without libfuse.
-$(BUILD)/tests/test_history.o: CFLAGS += -Ifs
-$(BUILD)/tests/test_history: $(BUILD)/tests/test_history.o $(BUILD)/fs/history.o $(BUILD)/fs/record.o $(BUILD)/fs/fserror.o $(LIBCODECS)
+$(BUILD)/tests/test_history.o: CFLAGS += $(FS_INC_store)
+$(BUILD)/tests/test_history: $(BUILD)/tests/test_history.o $(BUILD)/fs/store/history.o $(BUILD)/fs/store/record.o $(BUILD)/fs/store/fserror.o $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS) -lpthread
 
 # The inode table's test links the table alone.
-$(BUILD)/tests/test_inodes.o: CFLAGS += -Ifs
-$(BUILD)/tests/test_inodes: $(BUILD)/tests/test_inodes.o $(BUILD)/fs/inodes.o $(LIBCODECS)
+$(BUILD)/tests/test_inodes.o: CFLAGS += $(FS_INC_cache)
+$(BUILD)/tests/test_inodes: $(BUILD)/tests/test_inodes.o $(BUILD)/fs/cache/inodes.o $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS) -lpthread
 
 $(BUILD)/tests/test_cipher_portable: tests/test_cipher.c codecs/cipher.c $(LIBCODECS)
@@ -213,6 +223,7 @@ units: $(UNITS) $(FUZZERS) $(SAMPLE)/.done
 		c=tests/corpus/$${f##*/}; [ -d $$c ] || c=; $$f --runs 3000 $$c $(FUZZ_SEEDS); done
 ifeq ($(SAN),)
 	bash tests/fuzz_test.sh $(SAMPLE) $(BUILD)/fuzz-test
+	bash tests/layers.sh
 endif
 
 mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(SAMPLE)/.done
@@ -333,4 +344,4 @@ clean:
 	-fusermount3 -u mnt 2>/dev/null
 	rm -rf $(BUILD)
 
--include $(wildcard $(BUILD)/codecs/*.d $(BUILD)/fs/*.d $(BUILD)/tests/*.d)
+-include $(wildcard $(BUILD)/codecs/*.d $(BUILD)/fs/*/*.d $(BUILD)/tests/*.d)

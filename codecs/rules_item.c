@@ -115,9 +115,9 @@ static void check_still_decodes(const uint8_t *item, size_t len, const uint8_t *
 	enum kind was = kind_of(before, before_len);
 	if (len == before_len && !memcmp(item, before, len))
 		return; /* a member the edit left alone decodes as it did */
-	if ((was != KIND_PAC && !loaded_as(was)) ||
-	    !decodes_as(before, before_len, was, &was_ok, r) ||
-	    decodes_as(item, len, was, &why, r))
+	/* The new bytes first: they decode in every edit but a broken one. */
+	if ((was != KIND_PAC && !loaded_as(was)) || decodes_as(item, len, was, &why, r) ||
+	    !decodes_as(before, before_len, was, &was_ok, r))
 		return;
 	if (was == KIND_PAC)
 		report_gone(before, before_len, &why, r);

@@ -128,7 +128,7 @@ row_texts() {
 }
 # Of the daemon's workers' voluntary switches while COMMAND runs (the main
 # thread, which watches, aside), the share of the busiest: a run of quick
-# requests is served by the reader's thread (fs/loop.h), near 100%;
+# requests is served by the reader's thread (fs/fuse/loop.h), near 100%;
 # libfuse's loop woke a thread for each request (26-50% here).
 one_worker_share() {
 	local pid before after

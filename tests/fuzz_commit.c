@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Fuzz target: a written view's way to a commit, the codecs' side of
- * fs/commit.c: the view's bytes encoded into its item (skeleton.txt,
+ * fs/commit/commit.c: the view's bytes encoded into its item (skeleton.txt,
  * pack.txt, a slot's text or bytes, a slot emptied or shared, an entry's
  * text, a texture's PNG, an item's raw bytes), the item spliced into its
  * model PAC (codecs/pacpath), then the engine's rules over the item's
@@ -257,7 +257,7 @@ static bool same_report(const struct rule_report *a, const struct rule_report *b
 	return true;
 }
 
-/* fs/commit.c's check_rules: the container's rules after the edit, those
+/* fs/commit/commit.c's check_rules: the container's rules after the edit, those
  * it broke before demoted, in `mode`. */
 static void judge(const uint8_t *entry, size_t size, const uint8_t *entry_new,
 		  size_t entry_len, const uint16_t *path, bool whole, enum rules_mode mode,

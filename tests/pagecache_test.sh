@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The kernel's page cache in a read-write mount (fs/inodes.h,
-# fs/invalidate.h): a file opened before a commit reads what it opened to
+# The kernel's page cache in a read-write mount (fs/cache/inodes.h,
+# fs/commit/invalidate.h): a file opened before a commit reads what it opened to
 # the end, byte for byte (a text, and a raw entry whose cached pages are
 # dropped midway, so that the driver serves the rest), even when a stat
 # of its name waited for the commit (with the fault shim, which holds the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The directory in memory of tests/test_store.c: a table of system calls
- * (struct store_io, fs/store.h) acting on files that keep their bytes as
+ * (struct store_io, fs/store/store.h) acting on files that keep their bytes as
  * written and as of their last sync, and names as of the directory's
  * last sync plus the changes since, in order; a call can be made to fail,
  * or the power to go after any call (sim_power_loss gives each state the

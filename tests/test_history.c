@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The history of commits (fs/history.h) in a real temporary record
+/* The history of commits (fs/store/history.h) in a real temporary record
  * folder: records and originals kept and read back across opens, a
  * commit that did not land taken back, the chain check at open against
  * what the entries hold (note 3), records lost to a power loss written

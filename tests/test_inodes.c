@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The table of inode numbers (fs/inodes.h): a commit's plan retires what
+/* The table of inode numbers (fs/cache/inodes.h): a commit's plan retires what
  * the kernel holds of the views it changes, a stale number answers what
  * it was told while files of it are open and ESTALE after, a write never
  * shares a number with cached readers nor with pages stored unasked, a place takes its own number back

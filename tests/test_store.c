@@ -221,7 +221,7 @@ static void assert_notes(unsigned landed, const struct scenario *sc, long at, co
 			 "the archive (0x%x)", sc->name, at, how, RECOVERED & ~landed);
 }
 
-/* One commit as fs/commit.c makes it: a pending journal replayed first,
+/* One commit as fs/commit/commit.c makes it: a pending journal replayed first,
  * then -o backup's copy, then the write.  *decided: the commit will be in
  * the archive (it returned 0, or the store is pending with it). */
 static int commit(struct mount *mt, const struct scenario *sc, const struct model *m,

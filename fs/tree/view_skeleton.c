@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commit.h"
+#include "edit.h"
 #include "item.h"
 #include "mhfs.h"
 

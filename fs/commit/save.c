@@ -19,10 +19,10 @@ int save_edit(struct mhfs *fs, const struct edit *e)
 	report_commit(fs, e, &r);
 	/* What the commit (and a journal replayed first) retired. */
 	invalidate_after(fs, &r.plan);
-	if (r.outcome == COMMIT_REFUSED && fs->se)
+	if (r.outcome == COMMIT_REFUSED)
 		/* The view shows the archive, not the size written (a writer's
 		 * number: retired when the writer closes, inodes.h). */
-		fuse_lowlevel_notify_inval_inode(fs->se, node_ino(fs, &e->view), -1, 0);
+		kernel_forget(fs, node_ino(fs, &e->view));
 	commit_result_free(&r);
 	return err;
 }

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commit.h"
+#include "edit.h"
 #include "item.h"
 #include "mhfs.h"
 

@@ -21,7 +21,7 @@
 #include "handle.h"
 #include "kinds.h"
 #include "loop.h"
-#include "mhfs.h"
+#include "fusefs.h"
 #include "original.h"
 #include "report.h"
 #include "version.h"
@@ -490,7 +490,7 @@ static int serve(struct mhfs *fs, struct fuse_args *args,
 		goto out_session;
 	if (fuse_session_mount(se, cmd->mountpoint))
 		goto out_signals;
-	fs->se = se;
+	fs->kernel = (struct kernel){.session = se, .forget = fusefs_forget};
 	fs->ar.startup_us = archive_now_us() - began;
 	if (verbose)
 		say_mounted(&fs->ar, cmd->mountpoint);

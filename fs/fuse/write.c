@@ -118,7 +118,11 @@ void mhfs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 	/* A request (.mhfu/undo): carried out now, its outcome the write's. */
 	const struct view_class *c = h->scratch ? NULL : node_class(&h->view);
 	if (c && c->request) {
-		err = c->request(fs, &h->view, (const uint8_t *)buf, size);
+		struct edit then = {0};
+		err = c->request(fs, &h->view, (const uint8_t *)buf, size, &then);
+		if (!err && then.data)
+			err = save_edit(fs, &then);
+		free((void *)then.data);
 		if (err)
 			fuse_reply_err(req, err);
 		else

@@ -50,7 +50,7 @@ static bool store_entry(struct mhfs *fs, uint32_t id)
 			return false;
 		struct fuse_bufvec bv = FUSE_BUFVEC_INIT(len);
 		bv.buf[0].mem = buf;
-		if (fuse_lowlevel_notify_store(fs->se, ino, (off_t)off, &bv, 0))
+		if (fuse_lowlevel_notify_store(fs->kernel.session, ino, (off_t)off, &bv, 0))
 			return false;
 	}
 	return true;

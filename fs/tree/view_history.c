@@ -9,10 +9,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "commit.h"
+#include "edit.h"
 #include "node.h"
 #include "original.h"
-#include "save.h"
 #include "strbuf.h"
 
 static int always(struct mhfs *fs, const struct node *n, struct node_target *t)
@@ -128,7 +127,8 @@ static int entry_now(struct mhfs *fs, uint32_t entry, uint8_t **bytes, size_t *l
 /* An undo commits the entry's bytes before the commit undone, as a write
  * of the whole entry: through the rules like any write, recorded as
  * undoing it (so it can be undone in turn). */
-static int undo_request(struct mhfs *fs, const struct node *n, const uint8_t *data, size_t len)
+static int undo_request(struct mhfs *fs, const struct node *n, const uint8_t *data, size_t len,
+			struct edit *then)
 {
 	(void)n;
 	struct fs_diag why = {""};
@@ -169,11 +169,11 @@ static int undo_request(struct mhfs *fs, const struct node *n, const uint8_t *da
 		mlog_printf(&fs->log, ".mhfu/undo: refused: %s", why.msg);
 		return err;
 	}
-	struct edit e = {.kind = EDIT_WRITE, .view = {.type = NODE_FILE, .entry = entry},
-			 .data = bytes, .len = bytes_len, .undoes = id};
-	err = save_edit(fs, &e);
-	free(bytes);
-	return err;
+	if (!bytes && !(bytes = malloc(1)))
+		return ENOMEM;
+	*then = (struct edit){.kind = EDIT_WRITE, .view = {.type = NODE_FILE, .entry = entry},
+			      .data = bytes, .len = bytes_len, .undoes = id};
+	return 0;
 }
 
 const struct view_class view_undo = {

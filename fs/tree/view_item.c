@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "commit.h"
+#include "edit.h"
 #include "item.h"
 #include "mhfs.h"
 #include "views.h"

@@ -104,8 +104,7 @@ int invalidate_plan(struct mhfs *fs, const struct change *c, struct ino_plan *pl
 
 void drop_attributes(struct mhfs *fs, uint64_t ino)
 {
-	if (fs->se)
-		fuse_lowlevel_notify_inval_inode(fs->se, ino, -1, 0);
+	kernel_forget(fs, ino);
 }
 
 void invalidate_after(struct mhfs *fs, const struct ino_plan *plan)

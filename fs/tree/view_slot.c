@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commit.h"
+#include "edit.h"
 #include "item.h"
 #include "mhfs.h"
 #include "views.h"

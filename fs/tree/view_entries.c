@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commit.h"
+#include "edit.h"
 #include "entries.h"
 #include "item.h"
 #include "mhfs.h"

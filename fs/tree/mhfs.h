@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* The driver's state, shared by main and the FUSE operations. */
+/* The driver's state: the context every layer from the tree up takes
+ * (fs/README.md).  It holds no FUSE session: what the driver tells the
+ * kernel goes through `kernel`, which the FUSE layer fills, so the tree,
+ * the commit path and the caches run without a mount (unit tests). */
 #ifndef FS_MHFS_H
 #define FS_MHFS_H
 
-#define FUSE_USE_VERSION 312
-#include <fuse_lowlevel.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 #include "archive.h"
 #include "history.h"
@@ -23,6 +28,16 @@ struct view_error {
 	struct view_error *next;
 };
 
+/* The kernel's caches, as the FUSE layer reaches them (fuse/main.c); all
+ * NULL where there is no kernel. */
+struct kernel {
+	void *session;
+	/* Drops an inode's cached pages and attributes. */
+	void (*forget)(void *session, uint64_t ino);
+};
+
+struct handle;
+
 struct mhfs {
 	struct archive ar;           /* the backing archive */
 	struct history history;      /* its commits, kept in the record */
@@ -32,7 +47,7 @@ struct mhfs {
 	struct record record;        /* where the log and refused texts are kept */
 	struct scratch_table scratch;/* files that are not views */
 	struct inodes inodes;        /* inode numbers, and those the kernel holds */
-	struct fuse_session *se;     /* for cache invalidations */
+	struct kernel kernel;        /* for cache invalidations */
 	enum rules_mode rules;       /* -o rules= */
 	unsigned workers;            /* the most worker threads (main.c) */
 	uid_t uid;                   /* owner shown for every view */
@@ -55,6 +70,11 @@ struct mhfs {
 	struct times_table times;    /* times set on views */
 };
 
-extern const struct fuse_lowlevel_ops mhfs_ops;
+/* Tells the kernel to drop inode `ino`'s pages and attributes. */
+static inline void kernel_forget(struct mhfs *fs, uint64_t ino)
+{
+	if (fs->kernel.forget)
+		fs->kernel.forget(fs->kernel.session, ino);
+}
 
 #endif

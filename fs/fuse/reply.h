@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-#include "mhfs.h"
+#include "fusefs.h"
 #include "node.h"
 
 /* The largest request: 1 MiB (the kernel's limit is 256 pages). */

@@ -2,12 +2,15 @@
 /* View classes: what each kind of file or folder of the mount is.
  *
  * HOW TO ADD A VIEW
- *   1. Write fs/view_NAME.c defining `const struct view_class view_NAME`:
+ *   1. Write fs/tree/view_NAME.c defining `const struct view_class view_NAME`:
  *      its flags, its name in its folder, its folder, how it resolves
  *      against the archive, and the callbacks of its kind (a folder lists
  *      and looks up its children; a file may give its contents; a
  *      writable file encodes an edit).  Unused callbacks stay NULL.
- *   2. Add one line to VIEW_TABLE below: X(NODE_NAME, view_NAME).
+ *   2. Add one line to VIEW_TABLE below: X(NODE_NAME, view_NAME).  The
+ *      table's order is part of the inode scheme (a view's type is its
+ *      line, and the mount's own nodes are their type as inode number),
+ *      so a new line goes at the end.
  * A view with a fixed name in a folder (skeleton.txt, .mhfu/info) says
  * which folder in `in`: lookup and listing find it there by themselves,
  * so the folder's class needs no change.  One that every model folder
@@ -182,10 +185,13 @@ struct view_class {
 	 * exclusively; fills r as commit_edit does (commit.h) and returns
 	 * its errno. */
 	int (*commit)(struct mhfs *fs, const struct edit *e, struct commit_result *r);
-	/* A file whose writes are requests (.mhfu/undo): carries out what
-	 * one write holds before the write returns, called with no lock
-	 * held; 0 or the write's errno.  Nothing is committed at close. */
-	int (*request)(struct mhfs *fs, const struct node *n, const uint8_t *data, size_t len);
+	/* A file whose writes are requests (.mhfu/undo): judges what one
+	 * write holds before the write returns, called with no lock held; 0
+	 * or the write's errno.  An edit to carry out goes to *then, its
+	 * data malloc'ed (the caller saves and frees it; NULL: none).
+	 * Nothing is committed at close. */
+	int (*request)(struct mhfs *fs, const struct node *n, const uint8_t *data, size_t len,
+		       struct edit *then);
 };
 
 /* Name parsing shared by the classes (node.c).  view_number: the

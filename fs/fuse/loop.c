@@ -2,7 +2,6 @@
 /* The request loop (loop.h). */
 #include "loop.h"
 
-#define FUSE_USE_VERSION 312
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -14,7 +13,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include <fuse_lowlevel.h>
+#include "fusefs.h"
 
 #define NOBODY UINT_MAX
 

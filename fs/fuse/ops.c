@@ -661,3 +661,8 @@ const struct fuse_lowlevel_ops mhfs_ops = {
 	.listxattr = mhfs_listxattr,
 	.create = mhfs_create,
 };
+
+void fusefs_forget(void *session, uint64_t ino)
+{
+	fuse_lowlevel_notify_inval_inode(session, ino, -1, 0);
+}

@@ -4,7 +4,7 @@
 #ifndef FS_OPS_H
 #define FS_OPS_H
 
-#include "mhfs.h"
+#include "fusefs.h"
 
 void mhfs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 		off_t off, struct fuse_file_info *fi);

@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* Commits: an edit of a view becomes new bytes of its item (the view's
- * class encodes it), is checked against the engine's rules, is spliced
- * into every container up to its entry (re-encoded), and is written into
- * the archive (archive_write_entry).  A refused edit leaves the archive
- * as it was.  The result says which; report.h tells the user. */
-#ifndef FS_COMMIT_H
-#define FS_COMMIT_H
+/* An edit of a view and what became of it: what the tree's view classes
+ * encode, commit or ask for (view.h), and what the commit layer carries
+ * out (commit.h) and reports (report.h). */
+#ifndef FS_EDIT_H
+#define FS_EDIT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "diag.h"
 #include "inodes.h"
-#include "mhfs.h"
 #include "node.h"
 #include "rules.h"
 
@@ -68,7 +67,5 @@ struct commit_result {
 /* Commits an edit: returns r->err, and r says what happened.  Reports
  * nothing and invalidates nothing: the caller does (save_edit).  Free r
  * with commit_result_free. */
-int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r);
-void commit_result_free(struct commit_result *r);
 
 #endif
