@@ -35,7 +35,8 @@ attempt() {
 	cp "$work/$1.txt" "$mnt/$clip" 2>/dev/null
 	rc=$?
 	fusermount3 -u "$mnt" 2>/dev/null || fusermount3 -u -z "$mnt"
-	for _ in $(seq 100); do [ -e "$work/count" ] && break; sleep 0.05; done
+	# The shim writes its count as the driver exits.
+	eventually test -e "$work/count"
 }
 
 for edit in same grow; do
@@ -140,8 +141,9 @@ LD_PRELOAD=$shim MHFU_FAIL_READS_WHILE=$work/reads-fail "$mount_bin" "$archive" 
 touch "$work/reads-fail"
 ls "$mnt" >"$work/first" 2>/dev/null
 rm -f "$work/reads-fail"
-sleep 1.2 # names are cached for a second
-ls "$mnt" >"$work/again"
+# Names are cached for a second: listed again until the PAC shows (or
+# the bound runs out, which fails the check).
+eventually bash -c "ls '$mnt' >'$work/again' && grep -q '^file_06185.pac\$' '$work/again'"
 if ! grep -q '^file_06185.pac$' "$work/first" && grep -q '^file_06185.pac$' "$work/again" &&
 	test -d "$mnt/file_06185/3/stream2"; then
 	ok "a read failure while listing is tried again, not cached as plain data"

@@ -51,9 +51,11 @@ for i in $(seq "$count"); do
 	else
 		served=$((served + 1))
 	fi
+	pid=$(daemon_pid "$mnt" 2>/dev/null)
 	fusermount3 -u "$mnt" 2>/dev/null || fusermount3 -u -z "$mnt"
+	# Its sanitizer reports are written by the time it has exited.
+	[ -z "$pid" ] || exited "$pid" || not_ok "archive $i: the driver did not exit"
 done
-sleep 0.5   # for the last daemon's reports
 no_sanitizer_reports || not_ok "sanitizer reports"
 [ "$failed" -eq 0 ] && ok "$count damaged archives: $refused refused with a message, $served served, no crash"
 closing_line

@@ -148,7 +148,7 @@ sys.exit(0 if len(bits) == (6656 + 7) // 8 and marked == [11, 6186] else 'FILE.B
 check "cp -r ships the mod: the copy is the same as the tree" bash -c "
 	cp -r '$fu' '$work/psp' && diff -r '$fu' '$work/psp'"
 check "an entry edited back to its original leaves changed.tsv and export/" bash -c "
-	printf '\\0\\0\\0\\0' | cmp -s - <(dd if='$sample/src/file_00010.bin' bs=1 skip=100 count=4 status=none) || true
+	! cmp -s '$mnt/file_00010.bin' '$sample/src/file_00010.bin' &&
 	dd if='$sample/src/file_00010.bin' of='$mnt/file_00010.bin' bs=1 skip=100 seek=100 count=4 conv=notrunc status=none &&
 	! grep -q file_00010 '$mnt/.mhfu/changed.tsv' && test \"\$(ls '$fu' | tr '\n' ' ')\" = '6186 FILE.BIN ' &&
 	test -e '$orig/file_00010.bin'"

@@ -680,14 +680,24 @@ static void test_every_byte_flipped(void **state)
 	size_t len;
 	encode_ok(&img, &buf, &len);
 	png_free(&img);
+	/* Every byte is the signature's or in a chunk its CRC covers (the
+	 * length and the CRC themselves included): a flip anywhere is
+	 * refused, naming where. */
+	size_t refused = 0;
 	for (size_t i = 0; i < len; i++)
 		for (int bit = 0; bit < 8; bit += 3) {
 			buf[i] ^= (uint8_t)(1 << bit);
 			struct png_image out;
-			if (png_decode(buf, len, &out, NULL) == MH_OK)
-				png_free(&out);
+			struct mh_diag d = {0};
+			enum mh_err err = png_decode(buf, len, &out, &d);
+			if (err == MH_OK)
+				fail_msg("bit %d of byte %zu flipped: decoded", bit, i);
+			assert_int_equal(d.code, err);
+			assert_true(d.msg[0] != '\0');
+			refused++;
 			buf[i] ^= (uint8_t)(1 << bit);
 		}
+	assert_int_equal(refused, 3 * len);
 	free(buf);
 }
 
