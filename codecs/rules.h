@@ -196,6 +196,21 @@ enum rules_mode {
 	RULES_OFF,    /* the report is emptied */
 };
 
+/* The rules of an edit (rules_edit.c): the entry's bytes before (entry)
+ * and after it (entry_new), the item edited at path[0..depth) (0: the
+ * entry itself) and its new bytes.  Checked over the item's container
+ * when it has one (a skeleton's edit re-checks the packs beside it, a
+ * pack's meets the skeleton beside it), else the item, with
+ * rules_check_item (a whole PAC written is whole_model); what the scope
+ * already broke before the edit is demoted (rules_demote_existing, run
+ * only when the edit breaks a rule), and the mode applied.  The item's
+ * own violations name no member.  MH_ENOMEM, or the error of a path that
+ * does not resolve; *after is then to be freed all the same. */
+enum mh_err rules_check_edit(const uint8_t *entry, size_t size, const uint8_t *entry_new,
+			     size_t entry_len, const uint16_t *path, unsigned depth,
+			     const uint8_t *item_new, size_t item_len, enum rules_mode mode,
+			     struct rule_report *after);
+
 /* RULES_OFF also clears `failed`. */
 void rules_apply_mode(struct rule_report *r, enum rules_mode mode);
 

@@ -257,36 +257,15 @@ static bool same_report(const struct rule_report *a, const struct rule_report *b
 	return true;
 }
 
-/* fs/commit/commit.c's check_rules: the container's rules after the edit, those
- * it broke before demoted, in `mode`. */
+/* The edit judged as the commit judges it (rules_check_edit), the
+ * report's promises kept. */
 static void judge(const uint8_t *entry, size_t size, const uint8_t *entry_new,
-		  size_t entry_len, const uint16_t *path, bool whole, enum rules_mode mode,
-		  struct rule_report *after)
+		  size_t entry_len, const uint16_t *path, const uint8_t *item, size_t item_len,
+		  enum rules_mode mode, struct rule_report *after)
 {
-	const uint8_t *now, *was;
-	size_t now_len, was_len;
-	struct skeleton rig_now, rig_was;
-	bool have_now, have_was;
-	check(pacpath_member(entry, size, path, 0, &was, &was_len, NULL) == MH_OK);
-	check(pacpath_member(entry_new, entry_len, path, 0, &now, &now_len, NULL) == MH_OK);
-	check(pacpath_item_rig(entry_new, entry_len, path, 1, &rig_now, &have_now, NULL) !=
-	      MH_ENOMEM);
-	check(pacpath_item_rig(entry, size, path, 1, &rig_was, &have_was, NULL) != MH_ENOMEM);
-	struct rule_report before = {0};
-	check(rules_check_item(now, now_len, was, was_len, have_now ? &rig_now : NULL, whole,
+	check(rules_check_edit(entry, size, entry_new, entry_len, path, 1, item, item_len, mode,
 			       after) == MH_OK);
-	if (after->n) {
-		check(rules_check_item(was, was_len, was, was_len, have_was ? &rig_was : NULL,
-				       whole, &before) == MH_OK);
-		check(rules_demote_existing(after, &before) == MH_OK);
-	}
-	rules_apply_mode(after, mode);
 	check_report(after);
-	rules_report_free(&before);
-	if (have_now)
-		skeleton_free(&rig_now);
-	if (have_was)
-		skeleton_free(&rig_was);
 }
 
 /* What the accepted edit left: the member holds the new bytes, the others
@@ -412,14 +391,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		err = MH_ERANGE; /* unchanged: nothing to judge */
 	}
 	if (!err) {
-		bool whole = kind_of(item, item_len) == KIND_PAC;
 		enum rules_mode mode = (enum rules_mode)(data[10] >> 4 & 3) % 3;
 		struct rule_report after = {0}, again = {0};
-		judge(entry, size_entry, entry_new, entry_len, path, whole, mode, &after);
+		judge(entry, size_entry, entry_new, entry_len, path, item, item_len, mode, &after);
 		if (!rules_has_errors(&after)) {
 			check_accepted(entry, size_entry, entry_new, entry_len, path[0],
 				       e.view == V_RAW_MEMBER, item, item_len);
-			judge(entry, size_entry, entry_new, entry_len, path, whole, mode, &again);
+			judge(entry, size_entry, entry_new, entry_len, path, item, item_len, mode, &again);
 			check(same_report(&after, &again));
 		}
 		rules_report_free(&after);

@@ -1402,6 +1402,60 @@ static void test_item_bytes_that_do_not_decode(void **state)
 	item_bytes_free(&b);
 }
 
+/* An edit judged over its container: the skeleton member edited in
+ * place breaks TEMPLATE (its own violation unnamed) and the pack beside
+ * it PARTITION (named); what the container broke before is a warning;
+ * the mode applies last. */
+static void test_edit_judged_over_its_container(void **state)
+{
+	(void)state;
+	struct item_bytes b;
+	struct rule_report r = {0};
+	item_bytes_build(&b);
+	size_t was_len, now_len, flawed_len, flawed_now_len;
+	uint8_t *was = pac_of(&was_len, 2, b.skel, b.skel_len, b.pack, b.pack_len);
+	uint8_t *now = pac_of(&now_len, 2, b.moved_skel, b.moved_skel_len, b.pack, b.pack_len);
+	uint8_t *flawed = pac_of(&flawed_len, 2, b.skel, b.skel_len, b.short_pack,
+				 b.short_pack_len);
+	uint8_t *flawed_now = pac_of(&flawed_now_len, 2, b.moved_skel, b.moved_skel_len,
+				     b.short_pack, b.short_pack_len);
+	const uint16_t path[] = {0};
+
+	assert_int_equal(rules_check_edit(was, was_len, now, now_len, path, 1, b.moved_skel,
+					  b.moved_skel_len, RULES_STRICT, &r), MH_OK);
+	assert_string_equal(only(&r, RULE_TEMPLATE)->member, "");
+	assert_true(rules_has_errors(&r));
+	rules_report_free(&r);
+
+	/* The short pack was there before: its PARTITION only warns. */
+	assert_int_equal(rules_check_edit(flawed, flawed_len, flawed_now, flawed_now_len, path, 1,
+					  b.moved_skel, b.moved_skel_len, RULES_STRICT, &r),
+			 MH_OK);
+	assert_int_equal(r.n, 2);
+	assert_int_equal(r.v[0].code, RULE_TEMPLATE);
+	assert_int_equal(r.v[1].code, RULE_PARTITION);
+	assert_string_equal(r.v[1].member, "1.anim");
+	assert_true(r.v[1].existing);
+	assert_int_equal(r.v[1].level, RULE_WARNING);
+	rules_report_free(&r);
+
+	assert_int_equal(rules_check_edit(was, was_len, now, now_len, path, 1, b.moved_skel,
+					  b.moved_skel_len, RULES_WARN, &r), MH_OK);
+	assert_false(rules_has_errors(&r));
+	rules_report_free(&r);
+
+	/* A path past the PAC's members does not resolve. */
+	const uint16_t past[] = {7, 0};
+	assert_int_equal(rules_check_edit(was, was_len, now, now_len, past, 2, b.moved_skel,
+					  b.moved_skel_len, RULES_STRICT, &r), MH_ERANGE);
+	rules_report_free(&r);
+	free(was);
+	free(now);
+	free(flawed);
+	free(flawed_now);
+	item_bytes_free(&b);
+}
+
 /* What the game loads from a model PAC, written over with junk, cut in
  * half or short of a member: each loaded member is UNDECODABLE, named. */
 static void test_item_model_pac_undecodable(void **state)
@@ -1527,6 +1581,7 @@ int main(void)
 		cmocka_unit_test(test_item_whole_model_port),
 		cmocka_unit_test(test_item_bytes_that_do_not_decode),
 		cmocka_unit_test(test_item_model_pac_undecodable),
+		cmocka_unit_test(test_edit_judged_over_its_container),
 		cmocka_unit_test(test_item_out_of_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -116,90 +116,6 @@ static int failed(struct commit_result *r, int err, const char *why)
 	return err;
 }
 
-/* What the rules check for an edit: the item's container when it has one
- * (a skeleton's edit re-checks the packs beside it, a pack's meets the
- * skeleton beside it), else the item itself; before the edit and after
- * it (the entry's bytes with the item spliced in). */
-struct rule_scope {
-	const uint8_t *now, *was;     /* the scope's bytes after and before */
-	size_t now_len, was_len;
-	struct skeleton rig_now, rig_was; /* the scope's container's rig, if any */
-	bool have_rig_now, have_rig_was;
-	bool whole_model;             /* the edit replaced a whole PAC */
-	char member[48];              /* the item's name in the scope ("" at depth 0) */
-};
-
-static void rule_scope_free(struct rule_scope *sc)
-{
-	if (sc->have_rig_now)
-		skeleton_free(&sc->rig_now);
-	if (sc->have_rig_was)
-		skeleton_free(&sc->rig_was);
-}
-
-/* 0, or ENOMEM: a rig missing for want of memory would skip rules, so
- * that fails the commit too. */
-static int rule_scope_of(const struct node *item, const uint8_t *entry, size_t size,
-			 const uint8_t *entry_new, size_t entry_len, const uint8_t *item_new,
-			 size_t item_len, struct rule_scope *sc)
-{
-	unsigned depth = item->depth ? item->depth - 1 : 0;
-	memset(sc, 0, sizeof *sc);
-	sc->whole_model = kind_of(item_new, item_len) == KIND_PAC;
-	if (item->depth)
-		views_member_name(item->path[depth], kind_of(item_new, item_len), sc->member,
-				  sizeof sc->member);
-	/* The paths resolved before the splice, so they do now. */
-	if (pacpath_member(entry, size, item->path, depth, &sc->was, &sc->was_len, NULL) ||
-	    pacpath_member(entry_new, entry_len, item->path, depth, &sc->now, &sc->now_len,
-			   NULL))
-		return EIO;
-	if (pacpath_item_rig(entry_new, entry_len, item->path, depth, &sc->rig_now,
-			     &sc->have_rig_now, NULL) == MH_ENOMEM ||
-	    pacpath_item_rig(entry, size, item->path, depth, &sc->rig_was, &sc->have_rig_was,
-			     NULL) == MH_ENOMEM)
-		return ENOMEM;
-	return 0;
-}
-
-/* The violations in the edited item itself name no member: the view's
- * path already says which. */
-static void unname_own_member(struct rule_report *r, const char *member)
-{
-	for (size_t i = 0; member[0] && i < r->n; i++)
-		if (!strcmp(r->v[i].member, member))
-			r->v[i].member[0] = '\0';
-}
-
-/* The edit's rules over its scope: what it breaks after the edit, what
- * it broke before demoted to warnings (checked only when the edit
- * breaks a rule), in the mount's rules mode.  0, or an errno: the edit
- * was not judged. */
-static int check_rules(struct mhfs *fs, const struct node *item, const uint8_t *entry,
-		       size_t size, const uint8_t *entry_new, size_t entry_len,
-		       const uint8_t *item_new, size_t item_len, struct rule_report *after)
-{
-	struct rule_report before = {0};
-	struct rule_scope sc;
-	int err = rule_scope_of(item, entry, size, entry_new, entry_len, item_new, item_len,
-				&sc);
-	if (!err &&
-	    (rules_check_item(sc.now, sc.now_len, sc.was, sc.was_len,
-			      sc.have_rig_now ? &sc.rig_now : NULL, sc.whole_model, after) ||
-	     (after->n && (rules_check_item(sc.was, sc.was_len, sc.was, sc.was_len,
-					    sc.have_rig_was ? &sc.rig_was : NULL,
-					    sc.whole_model, &before) ||
-			   rules_demote_existing(after, &before)))))
-		err = ENOMEM;
-	if (!err) {
-		unname_own_member(after, sc.member);
-		rules_apply_mode(after, fs->rules);
-	}
-	rule_scope_free(&sc);
-	rules_report_free(&before);
-	return err;
-}
-
 int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 {
 	struct archive *ar = &fs->ar;
@@ -297,9 +213,11 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 		err = mh_errno(d.code) == EINVAL ? refused(r, &d) : failed(r, mh_errno(d.code), d.msg);
 		goto out;
 	}
-	if ((err = check_rules(fs, &item, entry, size, entry_new, entry_len, item_new, item_len,
-			       &r->rules))) {
-		err = failed(r, err, NULL);
+	/* The paths resolved before the splice, so they do now: what can
+	 * fail is memory. */
+	if ((encoded = rules_check_edit(entry, size, entry_new, entry_len, item.path, item.depth,
+					item_new, item_len, fs->rules, &r->rules))) {
+		err = failed(r, mh_errno(encoded), NULL);
 		goto out;
 	}
 	if (rules_has_errors(&r->rules)) {
