@@ -172,7 +172,7 @@ $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(LIBCODECS)
 
 # The store's test links the store and its journal, without libfuse.
 $(BUILD)/tests/test_store.o: CFLAGS += $(FS_INC_store)
-$(BUILD)/tests/test_store: $(BUILD)/tests/test_store.o $(BUILD)/fs/store/store.o $(BUILD)/fs/store/journal.o $(BUILD)/fs/store/fserror.o $(LIBCODECS)
+$(BUILD)/tests/test_store: $(BUILD)/tests/test_store.o $(BUILD)/fs/store/store.o $(BUILD)/fs/store/store_io.o $(BUILD)/fs/store/journal.o $(BUILD)/fs/store/fserror.o $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS)
 
 # The history's test links the history, without libfuse.

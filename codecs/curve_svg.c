@@ -10,6 +10,7 @@
 #include "entries.h"
 #include "records.h"
 #include "strbuf.h"
+#include "names.h"
 #include "views.h"
 
 /* Layout, in pixels.  A cell holds one plot: its title above the plot
@@ -587,7 +588,7 @@ static void part_heading(const struct anim *a, uint32_t part, uint32_t stream, u
 	int n = snprintf(buf, len, "part %u: stream %u slot %u%s", part, stream, slot,
 			 joints ? ", " : "");
 	if (joints && n >= 0 && (size_t)n < len)
-		views_joints_phrase(buf + n, len - (size_t)n, first_joint, joints,
+		names_joints_phrase(buf + n, len - (size_t)n, first_joint, joints,
 				    a->clips[clip].ntracks);
 }
 

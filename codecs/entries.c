@@ -19,7 +19,7 @@
 #include "lex.h"
 #include "rig.h"
 #include "strbuf.h"
-#include "views.h"
+#include "names.h"
 
 /* Where trailing comments start on "part" lines, as on track lines. */
 #define NOTE_COLUMN 24
@@ -229,7 +229,7 @@ static bool print_played_part(struct strbuf *sb, const struct anim *a,
 	if (joints)
 		n += snprintf(note + n, sizeof note - (size_t)n, ", ");
 	if (joints)
-		n += views_joints_phrase(note + n, sizeof note - (size_t)n, first_joint, joints,
+		n += names_joints_phrase(note + n, sizeof note - (size_t)n, first_joint, joints,
 					 c->ntracks);
 	snprintf(note + n, sizeof note - (size_t)n, ", runs to frame %d%s",
 		 (int)entries_clip_frames(c), shared ? "" : ", not shared");

@@ -9,7 +9,7 @@
 
 #include "kind.h"
 #include "pacpath.h"
-#include "views.h"
+#include "names.h"
 
 /* What the rules check for an edit: the item's container when it has one
  * (a skeleton's edit re-checks the packs beside it, a pack's meets the
@@ -70,7 +70,7 @@ enum mh_err rules_check_edit(const uint8_t *entry, size_t size, const uint8_t *e
 	bool whole_model = k == KIND_PAC;
 	char member[48] = "";
 	if (depth)
-		views_member_name(path[depth - 1], k, member, sizeof member);
+		names_member(path[depth - 1], k, member, sizeof member);
 	enum mh_err err = rule_scope_of(entry, size, entry_new, entry_len, path, depth, &sc);
 	if (!err &&
 	    (rules_check_item(sc.now, sc.now_len, sc.was, sc.was_len,

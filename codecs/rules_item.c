@@ -13,7 +13,7 @@
 #include "pac.h"
 #include "pacpath.h"
 #include "tmh.h"
-#include "views.h"
+#include "names.h"
 
 /* Whether a decode succeeded; one that ran out of memory fails the
  * report. */
@@ -159,7 +159,7 @@ static void name_member(struct rule_report *r, size_t from, uint32_t index, enum
 		char *member = r->v[i].member;
 		size_t size = sizeof r->v[i].member, keep = strlen(member);
 		if (k != KIND_PAC) {
-			views_member_name(index, k, member, size);
+			names_member(index, k, member, size);
 			continue;
 		}
 		if (prefix + keep >= size)

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include "names.h"
 #include "views.h"
 
 #include <stdio.h>
@@ -28,15 +29,6 @@ bool views_stream_joints(const struct anim *a, const struct skeleton *rig, uint3
 {
 	return rig && a->format == CLIP_MHFU &&
 	       rig_part_joints(rig, anim_mhfu_part(stream), first, count);
-}
-
-int views_joints_phrase(char *buf, size_t len, uint32_t first, uint32_t count,
-			uint32_t ntracks)
-{
-	int n = snprintf(buf, len, "joints %u..%u", first, first + count - 1);
-	if (ntracks != count && n >= 0 && (size_t)n < len)
-		n += snprintf(buf + n, len - (size_t)n, " (the clip has %u tracks)", ntracks);
-	return n;
 }
 
 /* " - joints by records.txt: offset 0, 3 bones skipped", or that there
@@ -69,7 +61,7 @@ static bool clip_heading(const struct anim *a, uint32_t clip, const char *label,
 	if (known && n >= 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - (size_t)n, " - part %u, ", anim_mhfu_part(stream));
 	if (known && n >= 0 && (size_t)n < len)
-		n += views_joints_phrase(buf + n, len - (size_t)n, *first, *count, c->ntracks);
+		n += names_joints_phrase(buf + n, len - (size_t)n, *first, *count, c->ntracks);
 	if (views_mapped(a, map) && n >= 0 && (size_t)n < len)
 		n += map_heading(map, buf + n, len - (size_t)n);
 	anim_clip_timing(c, timing, sizeof timing);
@@ -141,80 +133,4 @@ char *views_check_text(const uint8_t *item, size_t item_len,
 		strbuf_printf(&sb, "none: no rule is broken\n");
 	rules_report_free(&r);
 	return strbuf_take(&sb, len);
-}
-
-void views_slot_name(uint32_t slot, enum views_slot_file file, char *buf, size_t len)
-{
-	static const char *const ext[] = {[VIEWS_SLOT_TXT] = "txt", [VIEWS_SLOT_BIN] = "bin",
-					  [VIEWS_SLOT_SVG] = "svg"};
-	snprintf(buf, len, "slot%03u.%s", slot, ext[file]);
-}
-
-void views_slot_link(const struct anim *a, uint32_t stream, uint32_t slot,
-		     enum views_slot_file file, char *buf, size_t len)
-{
-	uint32_t fs, fslot;
-	char name[32];
-	int32_t clip = a->streams[stream].slots[slot];
-	buf[0] = '\0';
-	if (clip < 0 || !anim_first_use(a, (uint32_t)clip, &fs, &fslot) ||
-	    (fs == stream && fslot == slot))
-		return;
-	views_slot_name(fslot, file, name, sizeof name);
-	if (fs == stream)
-		snprintf(buf, len, "%s", name);
-	else
-		snprintf(buf, len, "../stream%u/%s", fs, name);
-}
-
-/* ---- names ------------------------------------------------------------ */
-
-/* The community's number of engine id `id`. */
-static long long entry_number(uint32_t id)
-{
-	return (long long)id - 1;
-}
-
-void views_entry_dir_name(uint32_t id, char *buf, size_t len)
-{
-	snprintf(buf, len, "file_%05lld", entry_number(id));
-}
-
-void views_entry_file_name(uint32_t id, enum kind kind, char *buf, size_t len)
-{
-	snprintf(buf, len, "file_%05lld%s", entry_number(id), kind_ext(kind));
-}
-
-void views_entry_label(uint32_t id, char *buf, size_t len)
-{
-	snprintf(buf, len, "entry %u (file_%05lld)", id, entry_number(id));
-}
-
-void views_member_name(uint32_t index, enum kind kind, char *buf, size_t len)
-{
-	snprintf(buf, len, "%u%s", index, kind_ext(kind));
-}
-
-void views_item_dir_name(uint32_t id, const uint16_t *path, unsigned depth,
-			 char *buf, size_t len)
-{
-	views_entry_dir_name(id, buf, len);
-	for (unsigned i = 0; i < depth; i++) {
-		size_t used = strlen(buf);
-		snprintf(buf + used, len - used, "/%u", path[i]);
-	}
-}
-
-void views_item_name(uint32_t id, const uint16_t *path, unsigned depth,
-		     enum kind kind, char *buf, size_t len)
-{
-	if (depth == 0) {
-		views_entry_file_name(id, kind, buf, len);
-		return;
-	}
-	views_item_dir_name(id, path, depth - 1, buf, len);
-	size_t used = strlen(buf);
-	snprintf(buf + used, len - used, "/");
-	used = strlen(buf);
-	views_member_name(path[depth - 1], kind, buf + used, len - used);
 }

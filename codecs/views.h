@@ -28,12 +28,6 @@ char *views_pack_text(const struct anim *a, size_t *len);
 bool views_stream_joints(const struct anim *a, const struct skeleton *rig, uint32_t stream,
 			 uint32_t *first, uint32_t *count);
 
-/* "joints 31..39", and " (the clip has 5 tracks)" when ntracks is not
- * count: how a clip's heading names its part's joints.  Into buf (len
- * bytes, cut short as snprintf does); returns what snprintf does. */
-int views_joints_phrase(char *buf, size_t len, uint32_t first, uint32_t count,
-			uint32_t ntracks);
-
 /* The heading of clip `clip` of the pack named `label`: the slot that
  * first uses it (the file the other slots link to) and, given the rig,
  * its part and the part's joints from the rig (and the clip's track
@@ -69,47 +63,5 @@ char *views_clip_text_mapped(const struct anim *a, uint32_t clip, const char *la
  * Malloc'ed, NUL-terminated (length in *len); NULL when out of memory. */
 char *views_check_text(const uint8_t *item, size_t item_len,
 		       const struct skeleton *rig, size_t *len);
-
-/* A slot's files: its clip as text, its bytes, its curves' plots. */
-enum views_slot_file { VIEWS_SLOT_TXT, VIEWS_SLOT_BIN, VIEWS_SLOT_SVG };
-
-/* The file name of a slot's view, "slot024.txt", "slot024.bin" or
- * "slot024.svg", and the target of a slot's symlink when it shares an
- * earlier slot's clip ("slot000.txt" or "../stream0/slot000.txt"); ""
- * when it does not. */
-void views_slot_name(uint32_t slot, enum views_slot_file file, char *buf, size_t len);
-void views_slot_link(const struct anim *a, uint32_t stream, uint32_t slot,
-		     enum views_slot_file file, char *buf, size_t len);
-
-/* ---- names (mount.mhfu(8) "THE TREE") ---------------------------------
- * Entries go by the community's numbering: engine id minus one, five
- * digits, so id 6186 is file_06185 and id 0 is file_-0001.  Each writes
- * at most len (>= 1) bytes, NUL included, cutting the name short if need
- * be. */
-
-/* An entry's folder: "file_06185". */
-void views_entry_dir_name(uint32_t id, char *buf, size_t len);
-
-/* An entry's file, its extension from its kind: "file_06185.pac". */
-void views_entry_file_name(uint32_t id, enum kind kind, char *buf, size_t len);
-
-/* An entry in messages about the archive as a whole:
- * "entry 6186 (file_06185)". */
-void views_entry_label(uint32_t id, char *buf, size_t len);
-
-/* A PAC member's file, by its index and kind: "3.anim". */
-void views_member_name(uint32_t index, enum kind kind, char *buf, size_t len);
-
-/* The item at path[0..depth) of entry id (a member of nested PACs, as
- * pacpath.h addresses it) from the mount's root, `kind` being the
- * item's: its containers' folders, then its file ("file_06185/3.anim",
- * "file_00100/1/0.skeleton"); at depth 0 the entry's file.  The label of
- * the item in comments and the log. */
-void views_item_name(uint32_t id, const uint16_t *path, unsigned depth,
-		     enum kind kind, char *buf, size_t len);
-
-/* The folder of that item: "file_06185/3"; at depth 0 "file_06185". */
-void views_item_dir_name(uint32_t id, const uint16_t *path, unsigned depth,
-			 char *buf, size_t len);
 
 #endif

@@ -40,6 +40,7 @@
 #include "gltf.h"
 #include "records.h"
 #include "rig.h"
+#include "names.h"
 #include "views.h"
 #include "tmh.h"
 
@@ -560,18 +561,18 @@ static void extract_streams(const char *dir, const char *label,
 			int32_t clip = a->streams[s].slots[slot];
 			if (clip < 0)
 				continue;
-			for (int file = VIEWS_SLOT_TXT; file <= VIEWS_SLOT_SVG; file++) {
-				views_slot_name(slot, file, name, sizeof name);
-				views_slot_link(a, s, slot, file, link, sizeof link);
+			for (int file = NAMES_SLOT_TXT; file <= NAMES_SLOT_SVG; file++) {
+				names_slot(slot, file, name, sizeof name);
+				names_slot_link(a, s, slot, file, link, sizeof link);
 				path_of(path, "%s/stream%u/%s", dir, s, name);
 				size_t len = 0;
 				if (link[0]) {
 					make_link(link, path);
-				} else if (file == VIEWS_SLOT_SVG) {
+				} else if (file == NAMES_SLOT_SVG) {
 					char *svg = curve_svg_clip_view_mapped(
 						a, (uint32_t)clip, label, rig, map, &len);
 					write_text(path, svg, &len);
-				} else if (file == VIEWS_SLOT_BIN) {
+				} else if (file == NAMES_SLOT_BIN) {
 					uint8_t *bytes;
 					size_t len;
 					struct mh_diag d;

@@ -20,7 +20,7 @@
 #include "pac.h"
 #include "records.h"
 #include "skeleton.h"
-#include "views.h"
+#include "names.h"
 
 /* Entry `id`'s bytes as the mount shows them, malloc'ed (*len of them);
  * NULL when there is no such entry. */
@@ -120,12 +120,12 @@ static inline bool moveset_source_of(uint32_t id, moveset_entry_fn *get, void *c
 		return false;
 	src->rig = &src->own;
 	char dir[32], name[RECORDS_OVERLAY_HEAD], file[32];
-	views_entry_dir_name(model, dir, sizeof dir);
+	names_entry_dir(model, dir, sizeof dir);
 	snprintf(src->rig_label, sizeof src->rig_label, "%s/%d.skeleton", dir, member);
 	uint32_t from;
 	src->monster = records_find_monster(model, moveset_head, &rd, &from, name, sizeof name);
 	if (src->monster != RECORDS_NO_MONSTER) {
-		views_entry_file_name(from, KIND_OVL, file, sizeof file);
+		names_entry_file(from, KIND_OVL, file, sizeof file);
 		snprintf(src->monster_from, sizeof src->monster_from, "%s, %s", file, name);
 	}
 	return true;

@@ -23,33 +23,34 @@
 #include "kind.h"
 #include "pac.h"
 #include "tigrex.h"
+#include "names.h"
 #include "views.h"
 
 static void test_entry_names(void **state)
 {
 	(void)state;
 	char buf[64];
-	views_entry_dir_name(6186, buf, sizeof buf);
+	names_entry_dir(6186, buf, sizeof buf);
 	assert_string_equal(buf, "file_06185");
-	views_entry_dir_name(1, buf, sizeof buf);
+	names_entry_dir(1, buf, sizeof buf);
 	assert_string_equal(buf, "file_00000");
-	views_entry_dir_name(0, buf, sizeof buf);
+	names_entry_dir(0, buf, sizeof buf);
 	assert_string_equal(buf, "file_-0001");
-	views_entry_dir_name(123457, buf, sizeof buf);
+	names_entry_dir(123457, buf, sizeof buf);
 	assert_string_equal(buf, "file_123456");
-	views_entry_dir_name(UINT32_MAX, buf, sizeof buf);
+	names_entry_dir(UINT32_MAX, buf, sizeof buf);
 	assert_string_equal(buf, "file_4294967294");
 
-	views_entry_file_name(6186, KIND_PAC, buf, sizeof buf);
+	names_entry_file(6186, KIND_PAC, buf, sizeof buf);
 	assert_string_equal(buf, "file_06185.pac");
-	views_entry_file_name(0, KIND_DATA, buf, sizeof buf);
+	names_entry_file(0, KIND_DATA, buf, sizeof buf);
 	assert_string_equal(buf, "file_-0001.bin");
-	views_entry_file_name(43, KIND_HITS, buf, sizeof buf);
+	names_entry_file(43, KIND_HITS, buf, sizeof buf);
 	assert_string_equal(buf, "file_00042.hit");
 
-	views_entry_label(6186, buf, sizeof buf);
+	names_entry_label(6186, buf, sizeof buf);
 	assert_string_equal(buf, "entry 6186 (file_06185)");
-	views_entry_label(0, buf, sizeof buf);
+	names_entry_label(0, buf, sizeof buf);
 	assert_string_equal(buf, "entry 0 (file_-0001)");
 }
 
@@ -57,25 +58,25 @@ static void test_member_and_item_names(void **state)
 {
 	(void)state;
 	char buf[64];
-	views_member_name(3, KIND_ANIM, buf, sizeof buf);
+	names_member(3, KIND_ANIM, buf, sizeof buf);
 	assert_string_equal(buf, "3.anim");
-	views_member_name(0, KIND_SKELETON, buf, sizeof buf);
+	names_member(0, KIND_SKELETON, buf, sizeof buf);
 	assert_string_equal(buf, "0.skeleton");
-	views_member_name(255, KIND_DATA, buf, sizeof buf);
+	names_member(255, KIND_DATA, buf, sizeof buf);
 	assert_string_equal(buf, "255.bin");
 
 	static const uint16_t ANIM[] = {3}, DEEP[] = {1, 0, 12};
-	views_item_name(6186, ANIM, 1, KIND_ANIM, buf, sizeof buf);
+	names_item(6186, ANIM, 1, KIND_ANIM, buf, sizeof buf);
 	assert_string_equal(buf, "file_06185/3.anim");
-	views_item_name(6186, DEEP, 3, KIND_SKELETON, buf, sizeof buf);
+	names_item(6186, DEEP, 3, KIND_SKELETON, buf, sizeof buf);
 	assert_string_equal(buf, "file_06185/1/0/12.skeleton");
-	views_item_name(6186, NULL, 0, KIND_PAC, buf, sizeof buf);
+	names_item(6186, NULL, 0, KIND_PAC, buf, sizeof buf);
 	assert_string_equal(buf, "file_06185.pac");
-	views_item_dir_name(6186, ANIM, 1, buf, sizeof buf);
+	names_item_dir(6186, ANIM, 1, buf, sizeof buf);
 	assert_string_equal(buf, "file_06185/3");
-	views_item_dir_name(6186, DEEP, 3, buf, sizeof buf);
+	names_item_dir(6186, DEEP, 3, buf, sizeof buf);
 	assert_string_equal(buf, "file_06185/1/0/12");
-	views_item_dir_name(6186, NULL, 0, buf, sizeof buf);
+	names_item_dir(6186, NULL, 0, buf, sizeof buf);
 	assert_string_equal(buf, "file_06185");
 }
 
@@ -88,12 +89,12 @@ static void test_names_cut_short(void **state)
 	for (size_t len = 1; len < 32; len++) {
 		char *buf = malloc(len);
 		assert_non_null(buf);
-		views_item_name(6186, DEEP, 3, KIND_SKELETON, buf, len);
+		names_item(6186, DEEP, 3, KIND_SKELETON, buf, len);
 		assert_true(strlen(buf) < len);
 		assert_memory_equal(buf, "file_06185/1/0/12.skeleton", strlen(buf));
-		views_item_dir_name(6186, DEEP, 3, buf, len);
+		names_item_dir(6186, DEEP, 3, buf, len);
 		assert_memory_equal(buf, "file_06185/1/0/12", strlen(buf));
-		views_entry_label(6186, buf, len);
+		names_entry_label(6186, buf, len);
 		assert_memory_equal(buf, "entry 6186 (file_06185)", strlen(buf));
 		free(buf);
 	}
@@ -170,7 +171,7 @@ static void test_names_are_the_sample_extractions(void **state)
 		assert_int_equal(sscanf(line, "%255[^\t]\t%u\t%u\t%u\t%llu\t%31[^\t]", listed,
 					&id, &start, &blocks, &size, kind), 6);
 		enum kind k = kind_named(kind);
-		views_entry_file_name(id, k, name, sizeof name);
+		names_entry_file(id, k, name, sizeof name);
 		assert_string_equal(name, listed);
 		entries++;
 		if (k != KIND_PAC)
@@ -182,14 +183,14 @@ static void test_names_are_the_sample_extractions(void **state)
 		assert_non_null(entry);
 		struct pac pac;
 		assert_int_equal(pac_decode(entry, len, &pac, NULL), MH_OK);
-		views_item_dir_name(id, NULL, 0, folder, sizeof folder);
+		names_item_dir(id, NULL, 0, folder, sizeof folder);
 		for (uint32_t i = 0; i < pac.count; i++) {
 			const uint8_t *m = entry + pac.entries[i].offset;
 			size_t n = pac.entries[i].size;
 			if (!n)
 				continue;
 			const uint16_t at[] = {(uint16_t)i};
-			views_item_name(id, at, 1, kind_of(m, n), name, sizeof name);
+			names_item(id, at, 1, kind_of(m, n), name, sizeof name);
 			snprintf(path, sizeof path, "%s/src/%s", dir, name);
 			uint8_t *file = read_whole(path, &mlen);
 			if (!file)

@@ -16,7 +16,7 @@
 #include "cipher.h"
 #include "kinds.h"
 #include "pac.h"
-#include "views.h"
+#include "names.h"
 
 /* Entries larger than this are shown raw only: expanding one means
  * holding it whole in memory. */
@@ -53,7 +53,7 @@ static void settle_game(struct archive *ar, enum databin_game game)
 		[CLUE_STATISTICS] = "statistics", [CLUE_COUNT] = "entry count"};
 	ar->game_from = game != GAME_UNKNOWN ? "-o game=" : FROM[clue.how];
 	if (clue.how == CLUE_MAGIC)
-		views_entry_label(clue.id, entry, sizeof entry);
+		names_entry_label(clue.id, entry, sizeof entry);
 	if (game == GAME_UNKNOWN && clue.game == GAME_UNKNOWN && ar->db.encrypted)
 		mlog_printf(ar->log, "%s: cannot tell which game this encrypted archive "
 			    "is from: every entry is decrypted; if the ones a game stores "
@@ -498,7 +498,7 @@ const struct pactree *archive_entry_tree(struct archive *ar, uint32_t id)
 
 void archive_entry_name(struct archive *ar, uint32_t id, char *buf, size_t len)
 {
-	views_entry_file_name(id, archive_entry_kind(ar, id), buf, len);
+	names_entry_file(id, archive_entry_kind(ar, id), buf, len);
 }
 
 /* ---- writing ---------------------------------------------------------- */

@@ -8,7 +8,7 @@
 #include <strings.h>
 
 #include "record.h"
-#include "views.h"
+#include "names.h"
 
 
 bool item_is_pac_root(const struct archive *ar, const struct node *n)
@@ -71,7 +71,7 @@ void item_label(struct archive *ar, const struct node *n, char *buf, size_t len)
 	else if (n->depth == 0)
 		archive_entry_name(ar, n->entry, buf, len);
 	else
-		views_entry_dir_name(n->entry, buf, len);
+		names_entry_dir(n->entry, buf, len);
 	const struct pactree *tree = n->depth ? archive_entry_tree(ar, n->entry) : NULL;
 	for (unsigned i = 0; tree && i < n->depth; i++) {
 		size_t used = strlen(buf);
@@ -79,7 +79,7 @@ void item_label(struct archive *ar, const struct node *n, char *buf, size_t len)
 		if (used + 1 < len) {
 			buf[used++] = '/';
 			if (i + 1 == n->depth)
-				views_member_name(n->path[i], s->kind, buf + used, len - used);
+				names_member(n->path[i], s->kind, buf + used, len - used);
 			else
 				snprintf(buf + used, len - used, "%u", n->path[i]);
 		}
@@ -140,7 +140,7 @@ void item_override_key(const struct archive *ar, const struct node *n, char *buf
 			snprintf(buf + used, len - used, "%s%u", i ? "/" : "", n->path[i]);
 		}
 	} else {
-		views_item_dir_name(n->entry, n->path, n->depth, buf, len);
+		names_item_dir(n->entry, n->path, n->depth, buf, len);
 	}
 }
 
@@ -185,7 +185,7 @@ static void map_source(struct archive *ar, const struct node *n, const struct it
 		src->monster = records_find_monster(sk.entry, entry_head, ar, &from, name,
 						    sizeof name);
 		if (src->monster != RECORDS_NO_MONSTER) {
-			views_entry_file_name(from, KIND_OVL, file, sizeof file);
+			names_entry_file(from, KIND_OVL, file, sizeof file);
 			snprintf(src->monster_from, sizeof src->monster_from, "%s, %s", file, name);
 		}
 	}

@@ -2,7 +2,6 @@
 /* Generic dispatch over the view classes (view.h), and inode numbers. */
 #include "node.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -382,39 +381,4 @@ int node_contents_to_read(struct mhfs *fs, const struct node *n, uint8_t **data,
 	}
 	*len = t.size;
 	return 0;
-}
-
-/* ---- name parsing ----------------------------------------------------- */
-
-bool view_number(const char *s, long long *v, const char **end)
-{
-	char *e;
-	if (*s < '0' || *s > '9')
-		return false;
-	errno = 0;
-	*v = strtoll(s, &e, 10);
-	*end = e;
-	return errno == 0;
-}
-
-bool view_prefixed(const char *name, const char *prefix, const char **end)
-{
-	size_t n = strlen(prefix);
-	if (strncasecmp(name, prefix, n) || !isdigit((unsigned char)name[n]))
-		return false;
-	for (name += n; isdigit((unsigned char)*name); name++)
-		;
-	*end = name;
-	return true;
-}
-
-bool view_like_end(const char *end)
-{
-	if (!*end)
-		return true;
-	if (*end++ != '.' || !*end)
-		return false;
-	while (isalpha((unsigned char)*end))
-		end++;
-	return !*end;
 }

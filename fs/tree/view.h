@@ -41,6 +41,7 @@
 #include "diag.h"
 #include "kind.h"
 #include "rules.h"
+#include "view_names.h"
 
 struct mhfs;
 struct node;
@@ -193,14 +194,6 @@ struct view_class {
 	int (*request)(struct mhfs *fs, const struct node *n, const uint8_t *data, size_t len,
 		       struct edit *then);
 };
-
-/* Name parsing shared by the classes (node.c).  view_number: the
- * unsigned decimal number that starts s, *end after it.  view_prefixed:
- * `prefix` (any case) then digits.  view_like_end: nothing, or "." and
- * letters: the end of a view's name (or of an editor's name for one). */
-bool view_number(const char *s, long long *v, const char **end);
-bool view_prefixed(const char *name, const char *prefix, const char **end);
-bool view_like_end(const char *end);
 
 #define VIEW_DECLARE(type, cls) extern const struct view_class cls;
 VIEW_TABLE(VIEW_DECLARE)

@@ -11,7 +11,7 @@
 #include "item.h"
 #include "mhfs.h"
 #include "monsters.h"
-#include "views.h"
+#include "names.h"
 
 #define MOVESET_SUFFIX "-moveset"
 
@@ -115,7 +115,7 @@ static int link_resolve(struct mhfs *fs, const struct node *n, struct node_targe
 	if (!m || m->model + step >= fs->ar.count || member_of_kind(fs, m->model, KIND_SKELETON) < 0)
 		return ENOENT;
 	if (!n->stream) {
-		views_entry_dir_name(m->model, dir, sizeof dir);
+		names_entry_dir(m->model, dir, sizeof dir);
 		snprintf(t->link, sizeof t->link, "../%s", dir);
 		return 0;
 	}
@@ -123,14 +123,14 @@ static int link_resolve(struct mhfs *fs, const struct node *n, struct node_targe
 		/* MHP3rd: a standalone pack, two entries on. */
 		if (archive_entry_kind(&fs->ar, m->model + step) != KIND_ANIM)
 			return ENOENT;
-		views_entry_dir_name(m->model + step, dir, sizeof dir);
+		names_entry_dir(m->model + step, dir, sizeof dir);
 		snprintf(t->link, sizeof t->link, "../%s", dir);
 		return 0;
 	}
 	int pack = member_of_kind(fs, m->model, KIND_ANIM);
 	if (pack < 0)
 		return ENOENT;
-	views_entry_dir_name(m->model, dir, sizeof dir);
+	names_entry_dir(m->model, dir, sizeof dir);
 	snprintf(t->link, sizeof t->link, "../%s/%d", dir, pack);
 	return 0;
 }

@@ -12,7 +12,7 @@
 #include "edit.h"
 #include "item.h"
 #include "mhfs.h"
-#include "views.h"
+#include "names.h"
 
 /* The folder holding an item's views: its container's, or the root. */
 void item_parent(const struct node *n, struct node *dir)
@@ -35,7 +35,7 @@ static void raw_name(struct mhfs *fs, const struct node *n, char *buf, size_t le
 	if (n->depth == 0)
 		archive_entry_name(node_archive(fs, n), n->entry, buf, len);
 	else if (!item_resolve(node_archive(fs, n), n, &it))
-		views_member_name(n->path[n->depth - 1], it.kind, buf, len);
+		names_member(n->path[n->depth - 1], it.kind, buf, len);
 	else
 		snprintf(buf, len, "%u", n->path[n->depth - 1]);
 }
@@ -84,7 +84,7 @@ void item_folder_name(struct mhfs *fs, const struct node *n, char *buf, size_t l
 {
 	(void)fs;
 	if (n->depth == 0)
-		views_entry_dir_name(n->entry, buf, len);
+		names_entry_dir(n->entry, buf, len);
 	else
 		snprintf(buf, len, "%u", n->path[n->depth - 1]);
 }

@@ -12,18 +12,18 @@
 #include "edit.h"
 #include "item.h"
 #include "mhfs.h"
-#include "views.h"
+#include "names.h"
 
-static enum views_slot_file slot_file(const struct node *n)
+static enum names_slot_file slot_file(const struct node *n)
 {
-	return n->type == NODE_SLOT_BIN ? VIEWS_SLOT_BIN
-	       : n->type == NODE_SLOT_SVG ? VIEWS_SLOT_SVG : VIEWS_SLOT_TXT;
+	return n->type == NODE_SLOT_BIN ? NAMES_SLOT_BIN
+	       : n->type == NODE_SLOT_SVG ? NAMES_SLOT_SVG : NAMES_SLOT_TXT;
 }
 
 static void slot_name(struct mhfs *fs, const struct node *n, char *buf, size_t len)
 {
 	(void)fs;
-	views_slot_name(n->slot, slot_file(n), buf, len);
+	names_slot(n->slot, slot_file(n), buf, len);
 }
 
 static void in_stream(const struct node *n, struct node *dir)
@@ -42,7 +42,7 @@ static int slot_resolve(struct mhfs *fs, const struct node *n, struct node_targe
 	int32_t clip = pack_slot_clip(m, n->stream, n->slot);
 	if (clip < 0)
 		return ENOENT;
-	views_slot_link(&m->pack, n->stream, n->slot, slot_file(n), t->link, sizeof t->link);
+	names_slot_link(&m->pack, n->stream, n->slot, slot_file(n), t->link, sizeof t->link);
 	if (t->link[0] || (t->listing && n->type == NODE_SLOT_SVG))
 		return 0;
 	if (n->type == NODE_SLOT_BIN) {
