@@ -185,6 +185,11 @@ $(BUILD)/tests/test_inodes.o: CFLAGS += $(FS_INC_cache)
 $(BUILD)/tests/test_inodes: $(BUILD)/tests/test_inodes.o $(BUILD)/fs/cache/inodes.o $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS) -lpthread
 
+# The driver's test links every layer below fs/fuse/, without libfuse.
+$(BUILD)/tests/test_driver.o: CFLAGS += $(FS_INC_commit)
+$(BUILD)/tests/test_driver: $(BUILD)/tests/test_driver.o $(filter-out $(BUILD)/fs/fuse/%,$(FS_OBJ)) $(LIBCODECS)
+	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS) -lpthread
+
 $(BUILD)/tests/test_cipher_portable: tests/test_cipher.c codecs/cipher.c $(LIBCODECS)
 	$(CC) $(MH_CFLAGS) -DMH_CIPHER_PORTABLE -Icodecs $(MH_LDFLAGS) -o $@ tests/test_cipher.c codecs/cipher.c $(LIBCODECS) $(CMOCKA_LIBS) $(CODEC_LIBS)
 

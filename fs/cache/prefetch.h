@@ -45,8 +45,18 @@ struct prefetch {
 	uint32_t front;     /* the first entry after the current window */
 };
 
-void prefetch_init(struct prefetch *p);
-void prefetch_destroy(struct prefetch *p);
+/* The state, with nothing under way (the driver context holds it; only
+ * the FUSE layer stores, fuse/prefetch.c). */
+static inline void prefetch_init(struct prefetch *p)
+{
+	*p = (struct prefetch){0};
+	pthread_mutex_init(&p->lock, NULL);
+}
+
+static inline void prefetch_destroy(struct prefetch *p)
+{
+	pthread_mutex_destroy(&p->lock);
+}
 
 /* Called after replying to a read of root entry `id` from its start (a
  * page cache miss); may store the next window, in the calling thread. */

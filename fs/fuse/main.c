@@ -18,11 +18,9 @@
 #include <syslog.h>
 #include <unistd.h>
 
-#include "handle.h"
-#include "kinds.h"
+#include "driver.h"
 #include "loop.h"
 #include "fusefs.h"
-#include "original.h"
 #include "report.h"
 #include "version.h"
 
@@ -35,7 +33,6 @@ enum {
 	EXIT_BUSY = 5,    /* another mount holds the archive */
 };
 
-#define DEFAULT_TIMEOUT 3600.0
 #define DEFAULT_CACHE_MB 64
 /* Seconds a lock held by another mount is waited for: a driver just
  * unmounted or killed lets go as it exits. */
@@ -459,26 +456,6 @@ static bool parse_mb(const char *name, const char *value, size_t *bytes)
 /* The record folder (record.h).  A folder given with -o state= must be
  * usable; when the default one is not (a read-only home), the mount goes
  * on with the record in memory, and says so. */
-static bool open_record(struct mhfs *fs, const struct options *o)
-{
-	struct fs_diag msg = {"out of memory"};
-	char *dir = o->state ? strdup(o->state) : record_default_dir(o->archive);
-	int err = dir ? record_open(&fs->record, dir, &msg) : ENOMEM;
-	if (!err && (err = mlog_keep_in(&fs->log, fs->record.dir))) {
-		fs_diag_printf(&msg, "%s/log: %s", fs->record.path, strerror(err));
-		record_close(&fs->record);
-	}
-	free(dir);
-	if (err && o->state) {
-		fprintf(stderr, "mount.mhfu: -o state=%s: %s\n", o->state, msg.msg);
-		return false;
-	}
-	if (err)
-		mlog_printf(&fs->log, "the record cannot be kept on disk (%s): the log and "
-			    "refused texts last only until unmount (see -o state=)", msg.msg);
-	return true;
-}
-
 static int serve(struct mhfs *fs, struct fuse_args *args,
 		 struct fuse_cmdline_opts *cmd, bool verbose, uint64_t began)
 {
@@ -533,7 +510,7 @@ int main(int argc, char *argv[])
 	static struct mhfs fs; /* large (the log): not on the stack */
 	uint64_t began = archive_now_us();
 	struct fs_diag msg = {""};
-	int status = EXIT_USAGE, err;
+	int status = EXIT_USAGE;
 
 	fuse_set_log_func(log_as_ours);
 	if (add_arguments(&args, argc, argv)) {
@@ -621,44 +598,14 @@ int main(int argc, char *argv[])
 	 * of commits (13 to 15 MB over 3,000 here; with one, flat at 9). */
 	mallopt(M_ARENA_MAX, 1);
 	openlog("mount.mhfu", LOG_PID, LOG_USER);
-	mlog_init(&fs.log, true);
-	fs.record.dir = -1;
-	scratch_init(&fs.scratch);
-	fs.scratch.budget = scratch_bytes;
-	inodes_init(&fs.inodes);
-	pthread_mutex_init(&fs.errors_lock, NULL);
-	pthread_mutex_init(&fs.handles_lock, NULL);
-	times_init(&fs.times);
-	prefetch_init(&fs.prefetch);
-	fs.uid = getuid();
-	fs.gid = getgid();
-	/* Names may be cached as long as attributes: a commit retires the
-	 * numbers of what it changes, and a name the kernel keeps for one
-	 * reads and stats as the view is now, or is gone (inodes.h). */
-	fs.timeout = DEFAULT_TIMEOUT;
-	fs.entry_timeout = DEFAULT_TIMEOUT;
-	fs.rules = rules;
-	switch (archive_open(&fs.ar, opts.archive, &fs.log, game, opts.read_only,
-			     (unsigned)lock_wait * 1000, &msg)) {
-	case AR_OK:
-		fs.ar.backup = opts.backup;
-		fs.ar.cache_budget = cache_bytes;
-		if (!open_record(&fs, &opts)) {
-			archive_close(&fs.ar);
-			status = EXIT_USAGE;
-			break;
-		}
-		fs.ar.record = &fs.record;
-		kinds_recall(&fs.ar);
-		if ((err = original_open(&fs, (size_t)history_max, &msg)) == ENOMEM) {
-			fprintf(stderr, "mount.mhfu: out of memory\n");
-			archive_close(&fs.ar);
-			status = EXIT_IO;
-			break;
-		}
-		if (err)
-			mlog_printf(&fs.log, "the history cannot be kept in the record (%s): "
-				    "commits can be undone until unmount only", msg.msg);
+	struct driver_options d = {
+		.archive = opts.archive, .state = opts.state, .game = game,
+		.read_only = opts.read_only, .backup = opts.backup, .log_to_stderr = true,
+		.lock_wait_ms = (unsigned)lock_wait * 1000, .cache_bytes = cache_bytes,
+		.scratch_bytes = scratch_bytes, .history_max = (size_t)history_max, .rules = rules,
+	};
+	switch (driver_open(&fs, &d, &msg)) {
+	case DRIVER_OK:
 		add_mount_option(&args, "fsname", fs.ar.path);
 		fuse_opt_add_arg(&args, "-osubtype=mhfu");
 		/* Views are the mounting user's, mode 644 (folders 755): the
@@ -673,37 +620,26 @@ int main(int argc, char *argv[])
 		fs.workers = cmd.singlethread ? 1
 			     : opts.max_threads ? cmd.max_threads : default_workers();
 		status = serve(&fs, &args, &cmd, opts.verbose, began);
-		kinds_keep(&fs.ar, true); /* while the archive is still locked */
-		original_close(&fs);
-		archive_close(&fs.ar);
 		break;
-	case AR_EIO:
+	case DRIVER_EIO:
+	case DRIVER_ENOMEM:
 		fprintf(stderr, "mount.mhfu: %s\n", msg.msg);
 		status = EXIT_IO;
 		break;
-	case AR_EFORMAT:
+	case DRIVER_EFORMAT:
 		fprintf(stderr, "mount.mhfu: %s\n", msg.msg);
 		status = EXIT_FORMAT;
 		break;
-	case AR_EBUSY:
+	case DRIVER_EBUSY:
 		fprintf(stderr, "mount.mhfu: %s\n", msg.msg);
 		status = EXIT_BUSY;
 		break;
+	case DRIVER_ESTATE:
+		fprintf(stderr, "mount.mhfu: %s\n", msg.msg);
+		status = EXIT_USAGE;
+		break;
 	}
-	for (struct view_error *v = fs.errors, *next; v; v = next) {
-		next = v->next;
-		free(v->msg);
-		free(v);
-	}
-	pthread_mutex_destroy(&fs.errors_lock);
-	handles_free_all(&fs);
-	pthread_mutex_destroy(&fs.handles_lock);
-	times_destroy(&fs.times);
-	prefetch_destroy(&fs.prefetch);
-	inodes_destroy(&fs.inodes);
-	scratch_destroy(&fs.scratch);
-	mlog_destroy(&fs.log);
-	record_close(&fs.record);
+	driver_close(&fs);
 	closelog();
 out:
 	free(cmd.mountpoint);

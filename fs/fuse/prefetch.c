@@ -6,17 +6,6 @@
 #include "handle.h"
 #include "reply.h"
 
-void prefetch_init(struct prefetch *p)
-{
-	memset(p, 0, sizeof *p);
-	pthread_mutex_init(&p->lock, NULL);
-}
-
-void prefetch_destroy(struct prefetch *p)
-{
-	pthread_mutex_destroy(&p->lock);
-}
-
 /* Stores entry id whole into the kernel's page cache, under its current
  * number and as a cached open of it would read it: the number exposed
  * first (inodes.h), unless a writer has the view open; each piece read

@@ -68,6 +68,7 @@ struct mhfs {
 	_Atomic uint64_t view_reads; /* reads of views that reached the driver
 					(the kernel's cache missed them) */
 	struct times_table times;    /* times set on views */
+	bool opened, archive_open, history_open; /* what driver_close undoes */
 };
 
 /* Tells the kernel to drop inode `ino`'s pages and attributes. */

@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: MIT */
+/* The tree and the commit path without a mount (fs/commit/driver.h): a
+ * copy of the sample archive opened as mount.mhfu opens it, views looked
+ * up and read, edits committed or refused as a mount's close commits
+ * them, and what lands checked in the archive file itself, reopened.
+ * Nothing here links libfuse: the layers below fs/fuse/ are the driver. */
+#include "testlib.h"
+
+#include <cmocka.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "driver.h"
+#include "node.h"
+#include "save.h"
+
+struct fixture {
+	char dir[256];      /* a temporary folder */
+	char archive[300];  /* its copy of the sample's DATA.BIN */
+	char state[300];    /* the record folder */
+	struct mhfs *fs;
+};
+
+static struct fixture F;
+
+static void copy_file(const char *from, const char *to)
+{
+	struct file_bytes b = {0};
+	char why[512];
+	if (!read_whole_file(from, &b, why, sizeof why))
+		fail_msg("%s (MHFU_SAMPLE is the sample's folder; make units sets it)", why);
+	FILE *fp = fopen(to, "wb");
+	assert_non_null(fp);
+	assert_int_equal(fwrite(b.p, 1, b.len, fp), b.len);
+	assert_int_equal(fclose(fp), 0);
+	free(b.p);
+}
+
+static struct file_bytes archive_bytes(void)
+{
+	struct file_bytes b = {0};
+	char why[512];
+	assert_true(read_whole_file(F.archive, &b, why, sizeof why));
+	return b;
+}
+
+static enum driver_status open_driver(enum rules_mode rules)
+{
+	struct driver_options o = {
+		.archive = F.archive, .state = F.state, .cache_bytes = 64u << 20,
+		.scratch_bytes = 16u << 20, .rules = rules,
+	};
+	struct fs_diag msg = {""};
+	F.fs = calloc(1, sizeof *F.fs); /* large (the log): not on the stack */
+	assert_non_null(F.fs);
+	return driver_open(F.fs, &o, &msg);
+}
+
+static void close_driver(void)
+{
+	driver_close(F.fs);
+	free(F.fs);
+	F.fs = NULL;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	const char *sample = getenv("MHFU_SAMPLE");
+	char from[4096];
+	snprintf(F.dir, sizeof F.dir, "%s/mhfu-driver.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(F.dir))
+		return -1;
+	snprintf(F.archive, sizeof F.archive, "%s/DATA.BIN", F.dir);
+	snprintf(F.state, sizeof F.state, "%s/state", F.dir);
+	snprintf(from, sizeof from, "%s/DATA.BIN", sample ? sample : ".");
+	copy_file(from, F.archive);
+	return 0;
+}
+
+static void remove_tree(const char *path)
+{
+	DIR *d = opendir(path);
+	if (!d) {
+		unlink(path);
+		return;
+	}
+	for (struct dirent *e; (e = readdir(d));) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		char sub[8192];
+		snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+		remove_tree(sub);
+	}
+	closedir(d);
+	rmdir(path);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	if (F.fs)
+		close_driver();
+	remove_tree(F.dir);
+	return 0;
+}
+
+/* The view at `path` from the root, as a lookup of each name in turn. */
+static int lookup(const char *path, struct node *n)
+{
+	char buf[512];
+	int err = 0;
+	snprintf(buf, sizeof buf, "%s", path);
+	assert_true(node_from_ino(F.fs, 1, n));
+	pthread_rwlock_rdlock(&F.fs->ar.io);
+	for (char *save = NULL, *name = strtok_r(buf, "/", &save); name && !err;
+	     name = strtok_r(NULL, "/", &save)) {
+		struct node child;
+		if (!(err = node_lookup(F.fs, n, name, &child)))
+			*n = child;
+	}
+	pthread_rwlock_unlock(&F.fs->ar.io);
+	return err;
+}
+
+/* The view's contents as a NUL-terminated string. */
+static char *contents(const char *path)
+{
+	struct node n;
+	uint8_t *data;
+	size_t len;
+	assert_int_equal(lookup(path, &n), 0);
+	pthread_rwlock_rdlock(&F.fs->ar.io);
+	assert_int_equal(node_contents(F.fs, &n, &data, &len), 0);
+	pthread_rwlock_unlock(&F.fs->ar.io);
+	char *s = malloc(len + 1);
+	assert_non_null(s);
+	memcpy(s, data, len);
+	s[len] = '\0';
+	free(data);
+	return s;
+}
+
+/* Writes a view as a close commits it: 0, or the close's errno. */
+static int write_view(const char *path, const void *data, size_t len)
+{
+	struct node n;
+	assert_int_equal(lookup(path, &n), 0);
+	return commit_write(F.fs, &n, data, len);
+}
+
+/* The text with its first `from` replaced by `to` (same length or not). */
+static char *replaced(const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+	assert_non_null(at);
+	size_t head = (size_t)(at - text), tail = strlen(at + strlen(from));
+	char *s = malloc(head + strlen(to) + tail + 1);
+	assert_non_null(s);
+	memcpy(s, text, head);
+	memcpy(s + head, to, strlen(to));
+	memcpy(s + head + strlen(to), at + strlen(from), tail + 1);
+	return s;
+}
+
+static size_t kept_texts(void)
+{
+	char dir[400];
+	size_t n = 0;
+	snprintf(dir, sizeof dir, "%s/rejected", F.state);
+	DIR *d = opendir(dir);
+	for (struct dirent *e; d && (e = readdir(d));)
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n;
+}
+
+#define CLIP "file_06185/3/stream2/slot024.txt"
+
+static void test_views_resolve_and_read_without_a_mount(void **state)
+{
+	(void)state;
+	assert_int_equal(open_driver(RULES_STRICT), DRIVER_OK);
+	char *clip = contents(CLIP);
+	assert_non_null(strstr(clip, "# file_06185/3.anim stream 2 slot 24 - part 1"));
+	char *check = contents("file_06185/check.txt");
+	assert_non_null(strstr(check, "none: no rule is broken"));
+	struct node n;
+	assert_int_equal(lookup("file_06185/3/stream2/slot7.txt", &n), ENOENT);
+	assert_int_equal(lookup("file_99999.bin", &n), ENOENT);
+	free(clip);
+	free(check);
+	close_driver();
+}
+
+static void test_a_commit_lands_and_a_refusal_leaves_the_archive(void **state)
+{
+	(void)state;
+	assert_int_equal(open_driver(RULES_STRICT), DRIVER_OK);
+	char *clip = contents(CLIP);
+	char *edited = replaced(clip, "   -6834 ", "   -6800 ");
+	assert_int_equal(write_view(CLIP, edited, strlen(edited)), 0);
+	char *now = contents(CLIP);
+	assert_string_equal(now, edited);
+
+	/* Refused: a syntax error, then junk over the skeleton the game
+	 * loads (UNDECODABLE); the archive keeps every byte, the text is
+	 * kept in the record. */
+	struct file_bytes before = archive_bytes();
+	static const char bad[] = "track x\n";
+	assert_int_equal(write_view(CLIP, bad, sizeof bad - 1), EINVAL);
+	assert_int_equal(kept_texts(), 1);
+	uint8_t junk[3000];
+	for (size_t i = 0; i < sizeof junk; i++)
+		junk[i] = (uint8_t)(i * 37 + 11);
+	assert_int_equal(write_view("file_06185/0.skeleton", junk, sizeof junk), EINVAL);
+	struct file_bytes after = archive_bytes();
+	assert_int_equal(after.len, before.len);
+	assert_memory_equal(after.p, before.p, before.len);
+	close_driver();
+
+	/* Reopened, the commit is there. */
+	assert_int_equal(open_driver(RULES_STRICT), DRIVER_OK);
+	char *again = contents(CLIP);
+	assert_string_equal(again, edited);
+	close_driver();
+	free(before.p);
+	free(after.p);
+	free(clip);
+	free(edited);
+	free(now);
+	free(again);
+}
+
+static void test_rules_warn_stores_what_strict_refuses(void **state)
+{
+	(void)state;
+	assert_int_equal(open_driver(RULES_WARN), DRIVER_OK);
+	uint8_t junk[3000];
+	for (size_t i = 0; i < sizeof junk; i++)
+		junk[i] = (uint8_t)(i * 53 + 7);
+	assert_int_equal(write_view("file_06185/2.tmh", junk, sizeof junk), 0);
+	struct node n;
+	assert_int_equal(lookup("file_06185/2.bin", &n), 0);
+	assert_int_equal(lookup("file_06185/2.tmh", &n), ENOENT);
+	close_driver();
+}
+
+static void test_open_says_why_not(void **state)
+{
+	(void)state;
+	char good[sizeof F.archive];
+	memcpy(good, F.archive, sizeof good);
+	snprintf(F.archive, sizeof F.archive, "%s/missing.BIN", F.dir);
+	assert_int_equal(open_driver(RULES_STRICT), DRIVER_EIO);
+	close_driver();
+	memcpy(F.archive, good, sizeof good);
+
+	/* A record folder given that is a file. */
+	char file[sizeof F.state];
+	snprintf(file, sizeof file, "%s/afile", F.dir);
+	copy_file(F.archive, file);
+	char given[sizeof F.state];
+	memcpy(given, F.state, sizeof given);
+	snprintf(F.state, sizeof F.state, "%s", file);
+	assert_int_equal(open_driver(RULES_STRICT), DRIVER_ESTATE);
+	close_driver();
+	memcpy(F.state, given, sizeof given);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_views_resolve_and_read_without_a_mount, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_a_commit_lands_and_a_refusal_leaves_the_archive,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rules_warn_stores_what_strict_refuses, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_open_says_why_not, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
