@@ -49,8 +49,8 @@ endif
 ifeq ($(SAN),thread)
 SAN_FLAGS = -fsanitize=thread
 endif
-# libFuzzer's build (tests/fuzz.sh: CC=clang): the fuzz targets link
-# libFuzzer's main instead of tests/fuzz_driver.c.  Comparisons are not
+# libFuzzer's build (tests/fuzz/fuzz.sh: CC=clang): the fuzz targets link
+# libFuzzer's main instead of tests/fuzz/fuzz_driver.c.  Comparisons are not
 # traced: the targets build valid structures from their inputs and the
 # dictionary names the formats' words (memcmp and strcmp are still
 # watched), and side by side for a minute, from the committed corpora and
@@ -83,8 +83,11 @@ FS_INC_cache  := $(FS_INC_store) -Ifs/cache
 FS_INC_tree   := $(FS_INC_cache) -Ifs/tree
 FS_INC_commit := $(FS_INC_tree) -Ifs/commit
 FS_INC_fuse   := $(FS_INC_commit) -Ifs/fuse
-UNIT_SRC  := $(wildcard tests/test_*.c)
-FUZZ_SRC  := $(filter-out tests/fuzz_driver.c,$(wildcard tests/fuzz_*.c))
+# tests/ in folders: unit/ (cmocka), fuzz/ (targets, corpora), gen/ (the
+# generator, mhfudump, the bench), mount/ (real programs on real mounts);
+# rng.h and clipgen.h, which several share, at the top.
+UNIT_SRC  := $(wildcard tests/unit/test_*.c)
+FUZZ_SRC  := $(filter-out tests/fuzz/fuzz_driver.c,$(wildcard tests/fuzz/fuzz_*.c))
 
 CODEC_OBJ := $(CODEC_SRC:%.c=$(BUILD)/%.o)
 FS_OBJ    := $(FS_SRC:%.c=$(BUILD)/%.o)
@@ -92,10 +95,10 @@ FS_OBJ    := $(FS_SRC:%.c=$(BUILD)/%.o)
 # intermediates, and the next build, seeing them in the .d files, would
 # compile and link everything again).
 TEST_OBJ  := $(UNIT_SRC:tests/%.c=$(BUILD)/tests/%.o) $(FUZZ_SRC:tests/%.c=$(BUILD)/tests/%.o) \
-	$(BUILD)/tests/fuzz_driver.o $(BUILD)/tests/cipher_bench.o
+	$(BUILD)/tests/fuzz/fuzz_driver.o $(BUILD)/tests/gen/cipher_bench.o
 # test_cipher runs twice: against the library (its fastest kernel here)
 # and against the portable kernel alone.
-UNITS     := $(UNIT_SRC:tests/%.c=$(BUILD)/tests/%) $(BUILD)/tests/test_cipher_portable
+UNITS     := $(UNIT_SRC:tests/%.c=$(BUILD)/tests/%) $(BUILD)/tests/unit/test_cipher_portable
 FUZZERS   := $(FUZZ_SRC:tests/%.c=$(BUILD)/tests/%)
 LIBCODECS := $(BUILD)/libmhcodecs.a
 MOUNT     := $(BUILD)/mount.mhfu
@@ -136,7 +139,7 @@ $(BUILD)/fs/%.o: fs/%.c | build-deps
 
 $(BUILD)/tests/%.o: tests/%.c | build-deps
 	@mkdir -p $(@D)
-	$(CC) $(MH_CFLAGS) -Icodecs -c -o $@ $<
+	$(CC) $(MH_CFLAGS) -Icodecs -Itests -Itests/gen -c -o $@ $<
 
 $(LIBCODECS): $(CODEC_OBJ)
 	rm -f $@
@@ -145,61 +148,61 @@ $(LIBCODECS): $(CODEC_OBJ)
 $(MOUNT): $(FS_OBJ) $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $(FS_OBJ) $(LIBCODECS) $(FUSE_LIBS) $(CODEC_LIBS) -lpthread
 
-$(MKARCHIVE): $(BUILD)/tests/mkarchive.o $(BUILD)/tests/mkmodels.o $(LIBCODECS)
+$(MKARCHIVE): $(BUILD)/tests/gen/mkarchive.o $(BUILD)/tests/gen/mkmodels.o $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CODEC_LIBS)
 
-$(VIEWCHECK): $(BUILD)/tests/viewcheck.o $(LIBCODECS)
+$(VIEWCHECK): $(BUILD)/tests/gen/viewcheck.o $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CODEC_LIBS)
 
-$(MHFUDUMP): $(BUILD)/tests/mhfudump.o $(LIBCODECS)
+$(MHFUDUMP): $(BUILD)/tests/gen/mhfudump.o $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CODEC_LIBS)
 
 # The exercisers: system calls against a mount (or a local directory),
 # libc only.
-$(POSIX_CHECK): $(BUILD)/tests/posix_check.o $(BUILD)/tests/exercise.o
+$(POSIX_CHECK): $(BUILD)/tests/mount/posix_check.o $(BUILD)/tests/mount/exercise.o
 	$(CC) $(MH_LDFLAGS) -o $@ $^
 
-$(FSX): $(BUILD)/tests/fsx.o $(BUILD)/tests/exercise.o
+$(FSX): $(BUILD)/tests/mount/fsx.o $(BUILD)/tests/mount/exercise.o
 	$(CC) $(MH_LDFLAGS) -o $@ $^
 
 # An LD_PRELOAD shim failing the driver's I/O calls one at a time.
-$(FAULTIO): tests/faultio.c
+$(FAULTIO): tests/mount/faultio.c
 	@mkdir -p $(@D)
 	$(CC) -shared -fPIC $(WARN_CFLAGS) $(CFLAGS) -o $@ $< -ldl
 
-$(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(LIBCODECS)
+$(BUILD)/tests/unit/test_%: $(BUILD)/tests/unit/test_%.o $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS)
 
 # The store's test links the store and its journal, without libfuse.
-$(BUILD)/tests/test_store.o: CFLAGS += $(FS_INC_store)
-$(BUILD)/tests/test_store: $(BUILD)/tests/test_store.o $(BUILD)/fs/store/store.o $(BUILD)/fs/store/store_io.o $(BUILD)/fs/store/journal.o $(BUILD)/fs/store/fserror.o $(LIBCODECS)
+$(BUILD)/tests/unit/test_store.o: CFLAGS += $(FS_INC_store)
+$(BUILD)/tests/unit/test_store: $(BUILD)/tests/unit/test_store.o $(BUILD)/fs/store/store.o $(BUILD)/fs/store/store_io.o $(BUILD)/fs/store/journal.o $(BUILD)/fs/store/fserror.o $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS)
 
 # The history's test links the history, without libfuse.
-$(BUILD)/tests/test_history.o: CFLAGS += $(FS_INC_store)
-$(BUILD)/tests/test_history: $(BUILD)/tests/test_history.o $(BUILD)/fs/store/history.o $(BUILD)/fs/store/record.o $(BUILD)/fs/store/fserror.o $(LIBCODECS)
+$(BUILD)/tests/unit/test_history.o: CFLAGS += $(FS_INC_store)
+$(BUILD)/tests/unit/test_history: $(BUILD)/tests/unit/test_history.o $(BUILD)/fs/store/history.o $(BUILD)/fs/store/record.o $(BUILD)/fs/store/fserror.o $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS) -lpthread
 
 # The inode table's test links the table alone.
-$(BUILD)/tests/test_inodes.o: CFLAGS += $(FS_INC_cache)
-$(BUILD)/tests/test_inodes: $(BUILD)/tests/test_inodes.o $(BUILD)/fs/cache/inodes.o $(LIBCODECS)
+$(BUILD)/tests/unit/test_inodes.o: CFLAGS += $(FS_INC_cache)
+$(BUILD)/tests/unit/test_inodes: $(BUILD)/tests/unit/test_inodes.o $(BUILD)/fs/cache/inodes.o $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS) -lpthread
 
 # The driver's test links every layer below fs/fuse/, without libfuse.
-$(BUILD)/tests/test_driver.o: CFLAGS += $(FS_INC_commit)
-$(BUILD)/tests/test_driver: $(BUILD)/tests/test_driver.o $(filter-out $(BUILD)/fs/fuse/%,$(FS_OBJ)) $(LIBCODECS)
+$(BUILD)/tests/unit/test_driver.o: CFLAGS += $(FS_INC_commit)
+$(BUILD)/tests/unit/test_driver: $(BUILD)/tests/unit/test_driver.o $(filter-out $(BUILD)/fs/fuse/%,$(FS_OBJ)) $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS) -lpthread
 
-$(BUILD)/tests/test_cipher_portable: tests/test_cipher.c codecs/cipher.c $(LIBCODECS)
-	$(CC) $(MH_CFLAGS) -DMH_CIPHER_PORTABLE -Icodecs $(MH_LDFLAGS) -o $@ tests/test_cipher.c codecs/cipher.c $(LIBCODECS) $(CMOCKA_LIBS) $(CODEC_LIBS)
+$(BUILD)/tests/unit/test_cipher_portable: tests/unit/test_cipher.c codecs/cipher.c $(LIBCODECS)
+	$(CC) $(MH_CFLAGS) -DMH_CIPHER_PORTABLE -Icodecs -Itests $(MH_LDFLAGS) -o $@ tests/unit/test_cipher.c codecs/cipher.c $(LIBCODECS) $(CMOCKA_LIBS) $(CODEC_LIBS)
 
 # Fuzz targets: libFuzzer entry points; under gcc they link a replay/random
-# driver (tests/fuzz_driver.c) that `make check` runs for a fixed count.
-$(BUILD)/tests/fuzz_%: $(BUILD)/tests/fuzz_%.o $(if $(FUZZ_MAIN),,$(BUILD)/tests/fuzz_driver.o) $(LIBCODECS)
+# driver (tests/fuzz/fuzz_driver.c) that `make check` runs for a fixed count.
+$(BUILD)/tests/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(if $(FUZZ_MAIN),,$(BUILD)/tests/fuzz/fuzz_driver.o) $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) $(FUZZ_MAIN) -o $@ $^ $(CODEC_LIBS)
 # The commit path's models have the sample's texture banks.
-$(BUILD)/tests/fuzz_commit: $(BUILD)/tests/fuzz_commit.o $(BUILD)/tests/mkmodels.o \
-		$(if $(FUZZ_MAIN),,$(BUILD)/tests/fuzz_driver.o) $(LIBCODECS)
+$(BUILD)/tests/fuzz/fuzz_commit: $(BUILD)/tests/fuzz/fuzz_commit.o $(BUILD)/tests/gen/mkmodels.o \
+		$(if $(FUZZ_MAIN),,$(BUILD)/tests/fuzz/fuzz_driver.o) $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) $(FUZZ_MAIN) -o $@ $^ $(CODEC_LIBS)
 
 # The sample archive every test and the demo use: deterministic from the seed.
@@ -220,50 +223,50 @@ test-deps:
 	@bash tests/deps.sh test
 	@bash tests/deps.sh pictures || echo "test-deps: model.glb's validator and Blender checks will skip"
 
-# The fuzz targets replay what libFuzzer kept (tests/corpus/TARGET), then
-# run generated inputs; tests/fuzz.sh itself is tested once, unsanitized.
+# The fuzz targets replay what libFuzzer kept (tests/fuzz/corpus/TARGET), then
+# run generated inputs; tests/fuzz/fuzz.sh itself is tested once, unsanitized.
 units: $(UNITS) $(FUZZERS) $(SAMPLE)/.done
 	@set -e; for t in $(UNITS); do MHFU_SAMPLE=$(SAMPLE) $$t; done
 	@set -e; for f in $(FUZZERS); do \
-		c=tests/corpus/$${f##*/}; [ -d $$c ] || c=; $$f --runs 3000 $$c $(FUZZ_SEEDS); done
+		c=tests/fuzz/corpus/$${f##*/}; [ -d $$c ] || c=; $$f --runs 3000 $$c $(FUZZ_SEEDS); done
 ifeq ($(SAN),)
-	bash tests/fuzz_test.sh $(SAMPLE) $(BUILD)/fuzz-test
+	bash tests/fuzz/fuzz_test.sh $(SAMPLE) $(BUILD)/fuzz-test
 	bash tests/layers.sh
 endif
 
 mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(SAMPLE)/.done
-	bash tests/mount_test.sh $(MOUNT) $(SAMPLE) $(VIEWCHECK)
-	bash tests/install_test.sh $(MOUNT) $(SAMPLE)
-	bash tests/write_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
-	bash tests/rules_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
-	bash tests/rules_agreement_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
-	bash tests/entries_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
-	bash tests/svg_test.sh $(MOUNT) $(SAMPLE)
-	bash tests/texture_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
-	bash tests/gltf_test.sh $(MOUNT) $(SAMPLE)
-	bash tests/inverse_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(INVERSE_ROUNDS)
-	bash tests/editor_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
-	bash tests/demo_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
-	bash tests/lock_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
-	bash tests/record_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
-	bash tests/kinds_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
-	bash tests/records_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
-	bash tests/scratch_test.sh $(MOUNT) $(SAMPLE)
-	bash tests/crash_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(CRASH_ROUNDS)
-	bash tests/concurrency_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(STORM_SECONDS)
-	bash tests/flip_test.sh $(MOUNT) $(SAMPLE) $(FLIP_ARCHIVES)
+	bash tests/mount/mount_test.sh $(MOUNT) $(SAMPLE) $(VIEWCHECK)
+	bash tests/mount/install_test.sh $(MOUNT) $(SAMPLE)
+	bash tests/mount/write_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
+	bash tests/mount/rules_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
+	bash tests/mount/rules_agreement_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
+	bash tests/mount/entries_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
+	bash tests/mount/svg_test.sh $(MOUNT) $(SAMPLE)
+	bash tests/mount/texture_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
+	bash tests/mount/gltf_test.sh $(MOUNT) $(SAMPLE)
+	bash tests/mount/inverse_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(INVERSE_ROUNDS)
+	bash tests/mount/editor_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
+	bash tests/mount/demo_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
+	bash tests/mount/lock_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
+	bash tests/mount/record_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
+	bash tests/mount/kinds_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
+	bash tests/mount/records_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
+	bash tests/mount/scratch_test.sh $(MOUNT) $(SAMPLE)
+	bash tests/mount/crash_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(CRASH_ROUNDS)
+	bash tests/mount/concurrency_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(STORM_SECONDS)
+	bash tests/mount/flip_test.sh $(MOUNT) $(SAMPLE) $(FLIP_ARCHIVES)
 ifeq ($(SAN),)
 	$(MAKE) $(FAULTIO)
-	bash tests/pagecache_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(FAULTIO)
-	bash tests/fault_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(FAULTIO)
-	bash tests/history_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(FAULTIO)
+	bash tests/mount/pagecache_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(FAULTIO)
+	bash tests/mount/fault_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(FAULTIO)
+	bash tests/mount/history_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(FAULTIO)
 else
-	bash tests/pagecache_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
-	bash tests/history_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
+	bash tests/mount/pagecache_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
+	bash tests/mount/history_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 endif
 	@# The exercisers both run, whatever the first finds.
-	status=0; bash tests/posix_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(POSIX_CHECK) || status=1; \
-	bash tests/fsx_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(FSX) $(FSX_OPS) 1 || status=1; \
+	status=0; bash tests/mount/posix_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(POSIX_CHECK) || status=1; \
+	bash tests/mount/fsx_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(FSX) $(FSX_OPS) 1 || status=1; \
 	exit $$status
 
 check-plain: units mount-tests
@@ -276,8 +279,8 @@ check-san:
 # fewer commits are asked of it).
 check-tsan:
 	$(MAKE) BUILD=$(BUILD)/tsan SAN=thread $(BUILD)/tsan/mount.mhfu $(MHFUDUMP)
-	STORM_CACHE_MB=64 bash tests/concurrency_test.sh $(BUILD)/tsan/mount.mhfu $(SAMPLE) $(MHFUDUMP) $(STORM_SECONDS)
-	STORM_MIN_COMMITS=1 bash tests/concurrency_test.sh $(BUILD)/tsan/mount.mhfu $(SAMPLE) $(MHFUDUMP) $(STORM_SECONDS)
+	STORM_CACHE_MB=64 bash tests/mount/concurrency_test.sh $(BUILD)/tsan/mount.mhfu $(SAMPLE) $(MHFUDUMP) $(STORM_SECONDS)
+	STORM_MIN_COMMITS=1 bash tests/mount/concurrency_test.sh $(BUILD)/tsan/mount.mhfu $(SAMPLE) $(MHFUDUMP) $(STORM_SECONDS)
 
 # The plain and the sanitized suites run side by side: each test has its
 # own mounts, archive copies and record folder, and mostly waits on the
@@ -290,7 +293,7 @@ check: test-deps
 
 demo: deps
 	$(MAKE) $(MOUNT) $(SAMPLE)/.done
-	bash tests/demo.sh $(MOUNT) $(SAMPLE) $(BUILD)/demo
+	bash tests/gen/demo.sh $(MOUNT) $(SAMPLE) $(BUILD)/demo
 
 # The README's picture (man/tigrex.png): the sample's Tigrex posed at a
 # frame of an entry, rendered by Blender from the mount's model.glb.
@@ -298,36 +301,36 @@ PICTURE_ENTRY ?= entry 001
 PICTURE_FRAME ?= 30
 picture: $(MOUNT) $(SAMPLE)/.done
 	@bash tests/deps.sh pictures
-	bash tests/picture.sh $(MOUNT) $(SAMPLE) man/tigrex.png "$(PICTURE_ENTRY)" $(PICTURE_FRAME)
+	bash tests/gen/picture.sh $(MOUNT) $(SAMPLE) man/tigrex.png "$(PICTURE_ENTRY)" $(PICTURE_FRAME)
 
-$(BUILD)/cipher_bench: $(BUILD)/tests/cipher_bench.o $(LIBCODECS)
+$(BUILD)/cipher_bench: $(BUILD)/tests/gen/cipher_bench.o $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CODEC_LIBS)
 
-$(BUILD)/cipher_bench_portable: tests/cipher_bench.c codecs/cipher.c
-	$(CC) $(MH_CFLAGS) -DMH_CIPHER_PORTABLE -Icodecs $(MH_LDFLAGS) -o $@ $^
+$(BUILD)/cipher_bench_portable: tests/gen/cipher_bench.c codecs/cipher.c
+	$(CC) $(MH_CFLAGS) -DMH_CIPHER_PORTABLE -Icodecs -Itests $(MH_LDFLAGS) -o $@ $^
 
 bench: deps
 	@bash tests/deps.sh bench
 	$(MAKE) $(MOUNT) $(MKARCHIVE) $(BUILD)/cipher_bench $(BUILD)/cipher_bench_portable
-	bash tests/bench.sh $(BUILD)
+	bash tests/gen/bench.sh $(BUILD)
 
-# libFuzzer on every target (tests/fuzz.sh): FUZZ_SECONDS each, FUZZ_JOBS
+# libFuzzer on every target (tests/fuzz/fuzz.sh): FUZZ_SECONDS each, FUZZ_JOBS
 # at once; fuzz-long runs each to FUZZ_LONG_RUNS executions.
 fuzz-deps:
 	@bash tests/deps.sh fuzz
 
 fuzz: fuzz-deps
-	bash tests/fuzz.sh --seconds $(FUZZ_SECONDS) --jobs $(FUZZ_JOBS) $(BUILD)/fuzz
+	bash tests/fuzz/fuzz.sh --seconds $(FUZZ_SECONDS) --jobs $(FUZZ_JOBS) $(BUILD)/fuzz
 
 fuzz-long: fuzz-deps
-	bash tests/fuzz.sh --runs $(FUZZ_LONG_RUNS) --jobs $(FUZZ_JOBS) $(BUILD)/fuzz
+	bash tests/fuzz/fuzz.sh --runs $(FUZZ_LONG_RUNS) --jobs $(FUZZ_JOBS) $(BUILD)/fuzz
 
 # Long runs: thousands of kill -9 rounds, a long storm (plain and under
 # ThreadSanitizer), long fuzz replays, fsx on several seeds, then one table.
 stress: test-deps
 	$(MAKE) $(MOUNT) $(MHFUDUMP) $(FSX) $(FUZZERS) $(SAMPLE)/.done
 	$(MAKE) BUILD=$(BUILD)/tsan SAN=thread $(BUILD)/tsan/mount.mhfu
-	bash tests/stress.sh $(BUILD) $(SAMPLE) $(STRESS_ROUNDS) 120 200000 $(STRESS_FSX_OPS) $(STRESS_FSX_SEEDS)
+	bash tests/mount/stress.sh $(BUILD) $(SAMPLE) $(STRESS_ROUNDS) 120 200000 $(STRESS_FSX_OPS) $(STRESS_FSX_SEEDS)
 
 # The driver in BINDIR, as a user runs it; mount(8)'s helpers in SBINDIR
 # link to it (none when SBINDIR is BINDIR); the manuals in MANDIR.
@@ -349,4 +352,4 @@ clean:
 	-fusermount3 -u mnt 2>/dev/null
 	rm -rf $(BUILD)
 
--include $(wildcard $(BUILD)/codecs/*.d $(BUILD)/fs/*/*.d $(BUILD)/tests/*.d)
+-include $(wildcard $(BUILD)/codecs/*.d $(BUILD)/fs/*/*.d $(BUILD)/tests/*/*.d)

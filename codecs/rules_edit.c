@@ -2,7 +2,7 @@
 /* The rules of one edit (rules.h rules_check_edit): the scope it is
  * judged in, the check after it, what was broken before demoted, and the
  * mount's mode.  The commit (fs/commit/commit.c) and its fuzz target
- * (tests/fuzz_commit.c) both judge through it. */
+ * (tests/fuzz/fuzz_commit.c) both judge through it. */
 #include "rules.h"
 
 #include <string.h>

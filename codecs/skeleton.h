@@ -25,7 +25,7 @@
  *   +0x54 the rest: MHFU zeros to 0x10C; MHP3rd an 8-byte name, a C
  *         string then leftover bytes
  *
- * Invariants this module keeps (and tests/test_skeleton.c checks):
+ * Invariants this module keeps (and tests/unit/test_skeleton.c checks):
  *  1. decode -> encode reproduces the input byte for byte: every byte is
  *     either derived from the model's fields or held in it (the section
  *     count word, the w's, the rest area, a size word that disagrees, the

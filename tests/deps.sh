@@ -4,7 +4,7 @@
 # programs the write tests drive and the install test runs (mount, umount,
 # unshare, nsenter, setpriv, man; chromium renders the plots; pngcheck and
 # python3's PIL, the texture test's second PNG decoders; clang's libFuzzer,
-# which the tests run tests/fuzz.sh with: `deps.sh test`), or the peers and
+# which the tests run tests/fuzz/fuzz.sh with: `deps.sh test`), or the peers and
 # tools the bench uses (`deps.sh bench`: squashfuse, perf), or the tools
 # that check model.glb and draw the README's picture (`deps.sh pictures`:
 # Blender and its numpy, Node and npm's gltf-validator, about 170 MB to

@@ -63,7 +63,7 @@ fi
 
 root=$(realpath "$(dirname "$0")/..")
 work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-layers.XXXXXX")
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/mount/lib.sh"
 trap 'rm -rf "$work"' EXIT
 
 check "fs/ keeps its layers: no folder includes one above it, only fuse/ libfuse" check_tree "$root"

@@ -3,7 +3,7 @@
  * mount.mhfu does between reading its options and serving, and after.
  * The tree and the commit path then run on it as in a mount, so unit
  * tests look views up, read them and commit edits without one
- * (tests/test_driver.c). */
+ * (tests/unit/test_driver.c). */
 #ifndef FS_DRIVER_H
 #define FS_DRIVER_H
 
