@@ -105,19 +105,32 @@ static void report_gone(const uint8_t *buf, size_t len, const struct mh_diag *wh
 	}
 }
 
+/* What the rules' own checks found decoding the new bytes as their kind
+ * (so that UNDECODABLE decodes nothing twice). */
+struct decoding {
+	enum kind kind;      /* the kind they were decoded as */
+	bool ok;
+	struct mh_diag why;  /* !ok: the decoder's diagnostic */
+};
+
 /* UNDECODABLE at the item: what the game loaded from `before` there
  * still decodes as its kind; a PAC's members are compared one by one
- * (check_pac_item) once the PAC itself decodes. */
+ * (check_pac_item) once the PAC itself decodes.  `now` (may be NULL):
+ * what decoding the new bytes gave already. */
 static void check_still_decodes(const uint8_t *item, size_t len, const uint8_t *before,
-				size_t before_len, struct rule_report *r)
+				size_t before_len, const struct decoding *now,
+				struct rule_report *r)
 {
 	struct mh_diag was_ok, why;
 	enum kind was = kind_of(before, before_len);
 	if (len == before_len && !memcmp(item, before, len))
 		return; /* a member the edit left alone decodes as it did */
-	/* The new bytes first: they decode in every edit but a broken one. */
-	if ((was != KIND_PAC && !loaded_as(was)) || decodes_as(item, len, was, &why, r) ||
-	    !decodes_as(before, before_len, was, &was_ok, r))
+	if (was != KIND_PAC && !loaded_as(was))
+		return;
+	bool ok = now && now->kind == was ? now->ok : decodes_as(item, len, was, &why, r);
+	if (now && now->kind == was)
+		why = now->why;
+	if (ok || !decodes_as(before, before_len, was, &was_ok, r))
 		return;
 	if (was == KIND_PAC)
 		report_gone(before, before_len, &why, r);
@@ -125,13 +138,15 @@ static void check_still_decodes(const uint8_t *item, size_t len, const uint8_t *
 		rules_report_undecodable(r, loaded_as(was), false, &why);
 }
 
+/* Each check_*_item decodes the item as its kind and, when it decodes,
+ * checks it; what decoding gave goes to *now. */
 static void check_skeleton_item(const uint8_t *item, size_t len,
 				const uint8_t *before, size_t before_len,
-				struct rule_report *r)
+				struct decoding *now, struct rule_report *r)
 {
 	struct skeleton s, old;
 	bool have_old = before && decoded(skeleton_decode(before, before_len, &old, NULL), r);
-	if (decoded(skeleton_decode(item, len, &s, NULL), r)) {
+	if ((now->ok = decoded(skeleton_decode(item, len, &s, &now->why), r))) {
 		rules_check_skeleton(&s, have_old ? &old : NULL, r);
 		skeleton_free(&s);
 	}
@@ -139,11 +154,11 @@ static void check_skeleton_item(const uint8_t *item, size_t len,
 		skeleton_free(&old);
 }
 
-static void check_pack_item(const uint8_t *item, size_t len,
-			    const struct skeleton *rig, struct rule_report *r)
+static void check_pack_item(const uint8_t *item, size_t len, const struct skeleton *rig,
+			    struct decoding *now, struct rule_report *r)
 {
 	struct anim a;
-	if (decoded(anim_decode(item, len, CLIP_NONE, &a, NULL), r)) {
+	if ((now->ok = decoded(anim_decode(item, len, CLIP_NONE, &a, &now->why), r))) {
 		rules_check_pack(&a, rig, r);
 		anim_free(&a);
 	}
@@ -198,7 +213,7 @@ static void allow_port(struct rule_report *r, size_t from, bool has_pack)
 
 static void check_pac_item(const uint8_t *item, size_t len, const uint8_t *before,
 			   size_t before_len, const struct skeleton *rig,
-			   bool whole_model, struct rule_report *r)
+			   bool whole_model, struct decoding *now, struct rule_report *r)
 {
 	struct pac pac, old;
 	struct skeleton own;
@@ -206,7 +221,7 @@ static void check_pac_item(const uint8_t *item, size_t len, const uint8_t *befor
 	size_t from = r->n;
 	decoded(pacpath_first_skeleton(item, len, &own, &have_own, NULL), r);
 	bool have_old = before && decoded(pac_decode(before, before_len, &old, NULL), r);
-	if (decoded(pac_decode(item, len, &pac, NULL), r)) {
+	if ((now->ok = decoded(pac_decode(item, len, &pac, &now->why), r))) {
 		for (uint32_t i = 0; i < pac.count && !r->failed; i++) {
 			const struct pac_entry *m = &pac.entries[i];
 			bool same = have_old && i < old.count && old.entries[i].size;
@@ -245,20 +260,23 @@ enum mh_err rules_check_item(const uint8_t *item, size_t len,
 			     const struct skeleton *rig, bool whole_model,
 			     struct rule_report *r)
 {
-	if (before)
-		check_still_decodes(item, len, before, before_len, r);
-	switch (kind_of(item, len)) {
+	struct decoding now = {.kind = kind_of(item, len)};
+	bool checked = true;
+	switch (now.kind) {
 	case KIND_SKELETON:
-		check_skeleton_item(item, len, before, before_len, r);
+		check_skeleton_item(item, len, before, before_len, &now, r);
 		break;
 	case KIND_ANIM:
-		check_pack_item(item, len, rig, r);
+		check_pack_item(item, len, rig, &now, r);
 		break;
 	case KIND_PAC:
-		check_pac_item(item, len, before, before_len, rig, whole_model, r);
+		check_pac_item(item, len, before, before_len, rig, whole_model, &now, r);
 		break;
 	default:
+		checked = false;
 		break;
 	}
+	if (before)
+		check_still_decodes(item, len, before, before_len, checked ? &now : NULL, r);
 	return r->failed ? MH_ENOMEM : MH_OK;
 }

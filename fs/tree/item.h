@@ -2,7 +2,9 @@
 /* Items: an entry or a sub-entry of the archive (an entry id and a path
  * of member indices), with the caches the views of it share: its
  * container tree and its decoded model.  The item views (view_item.c,
- * view_skeleton.c, view_pack.c, view_slot.c) resolve through here. */
+ * view_skeleton.c, view_pack.c, view_slot.c) resolve through here; each
+ * view family's own helpers are in its header (view_item.h, view_pack.h,
+ * view_root.h). */
 #ifndef FS_ITEM_H
 #define FS_ITEM_H
 
@@ -45,33 +47,10 @@ struct model *item_model(struct archive *ar, const struct node *n, const struct 
 /* "file_06185/3.anim": names the item in comments and the log. */
 void item_label(struct archive *ar, const struct node *n, char *buf, size_t len);
 
-/* What every item folder shares, whatever its kind (view_item.c): its
- * name (file_06185, or the member's index), its folder, resolving it
- * (its tree or model), and telling cheaply whether it exists. */
-void item_folder_name(struct mhfs *fs, const struct node *n, char *buf, size_t len);
-void item_parent(const struct node *n, struct node *dir);
-int item_folder_resolve(struct mhfs *fs, const struct node *n, struct node_target *t);
-bool item_folder_exists(struct mhfs *fs, const struct node *n);
-
-/* The pack folder of a view in it (view_pack.c); resolving it (ENOENT
- * when its pack does not decode); a slot's clip index, -1 when the slot
- * does not exist or is empty. */
-void pack_folder_of(const struct node *n, struct node *dir);
-int pack_resolve(struct mhfs *fs, const struct node *n, struct node_target *t);
-int32_t pack_slot_clip(const struct model *m, unsigned stream, unsigned slot);
-
 /* The names a skeleton's or pack's folder refuses: the texts and stream
  * folders of either, in any case (a view misspelt, or of the other kind). */
 bool item_model_reserved(struct mhfs *fs, const struct node *dir, const struct node_target *t,
 			 const char *name, struct fs_diag *why);
-
-/* A pack's new bytes after one edit: decoded from old (*format when its
- * bytes do not say, then set to the pack's) or taken from e->decoded,
- * edited by apply, compacted, encoded. */
-typedef enum mh_err pack_edit_fn(const struct edit *e, struct anim *a, struct mh_diag *d);
-enum mh_err pack_reencode(const struct edit *e, const uint8_t *old, size_t old_len,
-			  enum clip_format *format, pack_edit_fn *apply, uint8_t **out,
-			  size_t *out_len, struct mh_diag *d);
 
 /* MHP3rd movesets (mount.mhfu(8) "MHP3rd movesets").  item_moveset_rig:
  * whether top-level entry `entry` of a DATA.BIN is a standalone moveset
@@ -86,12 +65,6 @@ void item_override_key(const struct archive *ar, const struct node *n, char *buf
 /* Points t at a text kept with a model (resolve callbacks): 0, or
  * ENOMEM when text is NULL (it could not be made). */
 int item_kept_text(struct node_target *t, const struct model_text *text);
-
-/* The entry a name at a DATA.BIN's root names ("file_06185",
- * "file_06185.pac", "file_-0001..."), *end just after its number (the
- * caller checks the rest): false if none (view_root.c). */
-bool root_entry_of(const struct archive *ar, const char *name, uint32_t *id,
-		   const char **end);
 
 /* Whether the node is the root of a single-PAC mount (entry 0's folder). */
 bool item_is_pac_root(const struct archive *ar, const struct node *n);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "item.h"
+#include "view_item.h"
 #include "mhfs.h"
 
 static int bind_world_folder(struct mhfs *fs, const struct node *n, struct node_target *t)

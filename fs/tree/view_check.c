@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "item.h"
+#include "view_item.h"
 #include "mhfs.h"
 #include "pacpath.h"
 #include "views.h"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "edit.h"
+#include "view_pack.h"
 #include "entries.h"
 #include "item.h"
 #include "mhfs.h"

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "edit.h"
+#include "view_item.h"
 #include "item.h"
 #include "mhfs.h"
 #include "names.h"

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fserror.h"
+#include "view_item.h"
 #include "gltf.h"
 #include "item.h"
 #include "log.h"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "item.h"
+#include "view_root.h"
 #include "node.h"
 #include "original.h"
 

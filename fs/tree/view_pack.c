@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "edit.h"
+#include "view_pack.h"
+#include "view_item.h"
 #include "item.h"
 #include "mhfs.h"
 #include "views.h"

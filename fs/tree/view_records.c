@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "edit.h"
+#include "view_pack.h"
 #include "item.h"
 #include "mhfs.h"
 

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "item.h"
+#include "view_root.h"
 #include "mhfs.h"
 #include "node.h"
 #include "strbuf.h"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "edit.h"
+#include "view_item.h"
 #include "item.h"
 #include "mhfs.h"
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "edit.h"
+#include "view_item.h"
 #include "item.h"
 #include "mhfs.h"
 
