@@ -43,7 +43,8 @@ static void mhfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 		fuse_reply_err(req, ENAMETOOLONG);
 		return;
 	}
-	if (parent == NODE_REJECTED && !record_lookup(&fs->record, name, &kept))
+	const struct view_class *folder = node_folder_class(fs, parent);
+	if (folder && folder->own_lookup && !folder->own_lookup(fs, name, &kept))
 		ino = kept.st_ino;
 	pthread_mutex_lock(&fs->scratch.lock);
 	struct scratch *f = ino ? NULL : scratch_find(&fs->scratch, parent, name);
@@ -201,16 +202,18 @@ static void mhfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	struct handle *h = handle_new(ino);
 	int err = h ? 0 : ENOMEM;
 
-	if (!err && record_ino(ino)) {
-		/* A kept text: read-only, read from a copy taken now. */
+	enum ino_space space = ino_space(ino);
+	if (!err && space == INO_OWN) {
+		/* A folder's own file (a kept text): read-only, read from a
+		 * copy taken now. */
 		struct stat st;
 		if ((fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & O_TRUNC))
 			err = EACCES;
 		else
-			err = record_get(&fs->record, ino, &st, &h->data, &h->len);
+			err = own_file_get(fs, ino, &st, &h->data, &h->len);
 		h->buffered = true;
 		read_through(fi);
-	} else if (!err && (ino & SCRATCH_INO)) {
+	} else if (!err && space == INO_SCRATCH) {
 		pthread_mutex_lock(&fs->scratch.lock);
 		struct scratch *f = scratch_by_ino(&fs->scratch, ino);
 		if (!f)
@@ -317,9 +320,9 @@ static void read_unopened(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, size_
 	size_t len = 0;
 	bool raw = false;
 	int err = 0;
-	if (record_ino(ino)) {
+	if (ino_space(ino) == INO_OWN) {
 		struct stat st;
-		if ((err = record_get(&fs->record, ino, &st, &data, &len)))
+		if ((err = own_file_get(fs, ino, &st, &data, &len)))
 			fuse_reply_err(req, err);
 		else
 			reply_slice(req, data, len, size, off);
@@ -527,13 +530,12 @@ static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		pos = POS_RECORD;
 	struct record_text *kept;
 	size_t nkept;
-	if (!full && pos < POS_SCRATCH && ino == NODE_REJECTED &&
-	    !record_list(&fs->record, &kept, &nkept)) {
+	const struct view_class *folder = node_folder_class(fs, ino);
+	if (!full && pos < POS_SCRATCH && folder && folder->own_list &&
+	    !folder->own_list(fs, &kept, &nkept)) {
 		for (; !full && pos - POS_RECORD < nkept; pos++) {
 			const struct record_text *k = &kept[pos - POS_RECORD];
 			st = k->st;
-			st.st_uid = fs->uid;
-			st.st_gid = fs->gid;
 			full = !add_entry(req, fs, buf, size, &used, k->name, &st, st.st_ino,
 					  pos + 1, plus);
 			if (full)

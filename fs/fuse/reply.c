@@ -113,7 +113,7 @@ void live_attributes(struct mhfs *fs, struct stat *st, uint64_t ino)
 uint64_t place_of(struct mhfs *fs, fuse_ino_t ino)
 {
 	struct node n;
-	return !(ino & SCRATCH_INO) && node_from_ino(fs, ino, &n) ? node_place(fs, &n) : ino;
+	return ino_space(ino) == INO_VIEW && node_from_ino(fs, ino, &n) ? node_place(fs, &n) : ino;
 }
 
 double attr_timeout(struct mhfs *fs, fuse_ino_t ino)
@@ -162,14 +162,10 @@ int stale_view(struct mhfs *fs, fuse_ino_t ino, const struct node *n, mode_t now
 int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st)
 {
 	int err = 0;
-	if (record_ino(ino)) {
-		if (!(err = record_get(&fs->record, ino, st, NULL, NULL))) {
-			st->st_uid = fs->uid;
-			st->st_gid = fs->gid;
-		}
-		return err;
-	}
-	if (ino & SCRATCH_INO) {
+	switch (ino_space(ino)) {
+	case INO_OWN:
+		return own_file_get(fs, ino, st, NULL, NULL);
+	case INO_SCRATCH:
 		pthread_mutex_lock(&fs->scratch.lock);
 		struct scratch *f = scratch_by_ino(&fs->scratch, ino);
 		if (f)
@@ -178,6 +174,8 @@ int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st)
 			err = ENOENT;
 		pthread_mutex_unlock(&fs->scratch.lock);
 		return err;
+	case INO_VIEW:
+		break;
 	}
 	struct node n;
 	if (!node_from_ino(fs, ino, &n))

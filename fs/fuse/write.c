@@ -79,8 +79,9 @@ static int new_name(struct mhfs *fs, fuse_ino_t parent, const char *name,
 		return ENAMETOOLONG;
 	if (!fs->ar.writable)
 		return EROFS;
-	if (parent == NODE_REJECTED)
-		return EACCES; /* only refusals add texts there */
+	const struct view_class *folder = node_folder_class(fs, parent);
+	if (folder && folder->create_error)
+		return folder->create_error;
 	*k = classify(fs, parent, name, view);
 	return name_error(*k);
 }
@@ -357,17 +358,21 @@ void mhfs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to_set,
 	struct handle *h = fi ? (struct handle *)(uintptr_t)fi->fh : NULL;
 	int err;
 
-	if (record_ino(ino)) {
+	switch (ino_space(ino)) {
+	case INO_OWN:
 		err = EPERM; /* a kept text is as it was refused */
-	} else if (ino & SCRATCH_INO) {
+		break;
+	case INO_SCRATCH:
 		err = set_scratch_attributes(fs, ino, attr, to_set);
 		if (!err && (to_set & FUSE_SET_ATTR_SIZE) && h) {
 			pthread_mutex_lock(&h->lock);
 			h->dirty = true;
 			pthread_mutex_unlock(&h->lock);
 		}
-	} else {
+		break;
+	case INO_VIEW:
 		err = set_view_attributes(fs, ino, attr, to_set, h);
+		break;
 	}
 	if (err)
 		fuse_reply_err(req, err);
@@ -408,8 +413,9 @@ void mhfs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 		fuse_reply_err(req, ENAMETOOLONG);
 		return;
 	}
-	/* A kept text removed from the mount is removed from the record. */
-	if (parent == NODE_REJECTED && (err = record_remove(&fs->record, name)) != ENOENT) {
+	/* A folder's own file (a kept text) is removed from where it is kept. */
+	const struct view_class *folder = node_folder_class(fs, parent);
+	if (folder && folder->own_unlink && (err = folder->own_unlink(fs, name)) != ENOENT) {
 		fuse_reply_err(req, err);
 		return;
 	}
@@ -515,9 +521,14 @@ void mhfs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct node src, dst;
 	uint64_t ino = 0;
 	int err = flags & RENAME_EXCHANGE ? EINVAL : fs->ar.writable ? 0 : EROFS;
-	/* Kept texts are not moved: mv copies (then removes the text). */
-	if (!err && (parent == NODE_REJECTED || newparent == NODE_REJECTED))
-		err = EXDEV;
+	/* Folders whose files do not move (kept texts: mv copies, then
+	 * removes the text). */
+	const struct view_class *out_of = node_folder_class(fs, parent);
+	const struct view_class *into = node_folder_class(fs, newparent);
+	if (!err && out_of && out_of->rename_error)
+		err = out_of->rename_error;
+	if (!err && into && into->rename_error)
+		err = into->rename_error;
 
 	pthread_mutex_lock(&fs->scratch.lock);
 	struct scratch *f = scratch_find(&fs->scratch, parent, name);
@@ -633,7 +644,7 @@ void mhfs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 static char *error_of(struct mhfs *fs, fuse_ino_t ino)
 {
 	uint64_t view = 0;
-	if (ino & SCRATCH_INO) {
+	if (ino_space(ino) != INO_VIEW) {
 		pthread_mutex_lock(&fs->scratch.lock);
 		struct scratch *f = scratch_by_ino(&fs->scratch, ino);
 		if (f && f->pending && f->linked)

@@ -71,6 +71,17 @@ struct mhfs {
 	bool opened, archive_open, history_open; /* what driver_close undoes */
 };
 
+/* The three inode namespaces, told apart in one place: views and the
+ * mount's own nodes (node.h), scratch files (scratch.h), and the files
+ * a folder holds of its own (view.h's own_*: the record's kept texts,
+ * record.h). */
+enum ino_space { INO_VIEW, INO_SCRATCH, INO_OWN };
+
+static inline enum ino_space ino_space(uint64_t ino)
+{
+	return record_ino(ino) ? INO_OWN : (ino & SCRATCH_INO) ? INO_SCRATCH : INO_VIEW;
+}
+
 /* Tells the kernel to drop inode `ino`'s pages and attributes. */
 static inline void kernel_forget(struct mhfs *fs, uint64_t ino)
 {

@@ -35,6 +35,13 @@ const struct view_class *node_class(const struct node *n)
 	return classes[n->type];
 }
 
+const struct view_class *node_folder_class(struct mhfs *fs, uint64_t dir)
+{
+	struct node n;
+	return ino_space(dir) == INO_VIEW && node_from_ino(fs, dir, &n) && node_is_dir(&n)
+		       ? node_class(&n) : NULL;
+}
+
 enum node_type node_folder_type(enum kind k)
 {
 	for (int t = NODE_NONE + 1; t < NODE_TYPES; t++)

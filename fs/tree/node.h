@@ -98,6 +98,10 @@ struct archive *node_archive(struct mhfs *fs, const struct node *n);
  * this archive could hold (node_resolve says whether it exists). */
 bool node_from_ino(struct mhfs *fs, uint64_t ino, struct node *n);
 
+/* The class of the folder of inode number `dir` (a view's or the
+ * mount's own), for its hooks; NULL when it names none. */
+const struct view_class *node_folder_class(struct mhfs *fs, uint64_t dir);
+
 /* Resolves a node: 0, ENOENT when it does not exist, or the errno of
  * what failed (ENOMEM printing a text, EIO reading the archive). */
 int node_resolve(struct mhfs *fs, const struct node *n, struct node_target *t);

@@ -44,6 +44,8 @@
 #include "view_names.h"
 
 struct mhfs;
+struct record_text;
+struct stat;
 struct node;
 struct node_target;
 struct edit;
@@ -193,7 +195,25 @@ struct view_class {
 	 * Nothing is committed at close. */
 	int (*request)(struct mhfs *fs, const struct node *n, const uint8_t *data, size_t len,
 		       struct edit *then);
+	/* A folder that also holds files of its own, not views (the kept
+	 * texts of .mhfu/rejected/), served by these: looking one up (0 and
+	 * its attributes, or ENOENT), listing them (a malloc'ed array, in
+	 * order), removing one (ENOENT: none of that name); and the errno of
+	 * creating a name there (0: allowed) and of moving one in or out
+	 * (0: allowed).  Its files' inode numbers are RECORD_INO's (the
+	 * third inode namespace, ino_space). */
+	int (*own_lookup)(struct mhfs *fs, const char *name, struct stat *st);
+	int (*own_list)(struct mhfs *fs, struct record_text **files, size_t *count);
+	int (*own_unlink)(struct mhfs *fs, const char *name);
+	int create_error;
+	int rename_error;
 };
+
+/* A folder's own file by its inode number (INO_OWN, mhfs.h): its
+ * attributes as the mount shows them and, when data is not NULL, its
+ * bytes, malloc'ed.  0 or an errno (view_meta.c: the record's texts). */
+int own_file_get(struct mhfs *fs, uint64_t ino, struct stat *st, uint8_t **data,
+		 size_t *len);
 
 #define VIEW_DECLARE(type, cls) extern const struct view_class cls;
 VIEW_TABLE(VIEW_DECLARE)

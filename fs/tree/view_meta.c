@@ -51,11 +51,53 @@ const struct view_class view_meta = {
 };
 
 /* Holds only what the record keeps and the mount lists itself. */
+/* Its files are the record's kept texts (record.h), the mount's user's. */
+static int rejected_lookup(struct mhfs *fs, const char *name, struct stat *st)
+{
+	int err = record_lookup(&fs->record, name, st);
+	if (!err) {
+		st->st_uid = fs->uid;
+		st->st_gid = fs->gid;
+	}
+	return err;
+}
+
+static int rejected_list(struct mhfs *fs, struct record_text **files, size_t *count)
+{
+	int err = record_list(&fs->record, files, count);
+	for (size_t i = 0; !err && i < *count; i++) {
+		(*files)[i].st.st_uid = fs->uid;
+		(*files)[i].st.st_gid = fs->gid;
+	}
+	return err;
+}
+
+int own_file_get(struct mhfs *fs, uint64_t ino, struct stat *st, uint8_t **data,
+		 size_t *len)
+{
+	int err = record_get(&fs->record, ino, st, data, len);
+	if (!err) {
+		st->st_uid = fs->uid;
+		st->st_gid = fs->gid;
+	}
+	return err;
+}
+
+static int rejected_unlink(struct mhfs *fs, const char *name)
+{
+	return record_remove(&fs->record, name);
+}
+
 const struct view_class view_rejected = {
 	.flags = VIEW_DIR,
 	.in = NODE_META,
 	.fixed_name = "rejected",
 	.resolve = always,
+	.own_lookup = rejected_lookup,
+	.own_list = rejected_list,
+	.own_unlink = rejected_unlink,
+	.create_error = EACCES,  /* only refusals add texts there */
+	.rename_error = EXDEV,   /* kept texts do not move: mv copies, then removes */
 };
 
 /* ---- info ------------------------------------------------------------- */

@@ -212,6 +212,31 @@ static void test_a_commit_lands_and_a_refusal_leaves_the_archive(void **state)
 	static const char bad[] = "track x\n";
 	assert_int_equal(write_view(CLIP, bad, sizeof bad - 1), EINVAL);
 	assert_int_equal(kept_texts(), 1);
+	/* .mhfu/rejected/ serves it through its class's hooks: listed,
+	 * looked up, read by inode number, removed. */
+	const struct view_class *rejected = node_folder_class(F.fs, NODE_REJECTED);
+	assert_non_null(rejected);
+	assert_int_equal(rejected->create_error, EACCES);
+	assert_int_equal(rejected->rename_error, EXDEV);
+	struct record_text *kept;
+	size_t nkept;
+	assert_int_equal(rejected->own_list(F.fs, &kept, &nkept), 0);
+	assert_int_equal(nkept, 1);
+	assert_non_null(strstr(kept[0].name, "-file_06185%3%stream2%slot024.txt"));
+	struct stat st;
+	uint8_t *text;
+	size_t text_len;
+	assert_int_equal(rejected->own_lookup(F.fs, kept[0].name, &st), 0);
+	assert_int_equal(ino_space(st.st_ino), INO_OWN);
+	assert_int_equal(st.st_uid, getuid());
+	assert_int_equal(own_file_get(F.fs, st.st_ino, &st, &text, &text_len), 0);
+	assert_int_equal(text_len, sizeof bad - 1);
+	assert_memory_equal(text, bad, text_len);
+	free(text);
+	assert_int_equal(rejected->own_unlink(F.fs, kept[0].name), 0);
+	assert_int_equal(rejected->own_lookup(F.fs, kept[0].name, &st), ENOENT);
+	assert_int_equal(kept_texts(), 0);
+	free(kept);
 	uint8_t junk[3000];
 	for (size_t i = 0; i < sizeof junk; i++)
 		junk[i] = (uint8_t)(i * 37 + 11);
