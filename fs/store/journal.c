@@ -13,7 +13,6 @@
 #include "buffer.h"
 #include "bytes.h"
 #include "crc32.h"
-#include "store.h"
 
 #define MAGIC "MHFUJNL2"
 #define MAGIC_LEN 8
@@ -278,26 +277,27 @@ static int load(const struct store_io *io, int fd, struct loaded *l)
 /* Makes the records' writes into the archive, not synced: 0, or -1 with
  * errno.  A filled write's bytes are copied from the journal, where the
  * one record (n is 1) sits at `at`; buf holds JOURNAL_FILL_BYTES. */
-static int apply(const struct store *s, const struct journal_record *r, size_t n, uint64_t at,
+static int apply(const struct journal *j, const struct journal_channel *c,
+		 const struct journal_record *r, size_t n, uint64_t at,
 		 uint8_t *buf)
 {
-	const struct store_io *io = s->io;
+	const struct store_io *io = c->io;
 	for (size_t k = 0; k < n; k++) {
 		uint64_t pos = at + HEAD;
 		for (size_t i = 0; i < r[k].n; i++) {
 			const struct journal_write *w = &r[k].w[i];
 			pos += WRITE_HEAD;
-			if (w->data ? store_pwrite_full(io, *s->fd, w->data, w->len, w->offset)
-				    : store_copy_span(io, s->journal.fd, *s->fd, pos, w->offset, w->len,
+			if (w->data ? store_pwrite_full(io, *c->fd, w->data, w->len, w->offset)
+				    : store_copy_span(io, j->fd, *c->fd, pos, w->offset, w->len,
 						      buf, JOURNAL_FILL_BYTES))
 				return -1;
 			pos += w->len;
 			/* Only a head start: its failure is the checkpoint's. */
 			if (w->len >= WRITEBACK_EARLY)
-				io->sync_file_range(*s->fd, (off_t)w->offset, (off_t)w->len,
+				io->sync_file_range(*c->fd, (off_t)w->offset, (off_t)w->len,
 						    SYNC_FILE_RANGE_WRITE);
 		}
-		if (r[k].size && io->ftruncate(*s->fd, (off_t)r[k].size))
+		if (r[k].size && io->ftruncate(*c->fd, (off_t)r[k].size))
 			return -1;
 	}
 	return 0;
@@ -309,10 +309,9 @@ static int apply(const struct store *s, const struct journal_record *r, size_t n
  * directory synced), or one a recovery could not remove, whose whole
  * records count as live (replayed already; again, harmlessly).  0, or
  * -1 with errno. */
-static int open_journal(struct store *s, const char *jpath)
+static int open_journal(struct journal *j, const struct journal_channel *c, const char *jpath)
 {
-	const struct store_io *io = s->io;
-	struct journal *j = &s->journal;
+	const struct store_io *io = c->io;
 	struct loaded l;
 	int fd = io->open(jpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
@@ -334,14 +333,13 @@ static int open_journal(struct store *s, const char *jpath)
 	return 0;
 }
 
-int journal_checkpoint(struct store *s, struct fs_diag *why)
+int journal_checkpoint(struct journal *j, const struct journal_channel *c, struct fs_diag *why)
 {
-	struct journal *j = &s->journal;
-	if (s->hook && s->hook(s->hook_ctx, why))
+	if (c->hook && c->hook(c->hook_ctx, why))
 		return EIO;
 	if (j->archive_unsynced) {
-		if (s->io->fdatasync(*s->fd)) {
-			fs_diag_printf(why, "syncing %s: %s", s->path, strerror(errno));
+		if (c->io->fdatasync(*c->fd)) {
+			fs_diag_printf(why, "syncing %s: %s", c->path, strerror(errno));
 			return EIO;
 		}
 		j->archive_unsynced = false;
@@ -353,10 +351,9 @@ int journal_checkpoint(struct store *s, struct fs_diag *why)
 
 /* Cuts off a record that failed at `at`, so that it is never replayed:
  * 0, or -1 with errno. */
-static int cut_off(struct store *s, uint64_t at)
+static int cut_off(struct journal *j, const struct journal_channel *c, uint64_t at)
 {
-	struct journal *j = &s->journal;
-	if (s->io->ftruncate(j->fd, (off_t)at))
+	if (c->io->ftruncate(j->fd, (off_t)at))
 		return -1;
 	j->file_len = at;
 	return 0;
@@ -365,20 +362,20 @@ static int cut_off(struct store *s, uint64_t at)
 /* Writes record r (len bytes, its filled writes made in buf) after the
  * live ones, syncs it, and makes its writes into the archive: as
  * journal_commit. */
-static int journal_append(struct store *s, const struct journal_record *r, size_t len,
+static int journal_append(struct journal *j, const struct journal_channel *c,
+			  const struct journal_record *r, size_t len,
 			  uint8_t *buf, bool *pending, struct fs_diag *why)
 {
-	const struct store_io *io = s->io;
-	struct journal *j = &s->journal;
+	const struct store_io *io = c->io;
 	char jpath[4096];
 	uint64_t at = j->end;
-	journal_path(jpath, sizeof jpath, s->path);
+	journal_path(jpath, sizeof jpath, c->path);
 	int wrote = write_record(io, j->fd, r, j->next_seq, at, buf);
 	if (wrote || io->fdatasync(j->fd)) {
 		int cause = errno, err = cause == ENOSPC || cause == EDQUOT ? cause : EIO;
 		if (at + len > j->file_len)
 			j->file_len = at + len;
-		if (cut_off(s, at)) {
+		if (cut_off(j, c, at)) {
 			/* It may be whole on disk: then it is decided. */
 			fs_diag_printf(why, "writing %s: %s (the commit may still land: "
 				       "the next commit, or the next mount, replays it)", jpath,
@@ -390,7 +387,7 @@ static int journal_append(struct store *s, const struct journal_record *r, size_
 			return EIO;
 		}
 		if (wrote == -2)
-			fs_diag_printf(why, "reading %s: %s", s->path, strerror(cause));
+			fs_diag_printf(why, "reading %s: %s", c->path, strerror(cause));
 		else
 			fs_diag_printf(why, "writing %s: %s", jpath, strerror(cause));
 		return err;
@@ -403,7 +400,7 @@ static int journal_append(struct store *s, const struct journal_record *r, size_
 	/* From here the commit will happen: now, or by replay at the next
 	 * commit or mount if we die or the disk refuses. */
 	j->archive_unsynced = true;
-	if (apply(s, r, 1, at, buf)) {
+	if (apply(j, c, r, 1, at, buf)) {
 		fs_diag_printf(why, "writing the archive: %s (the journal %s will "
 			       "complete it: at the next commit, or the next mount)",
 			       strerror(errno), jpath);
@@ -413,23 +410,23 @@ static int journal_append(struct store *s, const struct journal_record *r, size_
 	return 0;
 }
 
-int journal_commit(struct store *s, const struct journal_record *r, bool *pending,
+int journal_commit(struct journal *j, const struct journal_channel *c,
+		   const struct journal_record *r, bool *pending,
 		   struct fs_diag *why)
 {
-	struct journal *j = &s->journal;
 	char jpath[4096];
 	size_t len;
 	*pending = false;
-	journal_path(jpath, sizeof jpath, s->path);
+	journal_path(jpath, sizeof jpath, c->path);
 	if (!(len = (size_t)record_len(r))) {
 		fs_diag_printf(why, "the journal of this commit is too large");
 		return EFBIG;
 	}
 	bool start_over = j->end && len >= j->reuse_min && j->end + len > j->file_len;
 	if ((j->live >= j->live_max || j->end >= JOURNAL_LIVE_BYTES || start_over) &&
-	    journal_checkpoint(s, why))
+	    journal_checkpoint(j, c, why))
 		return EIO;
-	if (j->fd < 0 && open_journal(s, jpath)) {
+	if (j->fd < 0 && open_journal(j, c, jpath)) {
 		int err = errno == ENOSPC || errno == EDQUOT ? errno : EIO;
 		fs_diag_printf(why, "opening %s: %s", jpath, strerror(errno));
 		return err;
@@ -438,22 +435,21 @@ int journal_commit(struct store *s, const struct journal_record *r, bool *pendin
 	for (size_t i = 0; i < r->n && !buf; i++)
 		if (!r->w[i].data && !(buf = malloc(JOURNAL_FILL_BYTES)))
 			return ENOMEM;
-	int err = journal_append(s, r, len, buf, pending, why);
+	int err = journal_append(j, c, r, len, buf, pending, why);
 	free(buf);
 	return err;
 }
 
-int journal_retire(struct store *s, struct fs_diag *why)
+int journal_retire(struct journal *j, const struct journal_channel *c, struct fs_diag *why)
 {
-	struct journal *j = &s->journal;
 	char jpath[4096];
-	journal_path(jpath, sizeof jpath, s->path);
-	if (journal_checkpoint(s, why))
+	journal_path(jpath, sizeof jpath, c->path);
+	if (journal_checkpoint(j, c, why))
 		return EIO;
 	if (j->fd < 0) {
 		/* Not opened by this mount: one its recovery could not remove
 		 * goes now. */
-		if (s->io->unlink(jpath) == 0 && store_sync_parent(s->io, jpath) == 0)
+		if (c->io->unlink(jpath) == 0 && store_sync_parent(c->io, jpath) == 0)
 			return 0;
 		if (errno == ENOENT)
 			return 0;
@@ -462,7 +458,7 @@ int journal_retire(struct store *s, struct fs_diag *why)
 	}
 	if (j->file_len == 0)
 		return 0;
-	if (s->io->ftruncate(j->fd, 0) || s->io->fdatasync(j->fd)) {
+	if (c->io->ftruncate(j->fd, 0) || c->io->fdatasync(j->fd)) {
 		fs_diag_printf(why, "emptying %s: %s", jpath, strerror(errno));
 		return EIO;
 	}
@@ -470,52 +466,51 @@ int journal_retire(struct store *s, struct fs_diag *why)
 	return 0;
 }
 
-int journal_close(struct store *s, struct fs_diag *why)
+int journal_close(struct journal *j, const struct journal_channel *c, bool pending,
+		  struct fs_diag *why)
 {
-	struct journal *j = &s->journal;
 	char jpath[4096];
 	int err = 0;
 	free_notes(j); /* not forgotten: the journal stays for the next mount */
 	if (j->fd < 0)
 		return 0;
-	journal_path(jpath, sizeof jpath, s->path);
-	if (s->pending) {
+	journal_path(jpath, sizeof jpath, c->path);
+	if (pending) {
 		/* Left for the next mount, with what its notes' owner holds. */
-		if (s->hook)
-			s->hook(s->hook_ctx, why);
-		s->io->close(j->fd);
+		if (c->hook)
+			c->hook(c->hook_ctx, why);
+		c->io->close(j->fd);
 		j->fd = -1;
 		return 0;
 	}
-	if (journal_checkpoint(s, why))
+	if (journal_checkpoint(j, c, why))
 		err = EIO;
-	s->io->close(j->fd);
+	c->io->close(j->fd);
 	j->fd = -1;
-	if (!err && (s->io->unlink(jpath) || store_sync_parent(s->io, jpath))) {
+	if (!err && (c->io->unlink(jpath) || store_sync_parent(c->io, jpath))) {
 		fs_diag_printf(why, "removing %s: %s", jpath, strerror(errno));
 		err = EIO;
 	}
 	return err;
 }
 
-int journal_replay(struct store *s, struct fs_diag *why)
+int journal_replay(struct journal *j, const struct journal_channel *c, struct fs_diag *why)
 {
-	struct journal *j = &s->journal;
 	struct loaded l;
 	char jpath[4096];
-	journal_path(jpath, sizeof jpath, s->path);
+	journal_path(jpath, sizeof jpath, c->path);
 	if (j->fd < 0) {
 		fs_diag_printf(why, "%s: not open", jpath);
 		return EIO;
 	}
 	int err = 0;
-	if (load(s->io, j->fd, &l)) {
+	if (load(c->io, j->fd, &l)) {
 		fs_diag_printf(why, "reading %s: %s", jpath, strerror(errno));
 		err = EIO;
 	} else if (l.end < j->end) {
 		fs_diag_printf(why, "%s cannot be read back whole", jpath);
 		err = EIO;
-	} else if (apply(s, l.r, l.n, 0, NULL) || s->io->fdatasync(*s->fd)) {
+	} else if (apply(j, c, l.r, l.n, 0, NULL) || c->io->fdatasync(*c->fd)) {
 		fs_diag_printf(why, "replaying %s: %s", jpath, strerror(errno));
 		err = EIO;
 	} else {
@@ -545,12 +540,13 @@ static int keep_notes(struct journal *j, const struct loaded *l)
 
 /* Whether [off, off + len) of the archive holds data: 0, 1, or -1 with
  * errno. */
-static int holds(const struct store *s, uint64_t off, const uint8_t *data, size_t len)
+static int holds(const struct journal_channel *c, uint64_t off, const uint8_t *data,
+		 size_t len)
 {
 	uint8_t *buf = malloc(len ? len : 1);
 	if (!buf)
 		return -1;
-	int got = store_pread_full(s->io, *s->fd, buf, len, off) ? -1 : !memcmp(buf, data, len);
+	int got = store_pread_full(c->io, *c->fd, buf, len, off) ? -1 : !memcmp(buf, data, len);
 	free(buf);
 	return got;
 }
@@ -560,13 +556,13 @@ static int holds(const struct store *s, uint64_t off, const uint8_t *data, size_
  * write to it (a journal left by a mount killed after its commits had
  * landed).  Walks the writes newest first, comparing only the bytes no
  * later write covers. */
-static bool already_in_archive(const struct store *s, const struct loaded *l)
+static bool already_in_archive(const struct journal_channel *c, const struct loaded *l)
 {
 	struct stat st;
 	uint64_t size = 0;
 	for (size_t k = l->n; k-- > 0 && !size;)
 		size = l->r[k].size;
-	if (s->io->fstat(*s->fd, &st) || (size && (uint64_t)st.st_size != size))
+	if (c->io->fstat(*c->fd, &st) || (size && (uint64_t)st.st_size != size))
 		return false;
 	if (!size)
 		size = (uint64_t)st.st_size;
@@ -591,7 +587,7 @@ static bool already_in_archive(const struct store *s, const struct loaded *l)
 				}
 				if (covered)
 					continue;
-				same = holds(s, at, w->data + (at - from), (size_t)(next - at)) == 1;
+				same = holds(c, at, w->data + (at - from), (size_t)(next - at)) == 1;
 				at = next;
 			}
 			uint64_t (*more)[2] = array_reserve(done, &cap, n + 1, sizeof *done, 16);
@@ -607,12 +603,13 @@ static bool already_in_archive(const struct store *s, const struct loaded *l)
 	return same;
 }
 
-enum journal_recovery journal_recover(struct store *s, struct fs_diag *msg)
+enum journal_recovery journal_recover(struct journal *j, const struct journal_channel *c,
+				      struct fs_diag *msg)
 {
-	const struct store_io *io = s->io;
+	const struct store_io *io = c->io;
 	char jpath[4096];
 	struct loaded l = {0};
-	journal_path(jpath, sizeof jpath, s->path);
+	journal_path(jpath, sizeof jpath, c->path);
 	msg->msg[0] = '\0';
 	int fd = io->open(jpath, O_RDONLY | O_CLOEXEC, 0);
 	if (fd < 0 && errno == ENOENT)
@@ -637,18 +634,18 @@ enum journal_recovery journal_recover(struct store *s, struct fs_diag *msg)
 			fs_diag_printf(msg, "discarded an incomplete journal (a commit "
 				       "that had not returned; the archive was not touched)");
 		r = empty ? JOURNAL_NONE : JOURNAL_DISCARDED;
-	} else if (!s->writable && already_in_archive(s, &l)) {
+	} else if (!c->writable && already_in_archive(c, &l)) {
 		/* A read-only mount changes nothing: a read-write one removes it. */
 		fs_diag_printf(msg, "%s: the commits it holds are in the archive already",
 			       jpath);
 		r = JOURNAL_HELD;
-	} else if (!s->writable || apply(s, l.r, l.n, 0, NULL) || io->fdatasync(*s->fd)) {
+	} else if (!c->writable || apply(j, c, l.r, l.n, 0, NULL) || io->fdatasync(*c->fd)) {
 		fs_diag_printf(msg, "%s: a committed change awaits replay but the "
-			       "archive cannot be written%s%s", jpath, s->writable ? ": " : "",
-			       s->writable ? strerror(errno) : "");
+			       "archive cannot be written%s%s", jpath, c->writable ? ": " : "",
+			       c->writable ? strerror(errno) : "");
 		r = JOURNAL_FAILED;
-	} else if (keep_notes(&s->journal, &l)) {
-		free_notes(&s->journal);
+	} else if (keep_notes(j, &l)) {
+		free_notes(j);
 		fs_diag_printf(msg, "%s: out of memory", jpath);
 		r = JOURNAL_FAILED;
 	} else {
@@ -661,16 +658,16 @@ enum journal_recovery journal_recover(struct store *s, struct fs_diag *msg)
 	return r;
 }
 
-int journal_forget(struct store *s, struct fs_diag *why)
+int journal_forget(struct journal *j, const struct journal_channel *c, struct fs_diag *why)
 {
 	char jpath[4096];
-	bool had = s->journal.recovered != NULL;
-	free_notes(&s->journal);
+	bool had = j->recovered != NULL;
+	free_notes(j);
 	if (!had)
 		return 0;
-	journal_path(jpath, sizeof jpath, s->path);
+	journal_path(jpath, sizeof jpath, c->path);
 	/* Left, it would only be replayed again: the archive holds it. */
-	if (s->io->unlink(jpath) || store_sync_parent(s->io, jpath)) {
+	if (c->io->unlink(jpath) || store_sync_parent(c->io, jpath)) {
 		fs_diag_printf(why, "removing %s: %s", jpath, strerror(errno));
 		return EIO;
 	}

@@ -72,7 +72,21 @@
 
 #include "fserror.h"
 
-struct store;
+#include "store_io.h"
+
+/* What the journal writes through, handed to it by its owner (the
+ * store) at each call, as SQLite's wal.c takes a file and never the
+ * pager: the calls, the archive's descriptor (a rewrite replaces it) and
+ * path (the journal is PATH.mhfu-journal beside it), whether the archive
+ * may be written, and note 6's hook (NULL: none). */
+struct journal_channel {
+	const struct store_io *io;
+	int *fd;
+	const char *path;
+	bool writable;
+	int (*hook)(void *ctx, struct fs_diag *why);
+	void *hook_ctx;
+};
 
 /* Live records allowed before a checkpoint (note 3): a checkpoint syncs
  * what they wrote into the archive, once however often they rewrote it
@@ -133,25 +147,27 @@ void journal_init(struct journal *j);
  * durable but writing the archive failed (or cutting off a failed record
  * did): the commit will happen (journal_replay, or the next mount), and
  * the archive may hold part of it until then. */
-int journal_commit(struct store *s, const struct journal_record *r, bool *pending,
+int journal_commit(struct journal *j, const struct journal_channel *c,
+		   const struct journal_record *r, bool *pending,
 		   struct fs_diag *why);
 
 /* Note 3: the hook, the archive synced, the records retired.  0, or EIO
  * with the reason in why (the records stay live). */
-int journal_checkpoint(struct store *s, struct fs_diag *why);
+int journal_checkpoint(struct journal *j, const struct journal_channel *c, struct fs_diag *why);
 
 /* Note 4: a checkpoint, then the journal emptied durably.  0 or EIO. */
-int journal_retire(struct store *s, struct fs_diag *why);
+int journal_retire(struct journal *j, const struct journal_channel *c, struct fs_diag *why);
 
 /* At unmount: a checkpoint, then the journal removed; left when the
  * store is pending (the next mount replays it).  0, or EIO with the
  * reason in why (the journal then stays, and is replayed at the next
  * mount). */
-int journal_close(struct store *s, struct fs_diag *why);
+int journal_close(struct journal *j, const struct journal_channel *c, bool pending,
+		  struct fs_diag *why);
 
 /* Replays the live records a failed commit left (journal_commit's
  * *pending) and syncs the archive.  0, or EIO with the reason in why. */
-int journal_replay(struct store *s, struct fs_diag *why);
+int journal_replay(struct journal *j, const struct journal_channel *c, struct fs_diag *why);
 
 enum journal_recovery {
 	JOURNAL_NONE, JOURNAL_REPLAYED, JOURNAL_DISCARDED, JOURNAL_HELD, JOURNAL_FAILED
@@ -166,12 +182,13 @@ enum journal_recovery {
  * read, or whole records cannot be replayed (the store is not writable,
  * or the write fails): the mount must not go on.  Says what it did, or
  * why it failed, in msg. */
-enum journal_recovery journal_recover(struct store *s, struct fs_diag *msg);
+enum journal_recovery journal_recover(struct journal *j, const struct journal_channel *c,
+				      struct fs_diag *msg);
 
 /* Once the caller has made the recovered notes durable: frees them and
  * removes the journal they came from.  0, or EIO with the reason in why
  * (the journal then stays: its records are replayed again at the next
  * mount, harmlessly, and the next commit appends after them). */
-int journal_forget(struct store *s, struct fs_diag *why);
+int journal_forget(struct journal *j, const struct journal_channel *c, struct fs_diag *why);
 
 #endif

@@ -63,21 +63,32 @@ static void replacement_path(const struct store *s, char *buf, size_t len)
 	snprintf(buf, len, "%s.mhfu-new", s->path);
 }
 
+/* What the journal writes through: the store's calls, descriptor, path
+ * and hook, handed over at each call (journal.h). */
+static struct journal_channel channel_of(const struct store *s)
+{
+	return (struct journal_channel){.io = s->io, .fd = s->fd, .path = s->path,
+					.writable = s->writable, .hook = s->hook,
+					.hook_ctx = s->hook_ctx};
+}
+
 enum journal_recovery store_recover(struct store *s, struct fs_diag *msg)
 {
+	const struct journal_channel ch = channel_of(s);
 	char npath[4096];
 	replacement_path(s, npath, sizeof npath);
 	if (s->io->unlink(npath) == 0)
 		store_sync_parent(s->io, npath); /* an unfinished rewrite or backup:
 						    the archive is whole */
-	return journal_recover(s, msg);
+	return journal_recover(&s->journal, &ch, msg);
 }
 
 int store_replay_pending(struct store *s, struct fs_diag *why)
 {
+	const struct journal_channel ch = channel_of(s);
 	if (!s->pending)
 		return 0;
-	if (journal_replay(s, why))
+	if (journal_replay(&s->journal, &ch, why))
 		return EIO;
 	s->pending = false;
 	return 0;
@@ -85,17 +96,20 @@ int store_replay_pending(struct store *s, struct fs_diag *why)
 
 int store_forget_recovered(struct store *s, struct fs_diag *why)
 {
-	return journal_forget(s, why);
+	const struct journal_channel ch = channel_of(s);
+	return journal_forget(&s->journal, &ch, why);
 }
 
 int store_close(struct store *s, struct fs_diag *why)
 {
-	return journal_close(s, why);
+	const struct journal_channel ch = channel_of(s);
+	return journal_close(&s->journal, &ch, s->pending, why);
 }
 
 int store_checkpoint(struct store *s, struct fs_diag *why)
 {
-	return s->pending ? 0 : journal_checkpoint(s, why);
+	const struct journal_channel ch = channel_of(s);
+	return s->pending ? 0 : journal_checkpoint(&s->journal, &ch, why);
 }
 
 /* Note 6: the caller's side made durable before the archive changes
@@ -464,6 +478,7 @@ static void adopt_toc(struct store *s, struct databin *db)
 static int rewrite_archive(struct store *s, struct databin *db, uint32_t id,
 			   const uint8_t *bytes, size_t len, struct fs_diag *why)
 {
+	const struct journal_channel ch = channel_of(s);
 	const struct store_io *io = s->io;
 	struct databin *was = s->db;
 	char tmp[4096];
@@ -484,7 +499,7 @@ static int rewrite_archive(struct store *s, struct databin *db, uint32_t id,
 	}
 	/* Note 6, journal.h note 4: nothing of the old file is replayed over
 	 * the new one. */
-	if ((err = journal_retire(s, why)))
+	if ((err = journal_retire(&s->journal, &ch, why)))
 		goto fail;
 	err = EIO;
 	atomic_store(&s->rewrite_done, 0);
@@ -588,6 +603,7 @@ static int fill_tail(void *ctx, uint64_t pos, uint8_t *buf, size_t n)
 static int shift_tail(struct store *s, struct databin *db, uint32_t id, const uint8_t *bytes,
 		      size_t len, const uint8_t *note, size_t note_len, struct fs_diag *why)
 {
+	const struct journal_channel ch = channel_of(s);
 	struct databin *was = s->db;
 	uint8_t *toc = NULL;
 	size_t toc_len;
@@ -607,7 +623,7 @@ static int shift_tail(struct store *s, struct databin *db, uint32_t id, const ui
 					     {0, toc, toc_len, NULL, NULL}};
 		struct journal_record r = {w, 2, end, note, note_len};
 		bool pending;
-		err = journal_commit(s, &r, &pending, why);
+		err = journal_commit(&s->journal, &ch, &r, &pending, why);
 		if (pending)
 			go_pending(s, id, db->count - 1);
 		if (!err || pending) {
@@ -630,6 +646,7 @@ static int write_in_place(struct store *s, uint32_t id, const uint8_t *old, size
 			  const uint8_t *bytes, size_t len, const uint8_t *note, size_t note_len,
 			  struct fs_diag *why)
 {
+	const struct journal_channel ch = channel_of(s);
 	struct databin *db = s->db;
 	long rec = databin_size_index(db, id);
 	struct journal_write w[2];
@@ -663,7 +680,7 @@ static int write_in_place(struct store *s, uint32_t id, const uint8_t *old, size
 	}
 	bool pending = false;
 	struct journal_record r = {w, n, 0, note, note_len};
-	int err = n ? journal_commit(s, &r, &pending, why) : 0;
+	int err = n ? journal_commit(&s->journal, &ch, &r, &pending, why) : 0;
 	if (pending) {
 		/* The commit will happen: the TOC stays as it will be. */
 		go_pending(s, id, id);
