@@ -604,8 +604,13 @@ int main(int argc, char *argv[])
 		.lock_wait_ms = (unsigned)lock_wait * 1000, .cache_bytes = cache_bytes,
 		.scratch_bytes = scratch_bytes, .history_max = (size_t)history_max, .rules = rules,
 	};
-	switch (driver_open(&fs, &d, &msg)) {
-	case DRIVER_OK:
+	/* The exit status of each reason the archive was not opened. */
+	static const int exit_of[] = {
+		[DRIVER_EIO] = EXIT_IO, [DRIVER_ENOMEM] = EXIT_IO, [DRIVER_EFORMAT] = EXIT_FORMAT,
+		[DRIVER_EBUSY] = EXIT_BUSY, [DRIVER_ESTATE] = EXIT_USAGE,
+	};
+	enum driver_status opened = driver_open(&fs, &d, &msg);
+	if (opened == DRIVER_OK) {
 		add_mount_option(&args, "fsname", fs.ar.path);
 		fuse_opt_add_arg(&args, "-osubtype=mhfu");
 		/* Views are the mounting user's, mode 644 (folders 755): the
@@ -620,24 +625,9 @@ int main(int argc, char *argv[])
 		fs.workers = cmd.singlethread ? 1
 			     : opts.max_threads ? cmd.max_threads : default_workers();
 		status = serve(&fs, &args, &cmd, opts.verbose, began);
-		break;
-	case DRIVER_EIO:
-	case DRIVER_ENOMEM:
+	} else {
 		fprintf(stderr, "mount.mhfu: %s\n", msg.msg);
-		status = EXIT_IO;
-		break;
-	case DRIVER_EFORMAT:
-		fprintf(stderr, "mount.mhfu: %s\n", msg.msg);
-		status = EXIT_FORMAT;
-		break;
-	case DRIVER_EBUSY:
-		fprintf(stderr, "mount.mhfu: %s\n", msg.msg);
-		status = EXIT_BUSY;
-		break;
-	case DRIVER_ESTATE:
-		fprintf(stderr, "mount.mhfu: %s\n", msg.msg);
-		status = EXIT_USAGE;
-		break;
+		status = exit_of[opened];
 	}
 	driver_close(&fs);
 	closelog();
