@@ -349,38 +349,50 @@ bool archive_entry_padded(const struct archive *ar, uint32_t id)
 	return ar->format == FORMAT_DATABIN && databin_size_index(&ar->db, id) < 0;
 }
 
-ssize_t archive_read(struct archive *ar, uint32_t id, uint64_t off, void *buf,
-		     size_t len)
+int archive_read(struct archive *ar, uint32_t id, uint64_t off, void *buf, size_t len,
+		 size_t *got)
 {
 	uint64_t size = archive_entry_size(ar, id);
+	*got = 0;
 	if (off >= size)
 		return 0;
 	if (len > size - off)
 		len = (size_t)(size - off);
 	if (ar->source) {
 		int err = ar->source->read(ar->source->ctx, id, off, buf, len);
-		return err ? -err : (ssize_t)len;
+		*got = err ? 0 : len;
+		return err;
 	}
 	uint64_t base = ar->format == FORMAT_PAC ? 0 : databin_entry_offset(&ar->db, id);
 	if (store_entry_unreadable(&ar->store, id))
-		return -EIO; /* part old, part new on disk: see store.h */
+		return EIO; /* part old, part new on disk: see store.h */
 	if (store_pread_full(ar->store.io, ar->fd, buf, len, base + off))
-		return -errno;
+		return errno;
 	if (!archive_entry_plain(ar, id))
 		cipher_decrypt(ar->db.start[id], off, buf, len);
 	atomic_fetch_add_explicit(&ar->reads, 1, memory_order_relaxed);
 	atomic_fetch_add_explicit(&ar->bytes_read, len, memory_order_relaxed);
-	return (ssize_t)len;
+	*got = len;
+	return 0;
+}
+
+int archive_read_all(struct archive *ar, uint32_t id, uint64_t off, void *buf, size_t len)
+{
+	size_t got;
+	int err = archive_read(ar, id, off, buf, len, &got);
+	return err ? err : got == len ? 0 : EIO;
 }
 
 /* Records entry id's kind from its decrypted head.  n < 0: unreadable
  * now, so shown as data this once (reading it will report the error) and
  * sniffed again next time: a failure is not a fact about the bytes. */
-static enum kind learn_kind(struct archive *ar, uint32_t id, const uint8_t *head, ssize_t n)
+/* The kind of entry id from its head[0..n), read with error err (0: none). */
+static enum kind learn_kind(struct archive *ar, uint32_t id, const uint8_t *head, size_t n,
+			    int err)
 {
-	if (n < 0)
+	if (err)
 		return KIND_DATA;
-	int k = kind_sniff(head, (size_t)n, archive_entry_size(ar, id));
+	int k = kind_sniff(head, n, archive_entry_size(ar, id));
 	atomic_store_explicit(&ar->entries[id].kind, k, memory_order_release);
 	atomic_fetch_add_explicit(&ar->heads_sniffed, 1, memory_order_relaxed);
 	atomic_store(&ar->kinds_kept, false);
@@ -403,7 +415,9 @@ enum kind archive_entry_kind(struct archive *ar, uint32_t id)
 		return KIND_DATA;
 
 	uint8_t head[KIND_HEAD_MAX];
-	return learn_kind(ar, id, head, archive_read(ar, id, 0, head, sizeof head));
+	size_t n;
+	int err = archive_read(ar, id, 0, head, sizeof head, &n);
+	return learn_kind(ar, id, head, n, err);
 }
 
 void archive_sniff_all(struct archive *ar)
@@ -441,7 +455,7 @@ void archive_sniff_all(struct archive *ar)
 			memcpy(head, buf + (databin_entry_offset(&ar->db, e) - from), n);
 			if (!archive_entry_plain(ar, e))
 				cipher_decrypt(ar->db.start[e], 0, head, n);
-			learn_kind(ar, e, head, (ssize_t)n);
+			learn_kind(ar, e, head, n, 0);
 		}
 		id = last + 1;
 	}
@@ -475,7 +489,7 @@ const struct pactree *archive_entry_tree(struct archive *ar, uint32_t id)
 				 (unsigned long long)size);
 		else if ((transient = !buf))
 			fs_diag_printf(&why, "out of memory");
-		else if ((transient = archive_read(ar, id, 0, buf, size) != (ssize_t)size))
+		else if ((transient = archive_read_all(ar, id, 0, buf, size) != 0))
 			fs_diag_printf(&why, "read failed");
 		else
 			t = pactree_build(buf, size, 0, PACTREE_MAX_DEPTH, &why);

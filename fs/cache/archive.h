@@ -154,10 +154,15 @@ bool archive_entry_plain(const struct archive *ar, uint32_t id);
  * its bytes: a DATA.BIN entry without a size record. */
 bool archive_entry_padded(const struct archive *ar, uint32_t id);
 
-/* Reads len bytes at `off` of entry `id`, decrypted; clamps to the entry.
- * Returns the bytes read or -errno. */
-ssize_t archive_read(struct archive *ar, uint32_t id, uint64_t off, void *buf,
-		     size_t len);
+/* Reads up to len bytes at `off` of entry `id`, decrypted, clamped to the
+ * entry: 0 with *got the bytes read (fewer at its end, none past it), or
+ * an errno. */
+int archive_read(struct archive *ar, uint32_t id, uint64_t off, void *buf, size_t len,
+		 size_t *got);
+
+/* Reads exactly len bytes at `off` of entry `id`: 0, or an errno (EIO
+ * when the entry ends first). */
+int archive_read_all(struct archive *ar, uint32_t id, uint64_t off, void *buf, size_t len);
 
 /* The entry's kind, sniffed from its head on first use. */
 enum kind archive_entry_kind(struct archive *ar, uint32_t id);

@@ -181,9 +181,8 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 		err = failed(r, ENOMEM, NULL);
 		goto out;
 	}
-	ssize_t got = archive_read(ar, item.entry, 0, entry, size);
-	if (got != (ssize_t)size) {
-		err = failed(r, got < 0 ? (int)-got : EIO, NULL);
+	if ((err = archive_read_all(ar, item.entry, 0, entry, size))) {
+		err = failed(r, err, NULL);
 		goto out;
 	}
 	const uint8_t *old = entry + t.offset;

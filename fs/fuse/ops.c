@@ -270,7 +270,9 @@ static void reply_raw(fuse_req_t req, struct mhfs *fs, const struct handle *h,
 	uint64_t at = h->offset + (uint64_t)off;
 	ssize_t n = -ESTALE;
 	if (atomic_load(&ar->entries[h->entry].generation) == h->generation) {
-		n = archive_read(ar, h->entry, at, buf, size);
+		size_t got;
+		int err = archive_read(ar, h->entry, at, buf, size, &got);
+		n = err ? -err : (ssize_t)got;
 	} else if (h->old && at <= h->old->len) {
 		/* A commit replaced the bytes this file opened: it kept them. */
 		n = (ssize_t)(size < h->old->len - at ? size : h->old->len - at);

@@ -21,8 +21,8 @@ static bool store_entry(struct mhfs *fs, uint32_t id)
 		uint8_t *buf = read_buffer(fs, MAX_REQUEST);
 		if (!buf)
 			return false;
-		ssize_t got = -1;
-		size_t len = 0;
+		int read_err = 0;
+		size_t len = 0; /* 0: not read (the entry changed, or is not exposed) */
 		pthread_rwlock_rdlock(&ar->io);
 		if (!off) {
 			generation = atomic_load(&ar->entries[id].generation);
@@ -32,10 +32,10 @@ static bool store_entry(struct mhfs *fs, uint32_t id)
 		}
 		if (ino && off < size && atomic_load(&ar->entries[id].generation) == generation) {
 			len = size - off < MAX_REQUEST ? (size_t)(size - off) : MAX_REQUEST;
-			got = archive_read(ar, id, off, buf, len);
+			read_err = archive_read_all(ar, id, off, buf, len);
 		}
 		pthread_rwlock_unlock(&ar->io);
-		if (got != (ssize_t)len || !len)
+		if (read_err || !len)
 			return false;
 		struct fuse_bufvec bv = FUSE_BUFVEC_INIT(len);
 		bv.buf[0].mem = buf;

@@ -148,7 +148,8 @@ void item_override_key(const struct archive *ar, const struct node *n, char *buf
 static long entry_head(void *ctx, uint32_t id, uint8_t *buf, size_t len)
 {
 	struct archive *ar = ctx;
-	return id < ar->count ? (long)archive_read(ar, id, 0, buf, len) : -1;
+	size_t got;
+	return id < ar->count && !archive_read(ar, id, 0, buf, len, &got) ? (long)got : -1;
 }
 
 /* The skeleton model of node sk into *rig and its label; false when it
@@ -222,8 +223,7 @@ struct model *item_model(struct archive *ar, const struct node *n, const struct 
 		uint8_t *buf = malloc(it->size ? it->size : 1);
 		if ((transient = !buf))
 			fs_diag_printf(&why, "out of memory");
-		else if ((transient = archive_read(ar, n->entry, it->offset, buf, it->size) !=
-				      (ssize_t)it->size))
+		else if ((transient = archive_read_all(ar, n->entry, it->offset, buf, it->size) != 0))
 			fs_diag_printf(&why, "read failed");
 		else
 			m = model_build(it->kind, buf, it->size, label, rig,

@@ -380,11 +380,10 @@ int node_contents_to_read(struct mhfs *fs, const struct node *n, uint8_t **data,
 	}
 	if (!(*data = malloc(t.size ? t.size : 1)))
 		return ENOMEM;
-	ssize_t got = archive_read(node_archive(fs, n), n->entry, t.offset, *data, t.size);
-	if (got != (ssize_t)t.size) {
+	if ((err = archive_read_all(node_archive(fs, n), n->entry, t.offset, *data, t.size))) {
 		free(*data);
 		*data = NULL;
-		return got < 0 ? (int)-got : EIO;
+		return err;
 	}
 	*len = t.size;
 	return 0;

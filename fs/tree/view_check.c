@@ -73,10 +73,8 @@ static char *check_print(struct mhfs *fs, const struct node *n, const struct nod
 	*err = ENOMEM;
 	if (!entry)
 		return NULL;
-	ssize_t got = archive_read(node_archive(fs, n), n->entry, 0, entry, size);
-	if (got != (ssize_t)size) {
+	if ((*err = archive_read_all(node_archive(fs, n), n->entry, 0, entry, size))) {
 		free(entry);
-		*err = got < 0 ? (int)-got : EIO;
 		return NULL;
 	}
 	struct skeleton rig;

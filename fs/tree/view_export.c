@@ -152,10 +152,10 @@ static int file_contents(struct mhfs *fs, const struct node *n, uint8_t **data, 
 	uint8_t *f = malloc(head + size ? head + size : 1);
 	if (!f)
 		return ENOMEM;
-	ssize_t got = archive_read(&fs->ar, n->entry, 0, f + head, size);
-	if (got != (ssize_t)size || !loose_header(l->loose, size, f)) {
+	err = archive_read_all(&fs->ar, n->entry, 0, f + head, size);
+	if (err || !loose_header(l->loose, size, f)) {
 		free(f);
-		return got < 0 ? (int)-got : EIO;
+		return err ? err : EIO;
 	}
 	*data = f;
 	*len = head + size;

@@ -114,11 +114,11 @@ static int entry_now(struct mhfs *fs, uint32_t entry, uint8_t **bytes, size_t *l
 	uint64_t size = archive_entry_size(&fs->ar, entry);
 	if (!(*bytes = malloc(size ? size : 1)))
 		return ENOMEM;
-	ssize_t got = archive_read(&fs->ar, entry, 0, *bytes, size);
-	if (got != (ssize_t)size) {
+	int err = archive_read_all(&fs->ar, entry, 0, *bytes, size);
+	if (err) {
 		free(*bytes);
 		*bytes = NULL;
-		return got < 0 ? (int)-got : EIO;
+		return err;
 	}
 	*len = size;
 	return 0;

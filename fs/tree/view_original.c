@@ -45,13 +45,13 @@ static int current(void *ctx, uint32_t entry, uint64_t *len, uint32_t *crc)
 	uint8_t *bytes = malloc(size ? size : 1);
 	if (!bytes)
 		return ENOMEM;
-	ssize_t got = archive_read(ar, entry, 0, bytes, size);
-	if (got == (ssize_t)size) {
+	int err = archive_read_all(ar, entry, 0, bytes, size);
+	if (!err) {
 		*len = size;
 		*crc = history_crc(bytes, size);
 	}
 	free(bytes);
-	return got == (ssize_t)size ? 0 : EIO;
+	return err ? EIO : 0;
 }
 
 int original_open(struct mhfs *fs, size_t max_commits, struct fs_diag *msg)
@@ -96,7 +96,7 @@ bool original_differs(struct mhfs *fs, uint32_t entry)
 	if (size != was_len)
 		return true;
 	uint8_t *now = malloc(size ? size : 1);
-	bool differs = now && archive_read(&fs->ar, entry, 0, now, size) == (ssize_t)size &&
+	bool differs = now && !archive_read_all(&fs->ar, entry, 0, now, size) &&
 		       memcmp(now, was, size);
 	free(now);
 	return differs;
