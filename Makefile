@@ -66,7 +66,9 @@ MH_CFLAGS  = $(WARN_CFLAGS) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -MMD -MP $(SAN_
 MH_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
 
 PKG_CONFIG ?= pkg-config
-FUSE_CFLAGS := $(shell $(PKG_CONFIG) --cflags fuse3 2>/dev/null)
+# libfuse's headers as system headers: the dependency files (-MMD) then
+# name none of this machine's paths, only the repository's.
+FUSE_CFLAGS := $(patsubst -I%,-isystem %,$(shell $(PKG_CONFIG) --cflags fuse3 2>/dev/null))
 FUSE_LIBS   := $(shell $(PKG_CONFIG) --libs fuse3 2>/dev/null)
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 # What the codecs link against: zlib (PNG).
