@@ -158,10 +158,10 @@ void handles_keep_old(struct mhfs *fs, uint32_t entry, uint64_t generation, uint
 void handle_release(struct mhfs *fs, struct handle *h)
 {
 	if (h->counted && inodes_release(&fs->inodes, h->ino, h->writable))
-		drop_attributes(fs, h->ino);
+		kernel_forget(fs, h->ino);
 	/* Its size showed under the view's other numbers too. */
 	if (h->writable)
-		drop_attributes(fs, inodes_current(&fs->inodes, h->place));
+		kernel_forget(fs, inodes_current(&fs->inodes, h->place));
 	handles_remove(fs, h);
 	if (h->scratch) {
 		pthread_mutex_lock(&fs->scratch.lock);

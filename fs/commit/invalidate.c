@@ -102,17 +102,12 @@ int invalidate_plan(struct mhfs *fs, const struct change *c, struct ino_plan *pl
 	return inodes_plan(&fs->inodes, judge, &j, plan);
 }
 
-void drop_attributes(struct mhfs *fs, uint64_t ino)
-{
-	kernel_forget(fs, ino);
-}
-
 void invalidate_after(struct mhfs *fs, const struct ino_plan *plan)
 {
 	for (size_t i = 0; i < plan->applied; i++)
 		if (plan->steps[i].fate != FATE_KEEP)
-			drop_attributes(fs, plan->steps[i].ino);
+			kernel_forget(fs, plan->steps[i].ino);
 	/* The root's attributes (nothing looks it up, so no plan has it). */
 	if (plan->applied)
-		drop_attributes(fs, NODE_ROOT);
+		kernel_forget(fs, NODE_ROOT);
 }

@@ -67,10 +67,6 @@ int invalidate_plan(struct mhfs *fs, const struct change *c, struct ino_plan *pl
  * what the plan changed; never waits. */
 void invalidate_after(struct mhfs *fs, const struct ino_plan *plan);
 
-/* Drops inode ino's attributes from the kernel's cache (a writer's
- * number retired at its close, a view whose writer's size it showed);
- * never waits. */
-void drop_attributes(struct mhfs *fs, uint64_t ino);
 
 
 #endif

@@ -66,13 +66,11 @@ static void keep_text(struct mhfs *fs, const char *path, const uint8_t *data, si
 	size_t kept = len < RECORD_MAX_TEXT_BYTES ? len : RECORD_MAX_TEXT_BYTES;
 	int err = fs->record.dir < 0 ? 0
 		  : record_keep(&fs->record, path, data, kept, name, sizeof name);
-	if (fs->record.dir >= 0 && !err && kept < len) {
-		mlog_printf(&fs->log, "%s: %s is kept as .mhfu/rejected/%s, its first %zu of %zu "
-			    "bytes", path, what, name, kept, len);
-		return;
-	}
 	if (fs->record.dir >= 0 && !err) {
-		mlog_printf(&fs->log, "%s: %s is kept as .mhfu/rejected/%s", path, what, name);
+		char cut[64] = "";
+		if (kept < len)
+			snprintf(cut, sizeof cut, ", its first %zu of %zu bytes", kept, len);
+		mlog_printf(&fs->log, "%s: %s is kept as .mhfu/rejected/%s%s", path, what, name, cut);
 		return;
 	}
 	if (err)

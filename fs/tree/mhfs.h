@@ -82,7 +82,9 @@ static inline enum ino_space ino_space(uint64_t ino)
 	return record_ino(ino) ? INO_OWN : (ino & SCRATCH_INO) ? INO_SCRATCH : INO_VIEW;
 }
 
-/* Tells the kernel to drop inode `ino`'s pages and attributes. */
+/* Tells the kernel to drop inode `ino`'s pages and attributes (a number
+ * a commit retired, a writer's number at its close, a view whose
+ * writer's size it showed); never waits. */
 static inline void kernel_forget(struct mhfs *fs, uint64_t ino)
 {
 	if (fs->kernel.forget)

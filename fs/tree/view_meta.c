@@ -51,10 +51,10 @@ const struct view_class view_meta = {
 };
 
 /* Holds only what the record keeps and the mount lists itself. */
-/* Its files are the record's kept texts (record.h), the mount's user's. */
-static int rejected_lookup(struct mhfs *fs, const char *name, struct stat *st)
+/* Its files are the record's kept texts (record.h), shown as the mount's
+ * user's: err passed through, st owned by the user when it is 0. */
+static int as_mounts(const struct mhfs *fs, int err, struct stat *st)
 {
-	int err = record_lookup(&fs->record, name, st);
 	if (!err) {
 		st->st_uid = fs->uid;
 		st->st_gid = fs->gid;
@@ -62,25 +62,23 @@ static int rejected_lookup(struct mhfs *fs, const char *name, struct stat *st)
 	return err;
 }
 
+static int rejected_lookup(struct mhfs *fs, const char *name, struct stat *st)
+{
+	return as_mounts(fs, record_lookup(&fs->record, name, st), st);
+}
+
 static int rejected_list(struct mhfs *fs, struct record_text **files, size_t *count)
 {
 	int err = record_list(&fs->record, files, count);
-	for (size_t i = 0; !err && i < *count; i++) {
-		(*files)[i].st.st_uid = fs->uid;
-		(*files)[i].st.st_gid = fs->gid;
-	}
+	for (size_t i = 0; !err && i < *count; i++)
+		as_mounts(fs, 0, &(*files)[i].st);
 	return err;
 }
 
 int own_file_get(struct mhfs *fs, uint64_t ino, struct stat *st, uint8_t **data,
 		 size_t *len)
 {
-	int err = record_get(&fs->record, ino, st, data, len);
-	if (!err) {
-		st->st_uid = fs->uid;
-		st->st_gid = fs->gid;
-	}
-	return err;
+	return as_mounts(fs, record_get(&fs->record, ino, st, data, len), st);
 }
 
 static int rejected_unlink(struct mhfs *fs, const char *name)

@@ -432,19 +432,20 @@ sys.exit(not (now < len(before) and again == before))"
 readme=$(dirname "$0")/../../README.md
 fresh
 edit_line=$(grep -m1 "^sed -i '12s" "$readme")
+# The checks below run lands (above) in their own shell.
+landed="$(declare -f on_disk disk_line archive_ok lands); dump='$dump' archive='$archive' clip='$clip'"
 check "the README's Editing sed changes a keyframe that is there (line 12: -6834 to -6800)" bash -c "
-	cd '$cdir' && $edit_line && test \"\$('$dump' '$archive' '$clip' | sed -n 12p | awk '{ print \$2 }')\" = -6800"
+	$landed; cd '$cdir' && $edit_line && lands 12 -6800"
 fresh
 awk '/<!-- write_test.sh runs this block -->/ { t = 1; next } t && /^```sh/ { c = 1; next }
 	c && /^```/ { exit } c' "$readme" | sed "s|/mnt/mh|$mnt|g" >"$work/gitmod.sh"
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
 check "the README's git workflow: copied out, edited, committed, copied back (rsync exit 0)" bash -c "
-	test -s '$work/gitmod.sh' && mkdir -p '$work/gitmod' && cd '$work/gitmod' && set -e && . '$work/gitmod.sh' &&
-	test \"\$('$dump' '$archive' '$clip' | sed -n 12p | awk '{ print \$2 }')\" = -6800"
+	$landed; test -s '$work/gitmod.sh' && mkdir -p '$work/gitmod' && cd '$work/gitmod' &&
+	set -e && . '$work/gitmod.sh' && lands 12 -6800"
 check "... and a second round, after the first commit changed every file's time" bash -c "
-	cd '$work/gitmod/tigrex' && set -e && sed -i '12s/-6800/-6700/' 3/stream2/slot024.txt && git commit -qam again &&
-	$(grep -m1 '^git diff --name-only' "$work/gitmod.sh") &&
-	test \"\$('$dump' '$archive' '$clip' | sed -n 12p | awk '{ print \$2 }')\" = -6700 && '$dump' --check '$archive'"
+	$landed; cd '$work/gitmod/tigrex' && set -e && sed -i '12s/-6800/-6700/' 3/stream2/slot024.txt &&
+	git commit -qam again && $(grep -m1 '^git diff --name-only' "$work/gitmod.sh") && lands 12 -6700"
 
 # --- ftruncate after open(O_TRUNC), as xfstests' fsx starts: every kind of
 # view takes it (it failed with ENOMEM on an emptied buffer); the bytes

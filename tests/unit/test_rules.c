@@ -1353,6 +1353,26 @@ static void test_item_whole_model_port(void **state)
 	check_item(port, port_len, was, was_len, NULL, &r);
 	assert_int_equal(only(&r, RULE_TEMPLATE)->level, RULE_ERROR);
 	rules_report_free(&r);
+
+	/* A port over a host with a second model (member 2 here): the
+	 * member it lacks is only a warning; written as a member edit, or
+	 * by a PAC that is no port, an error. */
+	size_t host_len;
+	uint8_t *host = pac_of(&host_len, 3, b.skel, b.skel_len, b.pack, b.pack_len, b.skel,
+			       b.skel_len);
+	check_whole_model(port, port_len, host, host_len, &r);
+	assert_int_equal(r.n, 2);
+	assert_int_equal(r.v[1].code, RULE_UNDECODABLE);
+	assert_true(r.v[1].gone);
+	assert_string_equal(r.v[1].member, "2.skeleton");
+	assert_int_equal(r.v[1].level, RULE_WARNING);
+	assert_false(rules_has_errors(&r));
+	rules_report_free(&r);
+	check_item(port, port_len, host, host_len, NULL, &r);
+	assert_true(rules_has_errors(&r));
+	assert_int_equal(r.v[1].level, RULE_ERROR);
+	rules_report_free(&r);
+	free(host);
 	/* Its pack's place holds data now: the pack is gone (UNDECODABLE). */
 	check_whole_model(skeleton_only, skeleton_only_len, was, was_len, &r);
 	assert_int_equal(r.n, 2);
