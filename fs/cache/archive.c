@@ -344,9 +344,33 @@ bool archive_entry_plain(const struct archive *ar, uint32_t id)
 	return ar->format == FORMAT_PAC || databin_entry_plain(&ar->db, id);
 }
 
-bool archive_entry_padded(const struct archive *ar, uint32_t id)
+int archive_entry_load(struct archive *ar, uint32_t id, struct entry_state *st)
 {
-	return ar->format == FORMAT_DATABIN && databin_size_index(&ar->db, id) < 0;
+	memset(st, 0, sizeof *st);
+	st->size = archive_entry_size(ar, id);
+	if (!(st->bytes = malloc(st->size ? st->size : 1)))
+		return ENOMEM;
+	int err = archive_read_all(ar, id, 0, st->bytes, st->size);
+	if (err) {
+		entry_state_free(st);
+		return err;
+	}
+	st->padded = ar->format == FORMAT_DATABIN && databin_size_index(&ar->db, id) < 0;
+	st->generation = atomic_load(&ar->entries[id].generation);
+	int seen = atomic_load(&ar->entries[id].clip_format);
+	if (seen != CLIP_NONE)
+		st->clip_format = (enum clip_format)seen;
+	else if (ar->format != FORMAT_DATABIN || ar->db.game == GAME_UNKNOWN)
+		st->clip_format = CLIP_NONE;
+	else
+		st->clip_format = ar->db.game == GAME_MHP3RD ? CLIP_P3RD : CLIP_MHFU;
+	return 0;
+}
+
+void entry_state_free(struct entry_state *st)
+{
+	free(st->bytes);
+	st->bytes = NULL;
 }
 
 int archive_read(struct archive *ar, uint32_t id, uint64_t off, void *buf, size_t len,
@@ -637,10 +661,11 @@ int archive_replay_pending(struct archive *ar, struct fs_diag *why)
 	return 0;
 }
 
-int archive_write_entry(struct archive *ar, uint32_t id, const uint8_t *old,
-			size_t old_len, const uint8_t *bytes, size_t len, const uint8_t *note,
-			size_t note_len, struct fs_diag *why)
+int archive_write_entry(struct archive *ar, const struct entry_write *w,
+			struct entry_written *out, struct fs_diag *why)
 {
+	uint32_t id = w->id;
+	*out = (struct entry_written){false, archive_entry_size(ar, id)};
 	if (!ar->writable) {
 		fs_diag_printf(why, "the archive is read-only");
 		return EROFS;
@@ -648,17 +673,17 @@ int archive_write_entry(struct archive *ar, uint32_t id, const uint8_t *old,
 	int fd = ar->fd;
 	int err = ar->backup ? store_keep_original(&ar->store, why) : 0;
 	if (!err)
-		err = store_write_entry(&ar->store, id, old, old_len, bytes, len, note, note_len,
-					why);
+		err = store_write_entry(&ar->store, w, why);
 	/* A rewrite that failed after its rename replaced the file all the
 	 * same (store.h): then, as on success, the mount follows the file. */
 	if (err && ar->fd == fd) {
 		/* Pending: the entry is neither old nor new until the replay. */
+		out->landed = store_entry_unreadable(&ar->store, id);
 		for (uint32_t e = id; e < ar->count && store_entry_unreadable(&ar->store, e); e++)
 			forget_decoded(ar, e);
 		return err;
 	}
-	ar->size = ar->format == FORMAT_PAC ? len : databin_entry_offset(&ar->db, ar->db.count);
+	ar->size = ar->format == FORMAT_PAC ? w->len : databin_entry_offset(&ar->db, ar->db.count);
 	struct stat st;
 	if (!ar->store.io->fstat(ar->fd, &st)) {
 		ar->mtime = st.st_mtim;
@@ -667,5 +692,6 @@ int archive_write_entry(struct archive *ar, uint32_t id, const uint8_t *old,
 	clock_gettime(CLOCK_REALTIME, &ar->entries[id].mtime);
 	forget_entry(ar, id);
 	forget_linked(ar, id);
+	*out = (struct entry_written){true, archive_entry_size(ar, id)};
 	return err;
 }

@@ -24,6 +24,7 @@
 
 #include "fserror.h"
 #include "databin.h"
+#include "anim.h"
 #include "kind.h"
 #include "log.h"
 #include "pactree.h"
@@ -150,9 +151,22 @@ uint64_t archive_now_us(void);
 
 uint64_t archive_entry_size(const struct archive *ar, uint32_t id);
 bool archive_entry_plain(const struct archive *ar, uint32_t id);
-/* Whether the entry is stored in whole blocks, its padding included in
- * its bytes: a DATA.BIN entry without a size record. */
-bool archive_entry_padded(const struct archive *ar, uint32_t id);
+/* What a commit needs of one entry, asked once (archive_entry_load). */
+struct entry_state {
+	uint8_t *bytes;        /* the whole entry, decrypted; malloc'ed */
+	size_t size;
+	bool padded;           /* stored in whole blocks, the padding in its
+				  bytes: a DATA.BIN entry without a size record */
+	enum clip_format clip_format; /* of a pack the edit empties of clips,
+				  which its bytes do not say: the one its packs
+				  were last seen in, else the game's */
+	uint64_t generation;   /* commits to it so far */
+};
+
+/* Loads entry id as a commit needs it, with `io` held: 0, or an errno
+ * (then st holds nothing to free).  entry_state_free frees it. */
+int archive_entry_load(struct archive *ar, uint32_t id, struct entry_state *st);
+void entry_state_free(struct entry_state *st);
 
 /* Reads up to len bytes at `off` of entry `id`, decrypted, clamped to the
  * entry: 0 with *got the bytes read (fewer at its end, none past it), or
@@ -202,17 +216,23 @@ void archive_for_linked(struct archive *ar, uint32_t id, bool id_anim,
  * reason in why. */
 int archive_replay_pending(struct archive *ar, struct fs_diag *why);
 
-/* Replaces entry `id`, whose bytes are `old` (old_len of them, read under
- * the same hold), with `len` bytes, its journal record carrying `note`
- * (the history's record, store.h note 6), with `io` held exclusively, through
- * the store (store_write_entry: in place when its blocks stay, else by a
- * rewrite; synced before it returns), keeping ARCHIVE.orig first under -o
- * backup.  The entry's caches are dropped.  Returns 0, or an errno with
- * the reason in why: the archive is then unchanged, unless the store is
- * left pending or the file was replaced all the same (store_write_entry),
- * when the mount follows it as after a success. */
-int archive_write_entry(struct archive *ar, uint32_t id, const uint8_t *old,
-			size_t old_len, const uint8_t *bytes, size_t len, const uint8_t *note,
-			size_t note_len, struct fs_diag *why);
+/* What became of an archive_write_entry. */
+struct entry_written {
+	bool landed;   /* the entry holds the new bytes, or will: also after a
+			  failure that left the store pending or replaced
+			  the file all the same (store_write_entry) */
+	uint64_t size; /* what the entry holds now: an entry without a size
+			  record keeps whole blocks */
+};
+
+/* Makes w (store.h; old read under the same hold, its note the history's
+ * record, store.h note 6) with `io` held exclusively, through the store
+ * (in place when its blocks stay, else by a shift or a rewrite; synced
+ * before it returns), keeping ARCHIVE.orig first under -o backup.  The
+ * entry's caches are dropped.  Returns 0, or an errno with the reason in
+ * why: the archive is then unchanged unless out->landed, when the mount
+ * follows it as after a success. */
+int archive_write_entry(struct archive *ar, const struct entry_write *w,
+			struct entry_written *out, struct fs_diag *why);
 
 #endif

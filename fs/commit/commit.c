@@ -38,19 +38,6 @@
 
 /* ---- encoding an edit -------------------------------------------------- */
 
-/* The clip format of an edited pack that holds no clip, which its bytes
- * do not say: the one its entry's packs were seen in this mount, else
- * the archive's game's. */
-static enum clip_format default_clip_format(const struct archive *ar, uint32_t entry)
-{
-	int seen = atomic_load(&ar->entries[entry].clip_format);
-	if (seen != CLIP_NONE)
-		return (enum clip_format)seen;
-	if (ar->format != FORMAT_DATABIN || ar->db.game == GAME_UNKNOWN)
-		return CLIP_NONE;
-	return ar->db.game == GAME_MHP3RD ? CLIP_P3RD : CLIP_MHFU;
-}
-
 /* The item's new bytes from the edit and its old bytes (the view's
  * class encodes); *format is the clips' when the pack holds none, and is
  * set to the pack's. */
@@ -122,7 +109,8 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 	struct node item = e->view;
 	struct node_target t;
 	struct mh_diag d = {0};
-	uint8_t *entry = NULL, *item_new = NULL, *entry_new = NULL;
+	struct entry_state was_entry = {0};
+	uint8_t *item_new = NULL, *entry_new = NULL;
 	size_t item_len = 0, entry_len = 0;
 	struct fs_diag why = {""};
 	int err = 0;
@@ -159,7 +147,6 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 	}
 	inodes_apply(&fs->inodes, &r->plan);
 	r->replayed = was_pending;
-	uint64_t size = archive_entry_size(ar, item.entry);
 	if ((err = node_resolve(fs, &item, &t))) {
 		err = failed(r, err, NULL);
 		goto out;
@@ -177,16 +164,14 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 			inodes_apply(&fs->inodes, &r->plan);
 		goto out;
 	}
-	if (!(entry = malloc(size ? size : 1))) {
-		err = failed(r, ENOMEM, NULL);
-		goto out;
-	}
-	if ((err = archive_read_all(ar, item.entry, 0, entry, size))) {
+	if ((err = archive_entry_load(ar, item.entry, &was_entry))) {
 		err = failed(r, err, NULL);
 		goto out;
 	}
+	const uint8_t *entry = was_entry.bytes;
+	size_t size = was_entry.size;
 	const uint8_t *old = entry + t.offset;
-	enum clip_format format = default_clip_format(ar, item.entry);
+	enum clip_format format = was_entry.clip_format;
 	struct edit ed = *e;
 	struct model *cached = cached_pack(ar, &item, &t);
 	ed.decoded = cached;
@@ -226,7 +211,7 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 	/* Bytes written to the raw entry are the user's, padding and all;
 	 * anything re-encoded is padded as the entry was. */
 	bool raw_entry = e->view.type == NODE_FILE && e->view.depth == 0;
-	if (!raw_entry && archive_entry_padded(ar, item.entry) &&
+	if (!raw_entry && was_entry.padded &&
 	    databin_repad(entry, size, &entry_new, &entry_len, NULL)) {
 		err = failed(r, ENOMEM, NULL);
 		goto out;
@@ -243,17 +228,14 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 		err = failed(r, err, why.msg);
 		goto out;
 	}
-	int fd = ar->fd;
-	uint64_t generation = atomic_load(&ar->entries[item.entry].generation);
-	err = archive_write_entry(ar, item.entry, entry, size, entry_new, entry_len,
-				  fs->history.note, fs->history.note_len, &why);
-	/* Landed, or will: the journal awaits replay, or the file was
-	 * replaced all the same (archive.h). */
-	bool landed = !err || store_entry_unreadable(&ar->store, item.entry) || ar->fd != fd;
-	history_settle(&fs->history, r->history_id, landed);
-	if (landed) {
+	struct entry_write w = {item.entry, entry, size, entry_new, entry_len,
+				fs->history.note, fs->history.note_len};
+	struct entry_written written;
+	err = archive_write_entry(ar, &w, &written, &why);
+	history_settle(&fs->history, r->history_id, written.landed);
+	if (written.landed) {
 		inodes_apply(&fs->inodes, &r->plan);
-		handles_keep_old(fs, item.entry, generation, &entry, size);
+		handles_keep_old(fs, item.entry, was_entry.generation, &was_entry.bytes, size);
 	}
 	if (err) {
 		err = failed(r, err, why.msg);
@@ -262,14 +244,14 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 	r->outcome = COMMIT_DONE;
 	/* What the entry now holds: an entry without a size record keeps
 	 * whole blocks, so a truncate to 100000 bytes reads 100352. */
-	r->entry_len = archive_entry_size(ar, item.entry);
+	r->entry_len = written.size;
 	times_forget_entry(&fs->times, item.entry);
 	atomic_fetch_add(&ar->commits, 1);
 	atomic_store(&ar->last_commit_us, archive_now_us() - began);
 out:
 	inodes_cancel(&r->plan); /* what was planned for a commit that did not land */
 	pthread_rwlock_unlock(&ar->io);
-	free(entry);
+	entry_state_free(&was_entry);
 	free(item_new);
 	free(entry_new);
 	return r->err = err;

@@ -471,13 +471,14 @@ static void adopt_toc(struct store *s, struct databin *db)
 }
 
 /* Writes a whole new archive beside the old one and renames it over:
- * TOC `db`, entry `id` from `bytes`.  Entries before it keep their place
+ * TOC `db`, entry w->id from w->bytes.  Entries before it keep their place
  * and bytes (copied as they are); later ones move (copy_moved).  Takes
  * db's start and sizes: once the new file is the archive they are the
  * store's TOC, else they are freed. */
-static int rewrite_archive(struct store *s, struct databin *db, uint32_t id,
-			   const uint8_t *bytes, size_t len, struct fs_diag *why)
+static int rewrite_archive(struct store *s, struct databin *db, const struct entry_write *w,
+			   struct fs_diag *why)
 {
+	uint32_t id = w->id;
 	const struct journal_channel ch = channel_of(s);
 	const struct store_io *io = s->io;
 	struct databin *was = s->db;
@@ -507,7 +508,7 @@ static int rewrite_archive(struct store *s, struct databin *db, uint32_t id,
 	replacement_path(s, tmp, sizeof tmp);
 	uint32_t blocks = db->start[id + 1] - db->start[id];
 	if (!(buf = malloc(REWRITE_CHUNK)) ||
-	    !(entry = stored_blocks(s, id, db->start[id], bytes, len, blocks))) {
+	    !(entry = stored_blocks(s, id, db->start[id], w->bytes, w->len, blocks))) {
 		err = ENOMEM;
 		goto fail;
 	}
@@ -600,9 +601,10 @@ static int fill_tail(void *ctx, uint64_t pos, uint8_t *buf, size_t n)
  * record: entry id's new blocks and every later entry at its new place
  * (fill_tail), the TOC, the archive's new length.  Takes db's start and
  * sizes as rewrite_archive does. */
-static int shift_tail(struct store *s, struct databin *db, uint32_t id, const uint8_t *bytes,
-		      size_t len, const uint8_t *note, size_t note_len, struct fs_diag *why)
+static int shift_tail(struct store *s, struct databin *db, const struct entry_write *w,
+		      struct fs_diag *why)
 {
+	uint32_t id = w->id;
 	const struct journal_channel ch = channel_of(s);
 	struct databin *was = s->db;
 	uint8_t *toc = NULL;
@@ -611,7 +613,7 @@ static int shift_tail(struct store *s, struct databin *db, uint32_t id, const ui
 	int err = 0;
 	uint64_t at = databin_entry_offset(db, id), end = databin_entry_offset(db, db->count);
 	uint64_t old_end = databin_entry_offset(was, was->count);
-	struct tail_source tail = {s, was, db, id, bytes, len,
+	struct tail_source tail = {s, was, db, id, w->bytes, w->len,
 				   (size_t)(db->start[id + 1] - db->start[id]) * DATABIN_BLOCK, id + 1};
 	if (!room_for(s, 2 * (end - at) + (end > old_end ? end - old_end : 0), true, why)) {
 		err = ENOSPC;
@@ -619,9 +621,9 @@ static int shift_tail(struct store *s, struct databin *db, uint32_t id, const ui
 		fs_diag_printf(why, "the TOC would not read back: %s", d.msg);
 		err = EINVAL;
 	} else {
-		struct journal_write w[2] = {{at, NULL, (size_t)(end - at), fill_tail, &tail},
-					     {0, toc, toc_len, NULL, NULL}};
-		struct journal_record r = {w, 2, end, note, note_len};
+		struct journal_write jw[2] = {{at, NULL, (size_t)(end - at), fill_tail, &tail},
+					      {0, toc, toc_len, NULL, NULL}};
+		struct journal_record r = {jw, 2, end, w->note, w->note_len};
 		bool pending;
 		err = journal_commit(&s->journal, &ch, &r, &pending, why);
 		if (pending)
@@ -642,10 +644,11 @@ static int shift_tail(struct store *s, struct databin *db, uint32_t id, const ui
  * by comparing with the entry as it stands, and the TOC when its size
  * record changes.  Padding past both lengths stays as it is; what a
  * shrink gives up becomes zeros. */
-static int write_in_place(struct store *s, uint32_t id, const uint8_t *old, size_t old_len,
-			  const uint8_t *bytes, size_t len, const uint8_t *note, size_t note_len,
-			  struct fs_diag *why)
+static int write_in_place(struct store *s, const struct entry_write *ew, struct fs_diag *why)
 {
+	uint32_t id = ew->id;
+	const uint8_t *old = ew->old, *bytes = ew->bytes;
+	size_t old_len = ew->old_len, len = ew->len;
 	const struct journal_channel ch = channel_of(s);
 	struct databin *db = s->db;
 	long rec = databin_size_index(db, id);
@@ -679,7 +682,7 @@ static int write_in_place(struct store *s, uint32_t id, const uint8_t *old, size
 		w[n++] = (struct journal_write){0, toc, toc_len, NULL, NULL};
 	}
 	bool pending = false;
-	struct journal_record r = {w, n, 0, note, note_len};
+	struct journal_record r = {w, n, 0, ew->note, ew->note_len};
 	int err = n ? journal_commit(&s->journal, &ch, &r, &pending, why) : 0;
 	if (pending) {
 		/* The commit will happen: the TOC stays as it will be. */
@@ -696,9 +699,10 @@ static int write_in_place(struct store *s, uint32_t id, const uint8_t *old, size
 
 /* An entry whose block count changes: every later entry moves, by a
  * shift in place when the bytes to move are few, else by a rewrite. */
-static int write_moving(struct store *s, uint32_t id, uint32_t blocks, const uint8_t *bytes,
-			size_t len, const uint8_t *note, size_t note_len, struct fs_diag *why)
+static int write_moving(struct store *s, const struct entry_write *w, uint32_t blocks,
+			struct fs_diag *why)
 {
+	uint32_t id = w->id;
 	struct databin db = *s->db;
 	long rec = databin_size_index(&db, id);
 	db.start = malloc(((size_t)db.count + 1) * sizeof *db.start);
@@ -713,17 +717,18 @@ static int write_moving(struct store *s, uint32_t id, uint32_t blocks, const uin
 	for (uint32_t j = 0; j <= db.count; j++)
 		db.start[j] = (uint32_t)(s->db->start[j] + (j > id ? delta : 0));
 	if (rec >= 0)
-		db.sizes[rec].size = (uint32_t)len;
+		db.sizes[rec].size = (uint32_t)w->len;
 	uint64_t shifted = databin_entry_offset(&db, db.count) - databin_entry_offset(&db, id);
 	if (shifted <= SHIFT_MAX_BYTES && 2 * shifted <= databin_entry_offset(&db, db.count))
-		return shift_tail(s, &db, id, bytes, len, note, note_len, why);
-	return rewrite_archive(s, &db, id, bytes, len, why);
+		return shift_tail(s, &db, w, why);
+	return rewrite_archive(s, &db, w, why);
 }
 
-static int write_databin_entry(struct store *s, uint32_t id, const uint8_t *old,
-			       size_t old_len, const uint8_t *bytes, size_t len,
-			       const uint8_t *note, size_t note_len, struct fs_diag *why)
+static int write_databin_entry(struct store *s, const struct entry_write *w,
+			       struct fs_diag *why)
 {
+	uint32_t id = w->id;
+	size_t len = w->len;
 	uint64_t want = (len + DATABIN_BLOCK - 1) / DATABIN_BLOCK;
 	uint32_t blocks = want ? (uint32_t)want : 1;
 
@@ -736,8 +741,8 @@ static int write_databin_entry(struct store *s, uint32_t id, const uint8_t *old,
 		return EFBIG;
 	}
 	if (blocks == databin_entry_blocks(s->db, id))
-		return write_in_place(s, id, old, old_len, bytes, len, note, note_len, why);
-	return write_moving(s, id, blocks, bytes, len, note, note_len, why);
+		return write_in_place(s, w, why);
+	return write_moving(s, w, blocks, why);
 }
 
 /* A single PAC: the new file replaces the old by rename. */
@@ -764,12 +769,9 @@ static int write_pac_file(struct store *s, const uint8_t *bytes, size_t len, str
 	return 0;
 }
 
-int store_write_entry(struct store *s, uint32_t id, const uint8_t *old, size_t old_len,
-		      const uint8_t *bytes, size_t len, const uint8_t *note, size_t note_len,
-		      struct fs_diag *why)
+int store_write_entry(struct store *s, const struct entry_write *w, struct fs_diag *why)
 {
-	return s->db ? write_databin_entry(s, id, old, old_len, bytes, len, note, note_len, why)
-		     : write_pac_file(s, bytes, len, why);
+	return s->db ? write_databin_entry(s, w, why) : write_pac_file(s, w->bytes, w->len, why);
 }
 
 int store_keep_original(struct store *s, struct fs_diag *why)

@@ -141,20 +141,30 @@ int store_replay_pending(struct store *s, struct fs_diag *why);
  * exists already.  0, or EIO with the reason in why. */
 int store_keep_original(struct store *s, struct fs_diag *why);
 
-/* Replaces entry `id` (0 for a single PAC), whose bytes are `old` (old_len
- * of them, as the caller read them), with `len` bytes: encrypted under its
- * start block when the archive is, its size record updated; in place
- * through the journal when its block count stays, only the bytes that
- * differ; else by a shift of the tail or a rewrite (note 1).  `note`
- * (note_len bytes, NULL: none) goes into the journal record (note 6).  The store must be writable and not
+/* One entry's replacement, handed down the write chain whole: entry `id`
+ * (0 for a single PAC), whose bytes are `old` (old_len of them, as the
+ * caller read them), becomes `bytes` (len of them); `note` (note_len
+ * bytes, NULL: none) goes into the journal record (note 6). */
+struct entry_write {
+	uint32_t id;
+	const uint8_t *old;
+	size_t old_len;
+	const uint8_t *bytes;
+	size_t len;
+	const uint8_t *note;
+	size_t note_len;
+};
+
+/* Makes w: the entry encrypted under its start block when the archive
+ * is, its size record updated; in place through the journal when its
+ * block count stays, only the bytes that differ; else by a shift of the
+ * tail or a rewrite (note 1).  The store must be writable and not
  * pending.  Returns 0, or an errno with the reason in why: the archive
  * and the TOC are then unchanged, unless the store is now pending, or a
  * rewrite failed only after renaming its file over the archive (syncing
  * the directory): *fd and the TOC are then the new file's, which the
  * path names, and a crash may bring back either. */
-int store_write_entry(struct store *s, uint32_t id, const uint8_t *old, size_t old_len,
-		      const uint8_t *bytes, size_t len, const uint8_t *note, size_t note_len,
-		      struct fs_diag *why);
+int store_write_entry(struct store *s, const struct entry_write *w, struct fs_diag *why);
 
 /* Note 6: frees the notes handed back at mount and removes the journal
  * they came from: 0, or EIO with the reason in why. */

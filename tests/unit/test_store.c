@@ -236,8 +236,9 @@ static int commit(struct mount *mt, const struct scenario *sc, const struct mode
 		err = store_keep_original(&mt->s, why);
 	if (err)
 		return err;
-	err = store_write_entry(&mt->s, e->id, m->entry[e->id].p, m->entry[e->id].len, bytes->p,
-				bytes->len, (const uint8_t *)note, (size_t)n, why);
+	struct entry_write w = {e->id, m->entry[e->id].p, m->entry[e->id].len, bytes->p,
+				bytes->len, (const uint8_t *)note, (size_t)n};
+	err = store_write_entry(&mt->s, &w, why);
 	*decided = !err || mt->s.pending;
 	return err;
 }
@@ -897,8 +898,9 @@ static void test_real_calls_in_a_directory(void **state)
 		struct bytes bytes = {0};
 		struct fs_diag why = {""};
 		edited(&m, &edits[i], &bytes);
-		if (store_write_entry(&s, 12, m.entry[12].p, m.entry[12].len, bytes.p, bytes.len,
-				      NULL, 0, &why))
+		struct entry_write w = {12, m.entry[12].p, m.entry[12].len, bytes.p, bytes.len,
+					NULL, 0};
+		if (store_write_entry(&s, &w, &why))
 			fail_msg("commit %zu: %s", i, why.msg);
 		model_apply(&m, 12, &bytes);
 		bytes_free(&bytes);
@@ -987,8 +989,8 @@ static void test_rewrite_on_two_threads(void **state)
 	struct bytes bytes = {0};
 	struct fs_diag why = {""};
 	edited(&m, &grow, &bytes);
-	if (store_write_entry(&s, 2, m.entry[2].p, m.entry[2].len, bytes.p, bytes.len, NULL, 0,
-			      &why))
+	struct entry_write w = {2, m.entry[2].p, m.entry[2].len, bytes.p, bytes.len, NULL, 0};
+	if (store_write_entry(&s, &w, &why))
 		fail_msg("the growth: %s", why.msg);
 	model_apply(&m, 2, &bytes);
 	bytes_free(&bytes);
