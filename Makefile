@@ -195,6 +195,11 @@ $(BUILD)/tests/unit/test_driver.o: CFLAGS += $(FS_INC_commit)
 $(BUILD)/tests/unit/test_driver: $(BUILD)/tests/unit/test_driver.o $(filter-out $(BUILD)/fs/fuse/%,$(FS_OBJ)) $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS) -lpthread
 
+# The PMO codec's test and fuzz target build their models with the
+# synthesizer (tests/gen/mkpmo.c).
+$(BUILD)/tests/unit/test_pmo: $(BUILD)/tests/unit/test_pmo.o $(BUILD)/tests/gen/mkpmo.o $(LIBCODECS)
+	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS)
+
 $(BUILD)/tests/unit/test_cipher_portable: tests/unit/test_cipher.c codecs/cipher.c $(LIBCODECS)
 	$(CC) $(MH_CFLAGS) -DMH_CIPHER_PORTABLE -Icodecs -Itests $(MH_LDFLAGS) -o $@ tests/unit/test_cipher.c codecs/cipher.c $(LIBCODECS) $(CMOCKA_LIBS) $(CODEC_LIBS)
 
@@ -204,6 +209,10 @@ $(BUILD)/tests/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(if $(FUZZ_MAIN),,$(BU
 	$(CC) $(MH_LDFLAGS) $(FUZZ_MAIN) -o $@ $^ $(CODEC_LIBS)
 # The commit path's models have the sample's texture banks.
 $(BUILD)/tests/fuzz/fuzz_commit: $(BUILD)/tests/fuzz/fuzz_commit.o $(BUILD)/tests/gen/mkmodels.o \
+		$(if $(FUZZ_MAIN),,$(BUILD)/tests/fuzz/fuzz_driver.o) $(LIBCODECS)
+	$(CC) $(MH_LDFLAGS) $(FUZZ_MAIN) -o $@ $^ $(CODEC_LIBS)
+
+$(BUILD)/tests/fuzz/fuzz_pmo: $(BUILD)/tests/fuzz/fuzz_pmo.o $(BUILD)/tests/gen/mkpmo.o \
 		$(if $(FUZZ_MAIN),,$(BUILD)/tests/fuzz/fuzz_driver.o) $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) $(FUZZ_MAIN) -o $@ $^ $(CODEC_LIBS)
 
