@@ -143,9 +143,11 @@ enum mh_err pmo_decode_vertices(const struct pmo_region *r, const struct pmo *p,
 	uint64_t n = grp->vertex_count, stride = grp->vtype.stride;
 	if (!n)
 		return MH_OK;
-	if (grp->vertex_at < r->start || grp->vertex_at > r->end ||
-	    n * stride > r->end - grp->vertex_at)
-		return mh_fail(d, MH_ECORRUPT, grp->vertex_at,
+	/* Past the region, the offset named is the group record's field. */
+	bool inside = grp->vertex_at >= r->start && grp->vertex_at <= r->end;
+	uint64_t at = inside ? grp->vertex_at : (uint64_t)p->h.group_off + (uint64_t)g * PMO_GROUP + 8;
+	if (!inside || n * stride > r->end - grp->vertex_at)
+		return mh_fail(d, MH_ECORRUPT, at,
 			       "group %u's %llu vertices of %llu bytes at 0x%llx run past the region",
 			       g, (unsigned long long)n, (unsigned long long)stride,
 			       (unsigned long long)grp->vertex_at);

@@ -738,6 +738,12 @@ static void test_malformed_lists(void **state)
 	gs[0].indices[1] = 200;
 	hand_build(&h, gs, 1, 1.0f);
 	decode_fails(h.p, h.len, MH_ECORRUPT, h.vertex_at[0], "run past the region");
+	/* a vertex buffer far past the region: the record's field is named */
+	hand_indexed(&gs[0]);
+	gs[0].words[3] = cmd(0x01, 0x100000);
+	hand_build(&h, gs, 1, 1.0f);
+	store_le32(h.p + 0x68, 0x100000);
+	decode_fails(h.p, h.len, MH_ECORRUPT, 0x68, "run past the region");
 	/* a VADDR off the vertex grid */
 	hand_indexed(&gs[0]);
 	gs[0].words[3] = cmd(0x01, 0x31);
