@@ -4,6 +4,7 @@
  * in place, re-quantised into the bytes it was read from. */
 #include "pmo.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,9 +201,10 @@ static enum mh_err quantise(const struct comp_edit *e, unsigned fmt, bool is_sig
 	if (!isfinite(value))
 		return refuse(e, "not a finite value in its scale", 1, 0);
 	if (fmt == FMT_F32) {
-		float f = (float)value;
-		if (!isfinite(f))
+		/* checked before the conversion, which past FLT_MAX is undefined */
+		if (fabs(value) > FLT_MAX)
 			return refuse(e, "beyond a float", 1, 0);
+		float f = (float)value;
 		memcpy(stored, &f, sizeof f);
 		return MH_OK;
 	}

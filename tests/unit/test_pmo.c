@@ -9,6 +9,7 @@
  * are refused naming the range; malformed inputs fail with their error
  * and offset; every prefix and many corruptions of a model fail cleanly
  * or round-trip. */
+#include <float.h>
 #include <math.h>
 
 #include "mkpmo.h"
@@ -641,6 +642,7 @@ static void test_edit_weights_colours(void **state)
 	struct pmo p;
 	struct mh_diag d = {0};
 	mkpmo_build(99, &s, &m);
+	store_f32(m.pmo + 0x10, 0.5f); /* x's scale: FLT_MAX is then past a float */
 	decode_ok(m.pmo, m.len, NULL, 0, &p);
 	unsigned weights = 0, colours = 0, floats = 0;
 	for (uint32_t g = 0; g < p.group_count; g++) {
@@ -665,6 +667,10 @@ static void test_edit_weights_colours(void **state)
 			v.pos[0] = 1e6f;
 			assert_int_equal(pmo_vertex_set(&p, g, 0, &v, &d), MH_OK);
 			assert_true(fabsf(grp->vertices[0].pos[0] - 1e6f) <= 1.0f);
+			/* but not past what a float holds, in the scale's units */
+			v.pos[0] = FLT_MAX;
+			assert_int_equal(pmo_vertex_set(&p, g, 0, &v, &d), MH_ERANGE);
+			assert_diag_says(&d, "beyond a float");
 			floats++;
 		}
 	}
