@@ -2,6 +2,7 @@
 #include "model.h"
 
 #include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +20,7 @@ static void model_count(struct model *m, size_t n)
 
 /* A texture bank's model: decoded, shown only if it encodes back to the
  * same bytes and its images fit the mount's numbering; its images' PNGs
- * are made on first use.  Non-zero, saying why, when it is not shown. */
+ * are made on first use.  0, or EINVAL saying why when it is not shown. */
 static int tmh_build(struct model *m, const uint8_t *buf, size_t len, struct mh_diag *d,
 		     struct fs_diag *why)
 {
@@ -28,7 +29,7 @@ static int tmh_build(struct model *m, const uint8_t *buf, size_t len, struct mh_
 	if (tmh_decode(buf, len, &m->tex, d) || tmh_encode(&m->tex, &again, &again_len, d)) {
 		fs_diag_printf(why, "%s at byte %llu", d->msg, (unsigned long long)d->offset);
 		free(again);
-		return -1;
+		return EINVAL;
 	}
 	bool same = again_len == len && !memcmp(again, buf, len);
 	free(again);
@@ -49,7 +50,7 @@ static int tmh_build(struct model *m, const uint8_t *buf, size_t len, struct mh_
 		fs_diag_printf(why, "out of memory");
 	else
 		return 0;
-	return -1;
+	return EINVAL;
 }
 
 /* An MHP3rd pack's record map and records.txt, the override in force

@@ -77,16 +77,17 @@ struct sink {
 	uint32_t crc;      /* of the bytes put so far */
 	uint8_t buf[STAGE];
 	size_t n;
-	int failed;        /* a write (1) or a fill (2) failed, errno says why */
+	int err;           /* the first failure's errno, or 0 */
+	bool reading;      /*   which was a fill's: reading the archive */
 };
 
 static void sink_write(struct sink *k, const uint8_t *p, size_t len)
 {
-	if (!k->failed && len && store_pwrite_full(k->io, k->fd, p, len, k->at))
-		k->failed = 1;
+	if (!k->err && len && store_pwrite_full(k->io, k->fd, p, len, k->at))
+		k->err = errno ? errno : EIO;
 	k->at += len;
 	/* Only a head start: its failure is the sync's. */
-	if (!k->failed && k->at - k->unstarted >= WRITEBACK_EARLY) {
+	if (!k->err && k->at - k->unstarted >= WRITEBACK_EARLY) {
 		k->io->sync_file_range(k->fd, (off_t)k->unstarted, (off_t)(k->at - k->unstarted),
 				       SYNC_FILE_RANGE_WRITE);
 		k->unstarted = k->at;
@@ -122,10 +123,10 @@ static void sink_put_write(struct sink *k, const struct journal_write *w, uint8_
 		sink_put(k, w->data, w->len);
 		return;
 	}
-	for (size_t pos = 0; pos < w->len && !k->failed;) {
+	for (size_t pos = 0; pos < w->len && !k->err;) {
 		size_t n = w->len - pos < JOURNAL_FILL_BYTES ? w->len - pos : JOURNAL_FILL_BYTES;
-		if (w->fill(w->ctx, pos, buf, n))
-			k->failed = 2;
+		if ((k->err = w->fill(w->ctx, pos, buf, n)))
+			k->reading = true;
 		else
 			sink_put(k, buf, n);
 		pos += n;
@@ -133,10 +134,10 @@ static void sink_put_write(struct sink *k, const struct journal_write *w, uint8_
 }
 
 /* Writes record r, numbered seq, at `at` of the journal open as fd, the
- * bytes of its filled writes made in buf: 0, or -1 (a write failed) or
- * -2 (a fill did) with errno. */
+ * bytes of its filled writes made in buf: 0, or an errno, *reading set
+ * when it was a fill's (reading the archive). */
 static int write_record(const struct store_io *io, int fd, const struct journal_record *r,
-			uint64_t seq, uint64_t at, uint8_t *buf)
+			uint64_t seq, uint64_t at, uint8_t *buf, bool *reading)
 {
 	struct sink k = {.io = io, .fd = fd, .at = at, .unstarted = at, .crc = 0};
 	uint8_t head[HEAD], whead[WRITE_HEAD], tail[TAIL];
@@ -157,7 +158,8 @@ static int write_record(const struct store_io *io, int fd, const struct journal_
 	put_le32(tail, (uint32_t)k.crc);
 	sink_put(&k, tail, TAIL);
 	sink_flush(&k);
-	return -k.failed;
+	*reading = k.reading;
+	return k.err;
 }
 
 /* Records read back: each points into the journal's bytes. */
@@ -252,29 +254,24 @@ static int parse_all(struct loaded *l)
 	return 0;
 }
 
-/* Reads the journal open as fd and parses it: 0, or -1 with errno. */
+/* Reads the journal open as fd and parses it: 0, or an errno. */
 static int load(const struct store_io *io, int fd, struct loaded *l)
 {
 	struct stat st;
 	memset(l, 0, sizeof *l);
 	if (io->fstat(fd, &st))
-		return -1;
-	if ((uint64_t)st.st_size > JOURNAL_MAX) {
-		errno = EFBIG;
-		return -1;
-	}
+		return errno;
+	if ((uint64_t)st.st_size > JOURNAL_MAX)
+		return EFBIG;
 	l->len = (size_t)st.st_size;
 	if (!(l->buf = malloc(l->len ? l->len : 1)))
-		return -1;
+		return ENOMEM;
 	if (store_pread_full(io, fd, l->buf, l->len, 0))
-		return -1;
-	int err = parse_all(l);
-	if (err)
-		errno = err;
-	return err ? -1 : 0;
+		return errno;
+	return parse_all(l);
 }
 
-/* Makes the records' writes into the archive, not synced: 0, or -1 with
+/* Makes the records' writes into the archive, not synced: 0, or an
  * errno.  A filled write's bytes are copied from the journal, where the
  * one record (n is 1) sits at `at`; buf holds JOURNAL_FILL_BYTES. */
 static int apply(const struct journal *j, const struct journal_channel *c,
@@ -290,7 +287,7 @@ static int apply(const struct journal *j, const struct journal_channel *c,
 			if (w->data ? store_pwrite_full(io, *c->fd, w->data, w->len, w->offset)
 				    : store_copy_span(io, j->fd, *c->fd, pos, w->offset, w->len,
 						      buf, JOURNAL_FILL_BYTES))
-				return -1;
+				return errno;
 			pos += w->len;
 			/* Only a head start: its failure is the checkpoint's. */
 			if (w->len >= WRITEBACK_EARLY)
@@ -298,9 +295,18 @@ static int apply(const struct journal *j, const struct journal_channel *c,
 						    SYNC_FILE_RANGE_WRITE);
 		}
 		if (r[k].size && io->ftruncate(*c->fd, (off_t)r[k].size))
-			return -1;
+			return errno;
 	}
 	return 0;
+}
+
+/* Makes every loaded record's writes into the archive and syncs it: 0,
+ * or an errno. */
+static int apply_synced(const struct journal *j, const struct journal_channel *c,
+			const struct loaded *l)
+{
+	int err = apply(j, c, l->r, l->n, 0, NULL);
+	return err ? err : c->io->fdatasync(*c->fd) ? errno : 0;
 }
 
 /* ---- the mount's journal ---------------------------------------------- */
@@ -308,20 +314,21 @@ static int apply(const struct journal *j, const struct journal_channel *c,
 /* Opens the journal at the mount's first commit: a new file (its
  * directory synced), or one a recovery could not remove, whose whole
  * records count as live (replayed already; again, harmlessly).  0, or
- * -1 with errno. */
+ * an errno. */
 static int open_journal(struct journal *j, const struct journal_channel *c, const char *jpath)
 {
 	const struct store_io *io = c->io;
 	struct loaded l;
 	int fd = io->open(jpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return -1;
-	if (load(io, fd, &l) || store_sync_parent(io, jpath)) {
-		int err = errno;
+		return errno;
+	int err = load(io, fd, &l);
+	if (!err && store_sync_parent(io, jpath))
+		err = errno;
+	if (err) {
 		loaded_free(&l);
 		io->close(fd);
-		errno = err;
-		return -1;
+		return err;
 	}
 	j->fd = fd;
 	j->end = l.end;
@@ -350,11 +357,11 @@ int journal_checkpoint(struct journal *j, const struct journal_channel *c, struc
 }
 
 /* Cuts off a record that failed at `at`, so that it is never replayed:
- * 0, or -1 with errno. */
+ * 0, or an errno. */
 static int cut_off(struct journal *j, const struct journal_channel *c, uint64_t at)
 {
 	if (c->io->ftruncate(j->fd, (off_t)at))
-		return -1;
+		return errno;
 	j->file_len = at;
 	return 0;
 }
@@ -370,9 +377,12 @@ static int journal_append(struct journal *j, const struct journal_channel *c,
 	char jpath[4096];
 	uint64_t at = j->end;
 	journal_path(jpath, sizeof jpath, c->path);
-	int wrote = write_record(io, j->fd, r, j->next_seq, at, buf);
-	if (wrote || io->fdatasync(j->fd)) {
-		int cause = errno, err = cause == ENOSPC || cause == EDQUOT ? cause : EIO;
+	bool reading = false;
+	int cause = write_record(io, j->fd, r, j->next_seq, at, buf, &reading);
+	if (!cause && io->fdatasync(j->fd))
+		cause = errno;
+	if (cause) {
+		int err = cause == ENOSPC || cause == EDQUOT ? cause : EIO;
 		if (at + len > j->file_len)
 			j->file_len = at + len;
 		if (cut_off(j, c, at)) {
@@ -386,7 +396,7 @@ static int journal_append(struct journal *j, const struct journal_channel *c,
 			*pending = true;
 			return EIO;
 		}
-		if (wrote == -2)
+		if (reading)
 			fs_diag_printf(why, "reading %s: %s", c->path, strerror(cause));
 		else
 			fs_diag_printf(why, "writing %s: %s", jpath, strerror(cause));
@@ -400,10 +410,10 @@ static int journal_append(struct journal *j, const struct journal_channel *c,
 	/* From here the commit will happen: now, or by replay at the next
 	 * commit or mount if we die or the disk refuses. */
 	j->archive_unsynced = true;
-	if (apply(j, c, r, 1, at, buf)) {
+	if ((cause = apply(j, c, r, 1, at, buf))) {
 		fs_diag_printf(why, "writing the archive: %s (the journal %s will "
 			       "complete it: at the next commit, or the next mount)",
-			       strerror(errno), jpath);
+			       strerror(cause), jpath);
 		*pending = true;
 		return EIO;
 	}
@@ -426,10 +436,10 @@ int journal_commit(struct journal *j, const struct journal_channel *c,
 	if ((j->live >= j->live_max || j->end >= JOURNAL_LIVE_BYTES || start_over) &&
 	    journal_checkpoint(j, c, why))
 		return EIO;
-	if (j->fd < 0 && open_journal(j, c, jpath)) {
-		int err = errno == ENOSPC || errno == EDQUOT ? errno : EIO;
-		fs_diag_printf(why, "opening %s: %s", jpath, strerror(errno));
-		return err;
+	int cause = j->fd < 0 ? open_journal(j, c, jpath) : 0;
+	if (cause) {
+		fs_diag_printf(why, "opening %s: %s", jpath, strerror(cause));
+		return cause == ENOSPC || cause == EDQUOT ? cause : EIO;
 	}
 	uint8_t *buf = NULL;
 	for (size_t i = 0; i < r->n && !buf; i++)
@@ -503,15 +513,15 @@ int journal_replay(struct journal *j, const struct journal_channel *c, struct fs
 		fs_diag_printf(why, "%s: not open", jpath);
 		return EIO;
 	}
-	int err = 0;
-	if (load(c->io, j->fd, &l)) {
-		fs_diag_printf(why, "reading %s: %s", jpath, strerror(errno));
+	int err = 0, cause = load(c->io, j->fd, &l);
+	if (cause) {
+		fs_diag_printf(why, "reading %s: %s", jpath, strerror(cause));
 		err = EIO;
 	} else if (l.end < j->end) {
 		fs_diag_printf(why, "%s cannot be read back whole", jpath);
 		err = EIO;
-	} else if (apply(j, c, l.r, l.n, 0, NULL) || c->io->fdatasync(*c->fd)) {
-		fs_diag_printf(why, "replaying %s: %s", jpath, strerror(errno));
+	} else if ((cause = apply_synced(j, c, &l))) {
+		fs_diag_printf(why, "replaying %s: %s", jpath, strerror(cause));
 		err = EIO;
 	} else {
 		j->archive_unsynced = false;
@@ -520,17 +530,17 @@ int journal_replay(struct journal *j, const struct journal_channel *c, struct fs
 	return err;
 }
 
-/* Keeps the notes of the records replayed at mount. */
+/* Keeps the notes of the records replayed at mount: 0, or ENOMEM. */
 static int keep_notes(struct journal *j, const struct loaded *l)
 {
 	if (!(j->recovered = calloc(l->n ? l->n : 1, sizeof *j->recovered)))
-		return -1;
+		return ENOMEM;
 	for (size_t i = 0; i < l->n; i++) {
 		if (!l->r[i].note_len)
 			continue;
 		struct journal_note *n = &j->recovered[j->nrecovered];
 		if (!(n->bytes = malloc(l->r[i].note_len)))
-			return -1;
+			return ENOMEM;
 		memcpy(n->bytes, l->r[i].note, l->r[i].note_len);
 		n->len = l->r[i].note_len;
 		j->nrecovered++;
@@ -538,17 +548,16 @@ static int keep_notes(struct journal *j, const struct loaded *l)
 	return 0;
 }
 
-/* Whether [off, off + len) of the archive holds data: 0, 1, or -1 with
- * errno. */
-static int holds(const struct journal_channel *c, uint64_t off, const uint8_t *data,
-		 size_t len)
+/* Whether [off, off + len) of the archive holds data; not when it
+ * cannot be read. */
+static bool holds(const struct journal_channel *c, uint64_t off, const uint8_t *data,
+		  size_t len)
 {
 	uint8_t *buf = malloc(len ? len : 1);
-	if (!buf)
-		return -1;
-	int got = store_pread_full(c->io, *c->fd, buf, len, off) ? -1 : !memcmp(buf, data, len);
+	bool same = buf && !store_pread_full(c->io, *c->fd, buf, len, off) &&
+		    !memcmp(buf, data, len);
 	free(buf);
-	return got;
+	return same;
 }
 
 /* Whether the archive already holds what replaying the records would
@@ -587,7 +596,7 @@ static bool already_in_archive(const struct journal_channel *c, const struct loa
 				}
 				if (covered)
 					continue;
-				same = holds(c, at, w->data + (at - from), (size_t)(next - at)) == 1;
+				same = holds(c, at, w->data + (at - from), (size_t)(next - at));
 				at = next;
 			}
 			uint64_t (*more)[2] = array_reserve(done, &cap, n + 1, sizeof *done, 16);
@@ -620,10 +629,10 @@ enum journal_recovery journal_recover(struct journal *j, const struct journal_ch
 		fs_diag_printf(msg, "%s: %s", jpath, strerror(errno));
 		return JOURNAL_FAILED;
 	}
-	int loaded = load(io, fd, &l), cause = errno;
+	int cause = load(io, fd, &l);
 	io->close(fd);
 	enum journal_recovery r;
-	if (loaded) {
+	if (cause) {
 		fs_diag_printf(msg, "reading %s: %s", jpath, strerror(cause));
 		r = JOURNAL_FAILED;
 	} else if (!l.n) {
@@ -639,10 +648,10 @@ enum journal_recovery journal_recover(struct journal *j, const struct journal_ch
 		fs_diag_printf(msg, "%s: the commits it holds are in the archive already",
 			       jpath);
 		r = JOURNAL_HELD;
-	} else if (!c->writable || apply(j, c, l.r, l.n, 0, NULL) || io->fdatasync(*c->fd)) {
+	} else if (!c->writable || (cause = apply_synced(j, c, &l))) {
 		fs_diag_printf(msg, "%s: a committed change awaits replay but the "
 			       "archive cannot be written%s%s", jpath, c->writable ? ": " : "",
-			       c->writable ? strerror(errno) : "");
+			       c->writable ? strerror(cause) : "");
 		r = JOURNAL_FAILED;
 	} else if (keep_notes(j, &l)) {
 		free_notes(j);

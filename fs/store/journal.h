@@ -98,8 +98,7 @@ struct journal_channel {
 /* A write's bytes are `data`, or when that is NULL, made by `fill` in
  * order, at most JOURNAL_FILL_BYTES at a time: fill(ctx, pos, buf, n)
  * puts bytes [pos, pos + n) of the write in buf, read from the archive
- * (a failure is reported as reading it), and returns 0, or -1 with
- * errno. */
+ * (a failure is reported as reading it), and returns 0, or an errno. */
 #define JOURNAL_FILL_BYTES (1u << 20)
 
 struct journal_write {

@@ -36,25 +36,25 @@ void store_init(struct store *s, const struct store_io *io, int *fd, const char 
 	atomic_init(&s->rewrite_total, 0);
 }
 
-/* Note 5: whether the filesystem holding the archive has room for `need`
+/* Note 5: 0 when the filesystem holding the archive has room for `need`
  * more bytes (a new archive beside it, or a shift's journal record and
- * growth); if not, why says how much.  Where the room cannot be told,
- * the write is tried. */
-static bool room_for(const struct store *s, uint64_t need, bool shift, struct fs_diag *why)
+ * growth), else ENOSPC with why saying how much.  Where the room cannot
+ * be told, the write is tried. */
+static int need_room(const struct store *s, uint64_t need, bool shift, struct fs_diag *why)
 {
 	struct statvfs sv;
 	if (s->io->fstatvfs(*s->fd, &sv))
-		return true;
+		return 0;
 	uint64_t avail = (uint64_t)sv.f_bavail * sv.f_frsize;
 	if (need <= avail)
-		return true;
+		return 0;
 	fs_diag_printf(why, "No space left for %s: this commit moves entries, so it "
 		       "needs %llu bytes (%.1f MiB) %s, and %llu bytes (%.1f MiB) are free: free "
 		       "%.1f MiB more", shift ? "the journal" : "a new archive",
 		       (unsigned long long)need, need / 1048576.0,
 		       shift ? "for the journal and the archive's growth" : "beside the old one",
 		       (unsigned long long)avail, avail / 1048576.0, (need - avail) / 1048576.0);
-	return false;
+	return ENOSPC;
 }
 
 /* Where a rewrite, or -o backup's copy, is written before its rename. */
@@ -157,33 +157,35 @@ static uint8_t *stored_blocks(const struct store *s, uint32_t id, uint32_t start
 
 /* Locks a file about to be renamed over the archive as the archive is
  * locked, so that no other mount can take the new file between the
- * rename and this mount's next look.  0, or -1 with errno. */
+ * rename and this mount's next look.  0, or an errno. */
 static int lock_like(const struct store *s, int fd)
 {
-	return s->locked ? s->io->flock(fd, LOCK_EX | LOCK_NB) : 0;
+	return s->locked && s->io->flock(fd, LOCK_EX | LOCK_NB) ? errno : 0;
 }
 
 /* Opens the file that will be renamed over the archive (ARCHIVE.mhfu-new)
  * with the archive's mode and owner, so a rewrite changes nobody's access
- * to it, locked like it.  -1 with errno on failure (the file removed). */
-static int open_replacement(const struct store *s, const char *tmp)
+ * to it, locked like it, as *fd: 0, or an errno (the file removed). */
+static int open_replacement(const struct store *s, const char *tmp, int *fd)
 {
 	const struct store_io *io = s->io;
 	struct stat st;
-	int fd = io->open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -1;
+	int err = 0;
+	if ((*fd = io->open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) < 0)
+		return errno;
 	/* Only root may give a file away: a user writing another's archive
 	 * leaves the new file theirs. */
-	if (io->fstat(*s->fd, &st) || io->fchmod(fd, st.st_mode & 07777) ||
-	    (io->fchown(fd, st.st_uid, st.st_gid) && errno != EPERM) || lock_like(s, fd)) {
-		int err = errno;
-		io->close(fd);
+	if (io->fstat(*s->fd, &st) || io->fchmod(*fd, st.st_mode & 07777) ||
+	    (io->fchown(*fd, st.st_uid, st.st_gid) && errno != EPERM))
+		err = errno;
+	else
+		err = lock_like(s, *fd);
+	if (err) {
+		io->close(*fd);
 		io->unlink(tmp);
-		errno = err;
-		return -1;
+		*fd = -1;
 	}
-	return fd;
+	return err;
 }
 
 /* A descriptor closed on a thread of its own. */
@@ -222,18 +224,19 @@ static void close_behind(const struct store_io *io, int fd)
 /* Renames the synced replacement, open as fd at tmp, over the archive and
  * takes its descriptor in place of the old one: from the rename on, the
  * path names the new file, so the store follows it whatever comes next.
- * 0; -1 with errno when nothing was renamed (the caller removes tmp); 1
- * with errno when the directory could not be synced after the rename (it
- * may not survive a crash). */
-static int replace_archive(struct store *s, int fd, const char *tmp)
+ * 0, or an errno: *renamed says whether the rename was made (else the
+ * caller removes tmp); after it, the directory could not be synced, and
+ * the rename may not survive a crash. */
+static int replace_archive(struct store *s, int fd, const char *tmp, bool *renamed)
 {
+	*renamed = false;
 	if (s->io->fsync(fd) || s->io->rename(tmp, s->path))
-		return -1;
-	int old = *s->fd, synced;
+		return errno;
+	*renamed = true;
+	int old = *s->fd, err = store_sync_parent(s->io, s->path) ? errno : 0;
 	*s->fd = fd;
-	synced = store_sync_parent(s->io, s->path) ? 1 : 0;
 	close_behind(s->io, old);
-	return synced;
+	return err;
 }
 
 /* Entries moved per read and write of a rewrite: at least one, else as
@@ -328,14 +331,14 @@ static void chunk_done(struct store *s, int fd, uint64_t from, uint64_t to, uint
 }
 
 /* Copies [from, to) of the old archive, unchanged, into the new one (open
- * as fd), a chunk at a time. */
+ * as fd), a chunk at a time: 0, or an errno. */
 static int copy_kept(struct store *s, int fd, uint64_t from, uint64_t to, uint8_t *buf,
 		     uint64_t behind[2])
 {
 	for (uint64_t n; from < to; from += n) {
 		n = to - from < REWRITE_CHUNK ? to - from : REWRITE_CHUNK;
 		if (store_copy_span(s->io, *s->fd, fd, from, from, n, buf, REWRITE_CHUNK))
-			return -1;
+			return errno;
 		chunk_done(s, fd, from, from, n, behind);
 	}
 	return 0;
@@ -377,8 +380,9 @@ static bool claim_run(struct moving *m, uint32_t *j, uint32_t *k, size_t *total)
 }
 
 /* Moves entries [j, k), total bytes: a plain run copied in the kernel,
- * the others read, re-encrypted under their new start and written.  A
- * failed read of the old archive sets *read_at to its offset. */
+ * the others read, re-encrypted under their new start and written: 0,
+ * or an errno.  A failed read of the old archive sets *read_at to its
+ * offset. */
 static int move_run(struct mover *w, uint32_t j, uint32_t k, size_t total, int64_t *read_at)
 {
 	const struct moving *m = w->m;
@@ -387,23 +391,21 @@ static int move_run(struct mover *w, uint32_t j, uint32_t k, size_t total, int64
 	uint64_t from = databin_entry_offset(m->was, j), to = databin_entry_offset(m->db, j);
 	if (run_plain(s, j, k)) {
 		if (store_copy_span(io, *s->fd, m->fd, from, to, total, w->buf, REWRITE_CHUNK))
-			return -1;
+			return errno;
 	} else {
 		if (total > REWRITE_CHUNK) {
 			uint8_t *big = realloc(w->buf, total);
-			if (!big) {
-				errno = ENOMEM;
-				return -1;
-			}
+			if (!big)
+				return ENOMEM;
 			w->buf = big;
 		}
 		if (store_pread_full(io, *s->fd, w->buf, total, from)) {
 			*read_at = (int64_t)from;
-			return -1;
+			return errno;
 		}
 		reencrypt_span(s, m->was, m->db, j, to, w->buf, total);
 		if (store_pwrite_full(io, m->fd, w->buf, total, to))
-			return -1;
+			return errno;
 	}
 	chunk_done(s, m->fd, from, to, total, w->behind);
 	return 0;
@@ -418,8 +420,8 @@ static void *move_runs(void *arg)
 	size_t total;
 	while (claim_run(m, &j, &k, &total)) {
 		int64_t read_at = -1;
-		if (move_run(w, j, k, total, &read_at)) {
-			int err = errno ? errno : EIO;
+		int err = move_run(w, j, k, total, &read_at);
+		if (err) {
 			pthread_mutex_lock(&m->lock);
 			if (!m->err) {
 				m->err = err;
@@ -434,9 +436,9 @@ static void *move_runs(void *arg)
 
 /* Writes the entries after `id` of the new archive (open as fd) from the
  * old one, on this thread (with *bufp and behind) and, where the table
- * can start one, a second with a buffer of its own.  0, or -1 with the
- * first failure's errno, and *read_at where reading the old archive
- * failed if that was it (else -1). */
+ * can start one, a second with a buffer of its own.  0, or the first
+ * failure's errno, and *read_at where reading the old archive failed if
+ * that was it (else -1). */
 static int copy_moved(struct store *s, const struct databin *was, const struct databin *db,
 		      uint32_t id, int fd, uint8_t **bufp, uint64_t behind[2], int64_t *read_at)
 {
@@ -452,11 +454,7 @@ static int copy_moved(struct store *s, const struct databin *was, const struct d
 	*bufp = self.buf;
 	pthread_mutex_destroy(&m.lock);
 	*read_at = m.read_at;
-	if (m.err) {
-		errno = m.err;
-		return -1;
-	}
-	return 0;
+	return m.err;
 }
 
 /* The store's TOC becomes db's start and sizes (taken). */
@@ -486,7 +484,8 @@ static int rewrite_archive(struct store *s, struct databin *db, const struct ent
 	uint8_t *toc = NULL, *buf = NULL, *entry = NULL;
 	size_t toc_len;
 	struct mh_diag d = {0};
-	int fd = -1, err = EIO, replaced = -1;
+	int fd = -1, err;
+	bool renamed = false;
 
 	if (databin_encode(db, &toc, &toc_len, &d)) {
 		fs_diag_printf(why, "the TOC would not read back: %s", d.msg);
@@ -494,15 +493,11 @@ static int rewrite_archive(struct store *s, struct databin *db, const struct ent
 		goto fail;
 	}
 	uint64_t new_size = databin_entry_offset(db, db->count);
-	if (!room_for(s, new_size, false, why)) {
-		err = ENOSPC;
-		goto fail;
-	}
 	/* Note 6, journal.h note 4: nothing of the old file is replayed over
 	 * the new one. */
-	if ((err = journal_retire(&s->journal, &ch, why)))
+	if ((err = need_room(s, new_size, false, why)) ||
+	    (err = journal_retire(&s->journal, &ch, why)))
 		goto fail;
-	err = EIO;
 	atomic_store(&s->rewrite_done, 0);
 	atomic_store(&s->rewrite_total, new_size);
 	replacement_path(s, tmp, sizeof tmp);
@@ -516,40 +511,29 @@ static int rewrite_archive(struct store *s, struct databin *db, const struct ent
 	uint64_t head = databin_entry_offset(was, 0), at = databin_entry_offset(db, id);
 	uint64_t behind[2] = {0, 0};
 	int64_t read_at = -1;
-	fd = open_replacement(s, tmp);
-	if (fd < 0 || store_pwrite_full(io, fd, toc, toc_len, 0) ||
-	    copy_kept(s, fd, head, at, buf, behind) ||
-	    store_pwrite_full(io, fd, entry, (size_t)blocks * DATABIN_BLOCK, at))
-		goto io;
-	atomic_fetch_add(&s->rewrite_done, head + (uint64_t)blocks * DATABIN_BLOCK); /* the TOC's
-											 and entry's */
-	if (copy_moved(s, was, db, id, fd, &buf, behind, &read_at)) {
-		if (errno == ENOMEM) {
-			err = ENOMEM;
-			goto fail;
-		}
-		goto io;
+	if (!(err = open_replacement(s, tmp, &fd)) &&
+	    !(err = store_pwrite_full(io, fd, toc, toc_len, 0)) &&
+	    !(err = copy_kept(s, fd, head, at, buf, behind)) &&
+	    !(err = store_pwrite_full(io, fd, entry, (size_t)blocks * DATABIN_BLOCK, at))) {
+		/* the TOC's and the entry's */
+		atomic_fetch_add(&s->rewrite_done, head + (uint64_t)blocks * DATABIN_BLOCK);
+		if (!(err = copy_moved(s, was, db, id, fd, &buf, behind, &read_at)))
+			err = replace_archive(s, fd, tmp, &renamed);
 	}
-	replaced = replace_archive(s, fd, tmp);
-	if (replaced >= 0) {
+	if (renamed) {
 		fd = -1; /* the archive's now */
 		adopt_toc(s, db);
 		atomic_fetch_add(&s->bytes_written, databin_entry_offset(was, was->count));
 	}
-	if (replaced == 0) {
-		atomic_store(&s->rewrite_total, 0);
-		free(toc);
-		free(buf);
-		free(entry);
-		return 0;
-	}
-io:
+	if (err == ENOMEM)
+		goto fail;
 	if (read_at >= 0)
 		fs_diag_printf(why, "reading %s at byte %lld: %s", s->path, (long long)read_at,
-			       strerror(errno));
-	else
-		fs_diag_printf(why, "writing %s: %s", tmp, strerror(errno));
-	err = errno == ENOSPC || errno == EDQUOT ? errno : EIO;
+			       strerror(err));
+	else if (err)
+		fs_diag_printf(why, "writing %s: %s", tmp, strerror(err));
+	if (err && err != ENOSPC && err != EDQUOT)
+		err = EIO;
 fail:
 	atomic_store(&s->rewrite_total, 0);
 	if (fd >= 0) {
@@ -591,8 +575,9 @@ static int fill_tail(void *ctx, uint64_t pos, uint8_t *buf, size_t n)
 		return 0;
 	uint64_t lo = base + pos + own;
 	uint64_t from = databin_entry_offset(was, t->id + 1) + (lo - base - t->span);
-	if (store_pread_full(s->io, *s->fd, buf + own, n - own, from))
-		return -1;
+	int err = store_pread_full(s->io, *s->fd, buf + own, n - own, from);
+	if (err)
+		return err;
 	t->next = reencrypt_span(s, was, db, t->next, lo, buf + own, n - own);
 	return 0;
 }
@@ -615,12 +600,12 @@ static int shift_tail(struct store *s, struct databin *db, const struct entry_wr
 	uint64_t old_end = databin_entry_offset(was, was->count);
 	struct tail_source tail = {s, was, db, id, w->bytes, w->len,
 				   (size_t)(db->start[id + 1] - db->start[id]) * DATABIN_BLOCK, id + 1};
-	if (!room_for(s, 2 * (end - at) + (end > old_end ? end - old_end : 0), true, why)) {
-		err = ENOSPC;
-	} else if (databin_encode(db, &toc, &toc_len, &d)) {
+	err = need_room(s, 2 * (end - at) + (end > old_end ? end - old_end : 0), true, why);
+	if (!err && databin_encode(db, &toc, &toc_len, &d)) {
 		fs_diag_printf(why, "the TOC would not read back: %s", d.msg);
 		err = EINVAL;
-	} else {
+	}
+	if (!err) {
 		struct journal_write jw[2] = {{at, NULL, (size_t)(end - at), fill_tail, &tail},
 					      {0, toc, toc_len, NULL, NULL}};
 		struct journal_record r = {jw, 2, end, w->note, w->note_len};
@@ -752,21 +737,21 @@ static int write_pac_file(struct store *s, const uint8_t *bytes, size_t len, str
 	if (call_hook(s, why))
 		return EIO;
 	replacement_path(s, tmp, sizeof tmp);
-	int fd = open_replacement(s, tmp);
-	int replaced = fd < 0 || store_pwrite_full(s->io, fd, bytes, len, 0)
-			       ? -1
-			       : replace_archive(s, fd, tmp);
-	if (replaced >= 0)
+	int fd = -1;
+	bool renamed = false;
+	int err = open_replacement(s, tmp, &fd);
+	if (!err && !(err = store_pwrite_full(s->io, fd, bytes, len, 0)))
+		err = replace_archive(s, fd, tmp, &renamed);
+	if (renamed)
 		atomic_fetch_add(&s->bytes_written, len);
-	if (replaced) {
-		fs_diag_printf(why, "writing %s: %s", tmp, strerror(errno));
-		if (replaced < 0 && fd >= 0) {
-			s->io->close(fd);
-			s->io->unlink(tmp);
-		}
-		return EIO;
+	if (!err)
+		return 0;
+	fs_diag_printf(why, "writing %s: %s", tmp, strerror(err));
+	if (!renamed && fd >= 0) {
+		s->io->close(fd);
+		s->io->unlink(tmp);
 	}
-	return 0;
+	return EIO;
 }
 
 int store_write_entry(struct store *s, const struct entry_write *w, struct fs_diag *why)

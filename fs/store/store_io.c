@@ -65,7 +65,7 @@ const struct store_io store_libc = {
 #define TRANSFER_MAX (1u << 20)
 
 /* Reads or writes all of len bytes at off, through short transfers and
- * interruptions; 0, or -1 with errno (EIO for a file that ends). */
+ * interruptions; 0, or an errno (EIO for a file that ends). */
 static int transfer_full(const struct store_io *io, int fd, uint8_t *read_to,
 			 const uint8_t *write_from, size_t len, uint64_t off)
 {
@@ -76,9 +76,9 @@ static int transfer_full(const struct store_io *io, int fd, uint8_t *read_to,
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			if (n == 0)
+			if (n == 0 || !errno)
 				errno = EIO;
-			return -1;
+			return errno;
 		}
 		if (read_to)
 			read_to += n;
@@ -109,9 +109,10 @@ int store_sync_parent(const struct store_io *io, const char *path)
 	if (slash)
 		*(slash == dir ? slash + 1 : slash) = '\0';
 	int fd = io->open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-	int err = fd < 0 || io->fsync(fd) ? -1 : 0;
+	int err = fd < 0 || io->fsync(fd) ? (errno ? errno : EIO) : 0;
 	if (fd >= 0)
 		io->close(fd);
+	errno = err;
 	return err;
 }
 
@@ -131,12 +132,13 @@ int store_copy_span(const struct store_io *io, int from, int to, uint64_t in, ui
 			}
 			if (n < 0 && errno != EXDEV && errno != ENOSYS &&
 			    errno != EOPNOTSUPP && errno != EINVAL)
-				return -1;
+				return errno;
 			in_kernel = false;
 		}
 		size_t n = len < cap ? (size_t)len : cap;
-		if (store_pread_full(io, from, buf, n, in) || store_pwrite_full(io, to, buf, n, out))
-			return -1;
+		int err = store_pread_full(io, from, buf, n, in);
+		if (err || (err = store_pwrite_full(io, to, buf, n, out)))
+			return err;
 		in += n;
 		out += n;
 		len -= n;

@@ -48,20 +48,24 @@ struct store_io {
 /* The real calls. */
 extern const struct store_io store_libc;
 
-/* Whole-buffer transfers that retry short ones and EINTR: 0, or -1 with
- * errno (EIO when the file ends first). */
+/* The seam's helpers answer as the rest of fs/ does: 0, or an errno
+ * (left in errno as well).  The table's own calls above keep the
+ * system's "-1 and errno", here only.
+ *
+ * Whole-buffer transfers that retry short ones and EINTR: 0, or an errno
+ * (EIO when the file ends first). */
 int store_pread_full(const struct store_io *io, int fd, void *buf, size_t len, uint64_t off);
 int store_pwrite_full(const struct store_io *io, int fd, const void *buf, size_t len,
 		      uint64_t off);
 
 /* Copies len bytes at `in` of file `from` to `out` of `to`: in the kernel
  * when it can (no trip through our memory), else through buf (cap bytes).
- * 0, or -1 with errno. */
+ * 0, or an errno. */
 int store_copy_span(const struct store_io *io, int from, int to, uint64_t in, uint64_t out,
 		    uint64_t len, uint8_t *buf, size_t cap);
 
 /* fsyncs the directory holding `path`, making a create, rename or unlink
- * in it durable: 0 or -1 with errno. */
+ * in it durable: 0, or an errno. */
 int store_sync_parent(const struct store_io *io, const char *path);
 
 #endif
