@@ -249,8 +249,8 @@ enum archive_error archive_open(struct archive *ar, const char *path,
 	if (err == AR_OK && ar->format == FORMAT_DATABIN)
 		ar->store.db = &ar->db; /* else a single PAC, written whole */
 	if (err == AR_OK) {
-		ar->entries = calloc(ar->count, sizeof *ar->entries);
-		if (!ar->entries) {
+		ar->cache.entries = calloc(ar->count, sizeof *ar->cache.entries);
+		if (!ar->cache.entries) {
 			fs_diag_printf(msg, "%s: out of memory", path);
 			err = AR_EIO;
 		}
@@ -260,8 +260,8 @@ enum archive_error archive_open(struct archive *ar, const char *path,
 		return err;
 	}
 	for (uint32_t i = 0; i < ar->count; i++) {
-		atomic_init(&ar->entries[i].kind, -1);
-		ar->entries[i].mtime = ar->mtime;
+		atomic_init(&ar->cache.entries[i].kind, -1);
+		ar->cache.entries[i].mtime = ar->mtime;
 	}
 	return AR_OK;
 }
@@ -277,19 +277,19 @@ int archive_open_source(struct archive *ar, struct archive *like,
 	ar->game_from = like->game_from;
 	ar->count = like->count;
 	ar->mtime = like->mtime;
-	ar->cache_budget = like->cache_budget;
+	ar->cache.budget = like->cache.budget;
 	ar->source = src;
 	ar->path = like->path ? strdup(like->path) : NULL;
-	ar->entries = calloc(ar->count ? ar->count : 1, sizeof *ar->entries);
+	ar->cache.entries = calloc(ar->count ? ar->count : 1, sizeof *ar->cache.entries);
 	pthread_mutex_init(&ar->lock, NULL);
 	pthread_rwlock_init(&ar->io, NULL);
-	if (!ar->entries || (like->path && !ar->path)) {
+	if (!ar->cache.entries || (like->path && !ar->path)) {
 		archive_close(ar);
 		return ENOMEM;
 	}
 	for (uint32_t i = 0; i < ar->count; i++) {
-		atomic_init(&ar->entries[i].kind, -1);
-		ar->entries[i].mtime = ar->mtime;
+		atomic_init(&ar->cache.entries[i].kind, -1);
+		ar->cache.entries[i].mtime = ar->mtime;
 	}
 	like->companion = ar;
 	return 0;
@@ -311,10 +311,10 @@ void archive_finish(struct archive *ar)
 void archive_close(struct archive *ar)
 {
 	archive_finish(ar);
-	for (uint32_t i = 0; ar->entries && i < ar->count; i++)
+	for (uint32_t i = 0; ar->cache.entries && i < ar->count; i++)
 		drop_caches(ar, i);
-	free(ar->entries);
-	free(atomic_load(&ar->index_tsv));
+	free(ar->cache.entries);
+	free(atomic_load(&ar->cache.index_tsv));
 	databin_free(&ar->db);
 	free(ar->path);
 	if (ar->fd >= 0)
@@ -356,8 +356,8 @@ int archive_entry_load(struct archive *ar, uint32_t id, struct entry_state *st)
 		return err;
 	}
 	st->padded = ar->format == FORMAT_DATABIN && databin_size_index(&ar->db, id) < 0;
-	st->generation = atomic_load(&ar->entries[id].generation);
-	int seen = atomic_load(&ar->entries[id].clip_format);
+	st->generation = atomic_load(&ar->cache.entries[id].generation);
+	int seen = atomic_load(&ar->cache.entries[id].clip_format);
 	if (seen != CLIP_NONE)
 		st->clip_format = (enum clip_format)seen;
 	else if (ar->format != FORMAT_DATABIN || ar->db.game == GAME_UNKNOWN)
@@ -417,9 +417,9 @@ static enum kind learn_kind(struct archive *ar, uint32_t id, const uint8_t *head
 	if (err)
 		return KIND_DATA;
 	int k = kind_sniff(head, n, archive_entry_size(ar, id));
-	atomic_store_explicit(&ar->entries[id].kind, k, memory_order_release);
-	atomic_fetch_add_explicit(&ar->heads_sniffed, 1, memory_order_relaxed);
-	atomic_store(&ar->kinds_kept, false);
+	atomic_store_explicit(&ar->cache.entries[id].kind, k, memory_order_release);
+	atomic_fetch_add_explicit(&ar->cache.heads_sniffed, 1, memory_order_relaxed);
+	atomic_store(&ar->cache.kinds_kept, false);
 	return (enum kind)k;
 }
 
@@ -431,7 +431,7 @@ static size_t head_len(const struct archive *ar, uint32_t id)
 
 enum kind archive_entry_kind(struct archive *ar, uint32_t id)
 {
-	int k = atomic_load_explicit(&ar->entries[id].kind, memory_order_acquire);
+	int k = atomic_load_explicit(&ar->cache.entries[id].kind, memory_order_acquire);
 	if (k >= 0)
 		return (enum kind)k;
 	/* Not there: nothing to learn, nothing kept (it may come). */
@@ -446,14 +446,14 @@ enum kind archive_entry_kind(struct archive *ar, uint32_t id)
 
 void archive_sniff_all(struct archive *ar)
 {
-	if (atomic_load_explicit(&ar->all_sniffed, memory_order_acquire))
+	if (atomic_load_explicit(&ar->cache.all_sniffed, memory_order_acquire))
 		return;
 	/* Every head, read in large sequential requests: a run of entries
 	 * whose heads lie close together is read whole, with what lies
 	 * between them, rather than one small read per entry in turn. */
 	uint8_t *buf = ar->format == FORMAT_DATABIN && !ar->source ? malloc(SNIFF_CHUNK) : NULL;
 	for (uint32_t id = 0; buf && id < ar->count;) {
-		if (atomic_load_explicit(&ar->entries[id].kind, memory_order_acquire) >= 0) {
+		if (atomic_load_explicit(&ar->cache.entries[id].kind, memory_order_acquire) >= 0) {
 			id++;
 			continue;
 		}
@@ -474,7 +474,7 @@ void archive_sniff_all(struct archive *ar)
 		for (uint32_t e = id; e <= last; e++) {
 			uint8_t head[KIND_HEAD_MAX];
 			size_t n = head_len(ar, e);
-			if (atomic_load_explicit(&ar->entries[e].kind, memory_order_acquire) >= 0)
+			if (atomic_load_explicit(&ar->cache.entries[e].kind, memory_order_acquire) >= 0)
 				continue;
 			memcpy(head, buf + (databin_entry_offset(&ar->db, e) - from), n);
 			if (!archive_entry_plain(ar, e))
@@ -486,13 +486,13 @@ void archive_sniff_all(struct archive *ar)
 	free(buf);
 	for (uint32_t id = 0; id < ar->count; id++)
 		archive_entry_kind(ar, id);
-	atomic_store_explicit(&ar->all_sniffed, true, memory_order_release);
+	atomic_store_explicit(&ar->cache.all_sniffed, true, memory_order_release);
 	kinds_keep(ar, false); /* the next mount lists without reading */
 }
 
 const struct pactree *archive_entry_tree(struct archive *ar, uint32_t id)
 {
-	struct archive_entry *e = &ar->entries[id];
+	struct archive_entry *e = &ar->cache.entries[id];
 	struct pactree *t = atomic_load_explicit(&e->tree, memory_order_acquire);
 	if (t || atomic_load(&e->tree_failed))
 		return t;
@@ -519,7 +519,7 @@ const struct pactree *archive_entry_tree(struct archive *ar, uint32_t id)
 			t = pactree_build(buf, size, 0, PACTREE_MAX_DEPTH, &why);
 		free(buf);
 		if (t) {
-			atomic_fetch_add(&ar->cached_bytes, pactree_bytes(t));
+			atomic_fetch_add(&ar->cache.bytes, pactree_bytes(t));
 			atomic_store_explicit(&e->tree, t, memory_order_release);
 		} else {
 			char name[64];
@@ -545,34 +545,34 @@ void archive_entry_name(struct archive *ar, uint32_t id, char *buf, size_t len)
  * What they said about its bytes (kind, failures to decode) stays. */
 static void drop_caches(struct archive *ar, uint32_t id)
 {
-	struct archive_entry *e = &ar->entries[id];
+	struct archive_entry *e = &ar->cache.entries[id];
 	struct pactree *t = atomic_exchange(&e->tree, NULL);
-	atomic_fetch_sub(&ar->cached_bytes, pactree_bytes(t) + model_cache_text_bytes(&e->cache));
+	atomic_fetch_sub(&ar->cache.bytes, pactree_bytes(t) + model_cache_text_bytes(&e->cache));
 	pactree_free(t);
 	model_cache_free(&e->cache);
 }
 
 static bool over_budget(const struct archive *ar)
 {
-	return ar && atomic_load_explicit(&ar->cached_bytes, memory_order_relaxed) > ar->cache_budget;
+	return ar && atomic_load_explicit(&ar->cache.bytes, memory_order_relaxed) > ar->cache.budget;
 }
 
 /* The clock sweep of archive_trim, with the io lock held exclusively. */
 static void sweep(struct archive *ar)
 {
-	size_t target = ar->cache_budget / 4 * 3;
+	size_t target = ar->cache.budget / 4 * 3;
 	/* Two turns at most: the first may only clear `used` marks. */
-	for (uint64_t i = 0; i < 2ull * ar->count && atomic_load(&ar->cached_bytes) > target; i++) {
-		uint32_t id = ar->clock_hand;
-		struct archive_entry *e = &ar->entries[id];
-		ar->clock_hand = id + 1 < ar->count ? id + 1 : 0;
+	for (uint64_t i = 0; i < 2ull * ar->count && atomic_load(&ar->cache.bytes) > target; i++) {
+		uint32_t id = ar->cache.clock_hand;
+		struct archive_entry *e = &ar->cache.entries[id];
+		ar->cache.clock_hand = id + 1 < ar->count ? id + 1 : 0;
 		if (!atomic_load(&e->tree) && !atomic_load(&e->cache.model) &&
 		    !atomic_load(&e->cache.check))
 			continue;
 		if (atomic_exchange(&e->used, false))
 			continue;
 		drop_caches(ar, id);
-		atomic_fetch_add(&ar->evictions, 1);
+		atomic_fetch_add(&ar->cache.evictions, 1);
 	}
 }
 
@@ -625,9 +625,9 @@ void archive_forget_views(struct archive *ar, uint32_t id)
  * `io` held exclusively, so no reader holds a pointer into these. */
 static void forget_entry(struct archive *ar, uint32_t id)
 {
-	atomic_store(&ar->entries[id].kind, -1);
-	atomic_store(&ar->all_sniffed, false);
-	atomic_store(&ar->kinds_kept, false);
+	atomic_store(&ar->cache.entries[id].kind, -1);
+	atomic_store(&ar->cache.all_sniffed, false);
+	atomic_store(&ar->cache.kinds_kept, false);
 	forget_decoded(ar, id);
 }
 
@@ -636,12 +636,12 @@ static void forget_entry(struct archive *ar, uint32_t id)
  * read. */
 static void forget_decoded(struct archive *ar, uint32_t id)
 {
-	struct archive_entry *e = &ar->entries[id];
+	struct archive_entry *e = &ar->cache.entries[id];
 	atomic_fetch_add(&e->generation, 1);
 	drop_caches(ar, id);
 	atomic_store(&e->tree_failed, false);
 	atomic_store(&e->cache.failed, false);
-	free(atomic_exchange(&ar->index_tsv, NULL));
+	free(atomic_exchange(&ar->cache.index_tsv, NULL));
 }
 
 int archive_replay_pending(struct archive *ar, struct fs_diag *why)
@@ -652,7 +652,7 @@ int archive_replay_pending(struct archive *ar, struct fs_diag *why)
 	if (store_replay_pending(&ar->store, why))
 		return EIO;
 	ar->store.io->fstat(ar->fd, &ar->seen);
-	clock_gettime(CLOCK_REALTIME, &ar->entries[id].mtime);
+	clock_gettime(CLOCK_REALTIME, &ar->cache.entries[id].mtime);
 	for (uint32_t e = id; e <= last && e < ar->count; e++) {
 		forget_entry(ar, e);
 		forget_linked(ar, e);
@@ -689,7 +689,7 @@ int archive_write_entry(struct archive *ar, const struct entry_write *w,
 		ar->mtime = st.st_mtim;
 		ar->seen = st;
 	}
-	clock_gettime(CLOCK_REALTIME, &ar->entries[id].mtime);
+	clock_gettime(CLOCK_REALTIME, &ar->cache.entries[id].mtime);
 	forget_entry(ar, id);
 	forget_linked(ar, id);
 	*out = (struct entry_written){true, archive_entry_size(ar, id)};

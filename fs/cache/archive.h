@@ -68,6 +68,29 @@ struct archive_entry {
 						clock last passed */
 };
 
+/* What the mount has learnt of the entries: per entry (kind, container
+ * tree, model, generation), the index, and the decoded bytes' budget with
+ * its eviction clock.  Dropped and rebuilt as commits change the entries;
+ * the archive's bytes never depend on it. */
+struct entry_cache {
+	struct archive_entry *entries; /* the archive's count of them */
+	_Atomic(char *) index_tsv;     /* built on first use */
+	_Atomic bool all_sniffed;      /* every entry's kind is known */
+	_Atomic bool kinds_kept;       /* the record's kinds file says what
+					  the entries' kinds are (kinds.h) */
+	_Atomic bool kinds_saving, kinds_said; /* kinds.h's own */
+	uint32_t kinds_remembered;     /* kinds the file gave at mount */
+	_Atomic uint64_t heads_sniffed; /* kinds read from the entries' heads */
+	_Atomic uint64_t pictures_made; /* plots, model.glb files and PNGs made */
+	size_t budget;                 /* -o cache_mb: bytes of decoded trees,
+					  models and texts to keep */
+	_Atomic size_t bytes;          /* held now */
+	_Atomic uint64_t evictions;    /* entries whose caches were dropped */
+	uint32_t clock_hand;           /* next entry the eviction looks at */
+};
+
+/* The archive proper: the backing file, its TOC and the store that
+ * writes it, with the entry cache beside them. */
 struct archive {
 	int fd;                        /* the backing file, read-write when
 					  writable; the store replaces it when a
@@ -81,20 +104,7 @@ struct archive {
 	struct databin db;             /* FORMAT_DATABIN only */
 	const char *game_from;         /* what told db.game, for .mhfu/info */
 	uint32_t count;                /* entries */
-	struct archive_entry *entries; /* count of them */
-	_Atomic(char *) index_tsv;     /* built on first use */
-	_Atomic bool all_sniffed;      /* every entry's kind is known */
-	_Atomic bool kinds_kept;       /* the record's kinds file says what
-					  the entries' kinds are (kinds.h) */
-	_Atomic bool kinds_saving, kinds_said; /* kinds.h's own */
-	uint32_t kinds_remembered;     /* kinds the file gave at mount */
-	_Atomic uint64_t heads_sniffed; /* kinds read from the entries' heads */
-	_Atomic uint64_t pictures_made; /* plots, model.glb files and PNGs made */
-	size_t cache_budget;           /* -o cache_mb: bytes of decoded trees,
-					  models and texts to keep */
-	_Atomic size_t cached_bytes;   /* held now */
-	_Atomic uint64_t evictions;    /* entries whose caches were dropped */
-	uint32_t clock_hand;           /* next entry the eviction looks at */
+	struct entry_cache cache;      /* what is known of them */
 	pthread_rwlock_t io;           /* readers shared, commits exclusive */
 	pthread_mutex_t lock;          /* serialises lazy builders */
 	bool writable;                 /* opened read-write */

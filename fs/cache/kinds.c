@@ -117,13 +117,13 @@ void kinds_recall(struct archive *ar)
 		for (uint32_t i = 0; i < count; i++) {
 			if (kinds[i] == KINDCACHE_UNKNOWN)
 				continue;
-			atomic_store_explicit(&ar->entries[i].kind, kinds[i], memory_order_release);
+			atomic_store_explicit(&ar->cache.entries[i].kind, kinds[i], memory_order_release);
 			known++;
 		}
-		ar->kinds_remembered = known;
-		atomic_store(&ar->kinds_kept, true);
+		ar->cache.kinds_remembered = known;
+		atomic_store(&ar->cache.kinds_kept, true);
 		if (known == count)
-			atomic_store(&ar->all_sniffed, true);
+			atomic_store(&ar->cache.all_sniffed, true);
 	}
 	free(kinds);
 }
@@ -186,8 +186,8 @@ static int write_file(const struct record *r, const uint8_t *bytes, size_t len)
 void kinds_keep(struct archive *ar, bool unmounting)
 {
 	uint64_t driver = driver_id();
-	if (!applies(ar) || !driver || atomic_load(&ar->kinds_kept) ||
-	    atomic_exchange(&ar->kinds_saving, true))
+	if (!applies(ar) || !driver || atomic_load(&ar->cache.kinds_kept) ||
+	    atomic_exchange(&ar->cache.kinds_saving, true))
 		return;
 	uint8_t *kinds = NULL, *bytes = NULL;
 	size_t len;
@@ -196,13 +196,13 @@ void kinds_keep(struct archive *ar, bool unmounting)
 		goto done;
 	/* Marked first: a kind learnt meanwhile marks it again, for the
 	 * next keep. */
-	atomic_store(&ar->kinds_kept, true);
+	atomic_store(&ar->cache.kinds_kept, true);
 	if (!(kinds = malloc(ar->count ? ar->count : 1))) {
 		err = ENOMEM;
 		goto done;
 	}
 	for (uint32_t i = 0; i < ar->count; i++) {
-		int k = atomic_load_explicit(&ar->entries[i].kind, memory_order_acquire);
+		int k = atomic_load_explicit(&ar->cache.entries[i].kind, memory_order_acquire);
 		kinds[i] = k >= 0 ? (uint8_t)k : KINDCACHE_UNKNOWN;
 	}
 	struct kindcache_key key = key_of(ar, &ar->seen, driver);
@@ -212,13 +212,13 @@ void kinds_keep(struct archive *ar, bool unmounting)
 		err = write_file(ar->record, bytes, len);
 done:
 	if (err) {
-		atomic_store(&ar->kinds_kept, false);
-		if (!atomic_exchange(&ar->kinds_said, true))
+		atomic_store(&ar->cache.kinds_kept, false);
+		if (!atomic_exchange(&ar->cache.kinds_said, true))
 			mlog_printf(ar->log, "%s/%s: not written: %s (the next mount reads every "
 				    "entry's kind again)", ar->record->path, KINDS_FILE,
 				    strerror(err));
 	}
 	free(kinds);
 	free(bytes);
-	atomic_store(&ar->kinds_saving, false);
+	atomic_store(&ar->cache.kinds_saving, false);
 }

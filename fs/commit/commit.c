@@ -180,7 +180,7 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 	if (cached && !cached->pack.nclips)
 		archive_forget_views(ar, item.entry);
 	if (format != CLIP_NONE)
-		atomic_store(&ar->entries[item.entry].clip_format, (int)format);
+		atomic_store(&ar->cache.entries[item.entry].clip_format, (int)format);
 	if (encoded) {
 		err = mh_errno(d.code) == EINVAL ? refused(r, &d) : failed(r, mh_errno(d.code), d.msg);
 		goto out;

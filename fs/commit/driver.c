@@ -72,7 +72,7 @@ enum driver_status driver_open(struct mhfs *fs, const struct driver_options *o,
 	}
 	fs->archive_open = true;
 	fs->ar.backup = o->backup;
-	fs->ar.cache_budget = o->cache_bytes;
+	fs->ar.cache.budget = o->cache_bytes;
 	enum driver_status status = open_record(fs, o, msg);
 	if (status)
 		return status;

@@ -160,7 +160,7 @@ static int open_view(struct mhfs *fs, fuse_ino_t ino, struct fuse_file_info *fi,
 		h->entry = n->entry;
 		h->offset = t.offset;
 		h->size = t.size;
-		h->generation = atomic_load(&node_archive(fs, n)->entries[n->entry].generation);
+		h->generation = atomic_load(&node_archive(fs, n)->cache.entries[n->entry].generation);
 		if ((err = count_open(fs, h, write, &cache)))
 			return err;
 		serve_read(fi, cache);
@@ -269,7 +269,7 @@ static void reply_raw(fuse_req_t req, struct mhfs *fs, const struct handle *h,
 	struct archive *ar = node_archive(fs, &h->view);
 	uint64_t at = h->offset + (uint64_t)off;
 	ssize_t n = -ESTALE;
-	if (atomic_load(&ar->entries[h->entry].generation) == h->generation) {
+	if (atomic_load(&ar->cache.entries[h->entry].generation) == h->generation) {
 		size_t got;
 		int err = archive_read(ar, h->entry, at, buf, size, &got);
 		n = err ? -err : (ssize_t)got;
@@ -344,7 +344,7 @@ static void read_unopened(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, size_
 		h.entry = h.view.entry;
 		h.offset = t.offset;
 		h.size = t.size;
-		h.generation = atomic_load(&node_archive(fs, &h.view)->entries[h.entry].generation);
+		h.generation = atomic_load(&node_archive(fs, &h.view)->cache.entries[h.entry].generation);
 		raw = true; /* replied below, the lock released */
 	}
 	fs_unlock(fs);

@@ -25,12 +25,12 @@ static bool store_entry(struct mhfs *fs, uint32_t id)
 		size_t len = 0; /* 0: not read (the entry changed, or is not exposed) */
 		pthread_rwlock_rdlock(&ar->io);
 		if (!off) {
-			generation = atomic_load(&ar->entries[id].generation);
+			generation = atomic_load(&ar->cache.entries[id].generation);
 			size = archive_entry_size(ar, id);
 			if (!writer_open(fs, place))
 				ino = inodes_expose(&fs->inodes, place);
 		}
-		if (ino && off < size && atomic_load(&ar->entries[id].generation) == generation) {
+		if (ino && off < size && atomic_load(&ar->cache.entries[id].generation) == generation) {
 			len = size - off < MAX_REQUEST ? (size_t)(size - off) : MAX_REQUEST;
 			read_err = archive_read_all(ar, id, off, buf, len);
 		}

@@ -47,7 +47,7 @@ static int stat_node(struct mhfs *fs, const struct node *n, struct stat *st, boo
 	if (node_unlocked(n))
 		clock_gettime(CLOCK_REALTIME, &st->st_mtim);
 	else
-		st->st_mtim = c->flags & VIEW_ITEM ? node_archive(fs, n)->entries[n->entry].mtime
+		st->st_mtim = c->flags & VIEW_ITEM ? node_archive(fs, n)->cache.entries[n->entry].mtime
 						   : fs->ar.mtime;
 	st->st_atim = st->st_ctim = st->st_mtim;
 	st->st_blksize = 4096;

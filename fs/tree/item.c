@@ -24,8 +24,8 @@ int item_resolve(struct archive *ar, const struct node *n, struct item *it)
 		return ENOENT;
 	it->size = archive_entry_size(ar, n->entry);
 	it->kind = archive_entry_kind(ar, n->entry);
-	it->cache = &ar->entries[n->entry].cache;
-	atomic_store_explicit(&ar->entries[n->entry].used, true, memory_order_relaxed);
+	it->cache = &ar->cache.entries[n->entry].cache;
+	atomic_store_explicit(&ar->cache.entries[n->entry].used, true, memory_order_relaxed);
 	/* A top-level item's own tree is fetched by item_tree when it is
 	 * listed: naming or sizing it needs none. */
 	const struct pactree *tree = NULL;
@@ -227,8 +227,8 @@ struct model *item_model(struct archive *ar, const struct node *n, const struct 
 			fs_diag_printf(&why, "read failed");
 		else
 			m = model_build(it->kind, buf, it->size, label, rig,
-					it->kind == KIND_ANIM ? &src : NULL, &ar->cached_bytes,
-					&ar->pictures_made, &why);
+					it->kind == KIND_ANIM ? &src : NULL, &ar->cache.bytes,
+					&ar->cache.pictures_made, &why);
 		free(buf);
 		if (m) {
 			atomic_store_explicit(&c->model, m, memory_order_release);

@@ -101,7 +101,7 @@ static int check_resolve(struct mhfs *fs, const struct node *n, struct node_targ
 		if (!text)
 			return err;
 		if ((kept = model_text_keep(&it.cache->check, text, len, &added)))
-			atomic_fetch_add(&node_archive(fs, n)->cached_bytes, added);
+			atomic_fetch_add(&node_archive(fs, n)->cache.bytes, added);
 	}
 	return item_kept_text(t, kept);
 }

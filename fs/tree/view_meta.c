@@ -158,18 +158,18 @@ static int info_contents(struct mhfs *fs, const struct node *n, uint8_t **data, 
 		      (unsigned long long)atomic_load(&ar->store.bytes_written));
 	strbuf_printf(&t, "prefetched\t%llu\n", (unsigned long long)atomic_load(&ar->prefetched));
 	strbuf_printf(&t, "heads_sniffed\t%llu\n",
-		      (unsigned long long)atomic_load(&ar->heads_sniffed));
-	strbuf_printf(&t, "kinds_remembered\t%u\n", ar->kinds_remembered);
+		      (unsigned long long)atomic_load(&ar->cache.heads_sniffed));
+	strbuf_printf(&t, "kinds_remembered\t%u\n", ar->cache.kinds_remembered);
 	strbuf_printf(&t, "pictures_made\t%llu\n",
-		      (unsigned long long)atomic_load(&ar->pictures_made));
+		      (unsigned long long)atomic_load(&ar->cache.pictures_made));
 	strbuf_printf(&t, "view_reads\t%llu\n",
 		      (unsigned long long)atomic_load(&fs->view_reads));
 	strbuf_printf(&t, "inodes_retired\t%llu\n",
 		      (unsigned long long)atomic_load(&fs->inodes.retired));
 	strbuf_printf(&t, "kept_old_bytes\t%zu\n", atomic_load(&fs->kept_old_bytes));
-	strbuf_printf(&t, "cache_budget\t%zu\n", ar->cache_budget);
-	strbuf_printf(&t, "cached_bytes\t%zu\n", atomic_load(&ar->cached_bytes));
-	strbuf_printf(&t, "evictions\t%llu\n", (unsigned long long)atomic_load(&ar->evictions));
+	strbuf_printf(&t, "cache_budget\t%zu\n", ar->cache.budget);
+	strbuf_printf(&t, "cached_bytes\t%zu\n", atomic_load(&ar->cache.bytes));
+	strbuf_printf(&t, "evictions\t%llu\n", (unsigned long long)atomic_load(&ar->cache.evictions));
 	pthread_mutex_lock(&fs->scratch.lock);
 	strbuf_printf(&t, "scratch_budget\t%zu\n", fs->scratch.budget);
 	strbuf_printf(&t, "scratch_bytes\t%zu\n", fs->scratch.used);

@@ -103,7 +103,7 @@ const struct view_class view_root = {
 /* Built once and kept by the archive (valid until archive_close). */
 static const char *index_text(struct archive *ar, size_t *len)
 {
-	char *index = atomic_load_explicit(&ar->index_tsv, memory_order_acquire);
+	char *index = atomic_load_explicit(&ar->cache.index_tsv, memory_order_acquire);
 	if (!index) {
 		struct strbuf t = {0};
 		char name[64];
@@ -120,9 +120,9 @@ static const char *index_text(struct archive *ar, size_t *len)
 		char *built = strbuf_take(&t, NULL), *expected = NULL;
 		if (!built)
 			return NULL;
-		if (!atomic_compare_exchange_strong(&ar->index_tsv, &expected, built))
+		if (!atomic_compare_exchange_strong(&ar->cache.index_tsv, &expected, built))
 			free(built); /* another thread built it first */
-		index = atomic_load(&ar->index_tsv);
+		index = atomic_load(&ar->cache.index_tsv);
 	}
 	*len = strlen(index);
 	return index;
