@@ -196,8 +196,10 @@ $(BUILD)/tests/unit/test_driver: $(BUILD)/tests/unit/test_driver.o $(filter-out 
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS) -lpthread
 
 # The PMO codec's test and fuzz target build their models with the
-# synthesizer (tests/gen/mkpmo.c).
+# synthesizer (tests/gen/mkpmo.c), and so do the text views' ones.
 $(BUILD)/tests/unit/test_pmo: $(BUILD)/tests/unit/test_pmo.o $(BUILD)/tests/gen/mkpmo.o $(LIBCODECS)
+	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS)
+$(BUILD)/tests/unit/test_pmo_text: $(BUILD)/tests/unit/test_pmo_text.o $(BUILD)/tests/gen/mkpmo.o $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS)
 
 $(BUILD)/tests/unit/test_cipher_portable: tests/unit/test_cipher.c codecs/cipher.c $(LIBCODECS)
@@ -213,6 +215,9 @@ $(BUILD)/tests/fuzz/fuzz_commit: $(BUILD)/tests/fuzz/fuzz_commit.o $(BUILD)/test
 	$(CC) $(MH_LDFLAGS) $(FUZZ_MAIN) -o $@ $^ $(CODEC_LIBS)
 
 $(BUILD)/tests/fuzz/fuzz_pmo: $(BUILD)/tests/fuzz/fuzz_pmo.o $(BUILD)/tests/gen/mkpmo.o \
+		$(if $(FUZZ_MAIN),,$(BUILD)/tests/fuzz/fuzz_driver.o) $(LIBCODECS)
+	$(CC) $(MH_LDFLAGS) $(FUZZ_MAIN) -o $@ $^ $(CODEC_LIBS)
+$(BUILD)/tests/fuzz/fuzz_pmo_text: $(BUILD)/tests/fuzz/fuzz_pmo_text.o $(BUILD)/tests/gen/mkpmo.o \
 		$(if $(FUZZ_MAIN),,$(BUILD)/tests/fuzz/fuzz_driver.o) $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) $(FUZZ_MAIN) -o $@ $^ $(CODEC_LIBS)
 
