@@ -234,19 +234,15 @@ static enum mh_err same_line(struct parser *ps, const struct strbuf *want)
 	}
 }
 
-/* A read-only line built by `build`; one at a time. */
-#define READ_ONLY(ps, what, build)                                   \
-	do {                                                         \
-		struct strbuf sb_ = {0};                             \
-		enum mh_err e_ = next_line(ps, what);                \
-		if (!e_) {                                           \
-			build;                                       \
-			e_ = same_line(ps, &sb_);                    \
-		}                                                    \
-		strbuf_free(&sb_);                                   \
-		if (e_)                                              \
-			return e_;                                   \
-	} while (0)
+/* The next line must be the read-only line in *want, which this frees. */
+static enum mh_err read_only(struct parser *ps, const char *what, struct strbuf *want)
+{
+	enum mh_err err = next_line(ps, what);
+	if (!err)
+		err = same_line(ps, want);
+	strbuf_free(want);
+	return err;
+}
 
 /* The first word of an editable line must be `key`. */
 static enum mh_err keyword(struct parser *ps, const char *key)
@@ -377,15 +373,21 @@ static enum mh_err palette_line(struct parser *ps, uint32_t g)
 static enum mh_err parse_group(struct parser *ps, uint32_t g)
 {
 	const struct pmo_group *grp = &ps->p->groups[g];
-	READ_ONLY(ps, "a group line", group_line(&sb_, g));
-	enum mh_err err;
-	if ((err = material_line(ps, g)) || (err = palette_line(ps, g)))
+	struct strbuf sb = {0};
+	group_line(&sb, g);
+	enum mh_err err = read_only(ps, "a group line", &sb);
+	if (err || (err = material_line(ps, g)) || (err = palette_line(ps, g)))
 		return err;
-	READ_ONLY(ps, "the vtype line", vtype_line(&sb_, grp));
-	for (uint32_t i = 0; i < grp->draw_count; i++)
-		READ_ONLY(ps, "a draw line", draw_words(&sb_, &grp->draws[i]));
-	READ_ONLY(ps, "the vertices line", vertices_line(&sb_, grp));
-	return MH_OK;
+	vtype_line(&sb, grp);
+	if ((err = read_only(ps, "the vtype line", &sb)))
+		return err;
+	for (uint32_t i = 0; i < grp->draw_count; i++) {
+		draw_words(&sb, &grp->draws[i]);
+		if ((err = read_only(ps, "a draw line", &sb)))
+			return err;
+	}
+	vertices_line(&sb, grp);
+	return read_only(ps, "the vertices line", &sb);
 }
 
 static enum mh_err parse_mesh(struct parser *ps, uint32_t i)
@@ -393,9 +395,10 @@ static enum mh_err parse_mesh(struct parser *ps, uint32_t i)
 	const struct pmo_mesh *m = &ps->p->meshes[i];
 	struct pmo_mesh *out = &ps->s->meshes[i];
 	bool p3rd = ps->p->h.version == PMO_P3RD;
-	READ_ONLY(ps, "a mesh line", mesh_line(&sb_, ps->p, i));
-	enum mh_err err;
-	if ((p3rd && (err = floats_line(ps, "scale", m->scale, out->scale, 4))) ||
+	struct strbuf sb = {0};
+	mesh_line(&sb, ps->p, i);
+	enum mh_err err = read_only(ps, "a mesh line", &sb);
+	if (err || (p3rd && (err = floats_line(ps, "scale", m->scale, out->scale, 4))) ||
 	    (err = floats_line(ps, "uv_scale", m->uv_scale, out->uv_scale, 2)) ||
 	    (p3rd && (err = floats_line(ps, "uv_offset", m->uv_offset, out->uv_offset, 2))) ||
 	    (err = lighting_line(ps, &out->lighting)) || (err = blend_line(ps, &out->blend)))
@@ -409,9 +412,10 @@ static enum mh_err parse_mesh(struct parser *ps, uint32_t i)
 static enum mh_err parse_all(struct parser *ps)
 {
 	const struct pmo *p = ps->p;
-	READ_ONLY(ps, "the version line", version_line(&sb_, p));
-	enum mh_err err;
-	if ((err = floats_line(ps, "scale", p->h.scale, ps->s->h.scale, 3)) ||
+	struct strbuf sb = {0};
+	version_line(&sb, p);
+	enum mh_err err = read_only(ps, "the version line", &sb);
+	if (err || (err = floats_line(ps, "scale", p->h.scale, ps->s->h.scale, 3)) ||
 	    (err = floats_line(ps, "cull_radius", &p->h.cull_radius, &ps->s->h.cull_radius, 1)))
 		return err;
 	for (uint32_t i = 0; i < p->h.mesh_count; i++)

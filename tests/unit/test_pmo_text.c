@@ -184,6 +184,22 @@ static char *cut_line(const char *t, unsigned line)
 	return splice(t, at, nl ? (size_t)(nl - at) + 1 : strlen(at), "");
 }
 
+/* t with each tab a mix of blanks: "  \t ". */
+static char *mixed_blanks(const char *t)
+{
+	char *o = malloc(4 * strlen(t) + 1), *q = o;
+	assert_non_null(o);
+	for (; *t; t++)
+		if (*t == '\t') {
+			memcpy(q, "  \t ", 4);
+			q += 4;
+		} else {
+			*q++ = *t;
+		}
+	*q = '\0';
+	return o;
+}
+
 /* t with every run of tabs and spaces one space: awk's record rebuilt. */
 static char *single_spaces(const char *t)
 {
@@ -243,6 +259,11 @@ static void roundtrip_views(struct model *x)
 		assert_string_equal(t, t2);
 		/* the same, its blanks runs of single spaces */
 		char *s = single_spaces(t);
+		apply_ok(&x->p, v, s);
+		unchanged(x);
+		free(s);
+		/* and with runs of tabs and spaces */
+		s = mixed_blanks(t);
 		apply_ok(&x->p, v, s);
 		unchanged(x);
 		free(s);
@@ -431,13 +452,19 @@ static void test_vertex_refusals(void **state)
 	refused(&x, VERTICES, e, MH_ESYNTAX, line,
 		word_col(t, line, wcol) + (unsigned)(strchr(tok, ':') - tok) + 1, "heavy");
 	free(e);
+	snprintf(tok, sizeof tok, "%d:2", grp->slot_bone[0]);
+	e = set_word(t, line, wcol, tok);
+	refused(&x, VERTICES, e, MH_ERANGE, line, word_col(t, line, wcol), "[0, 1]");
+	free(e);
 	e = set_word(t, line, 3, "1.5.5");
 	refused(&x, VERTICES, e, MH_ESYNTAX, line, word_col(t, line, 3), "number");
 	free(e);
 	e = set_word(t, line, 3, "0x7fc00000");
 	refused(&x, VERTICES, e, MH_ERANGE, line, word_col(t, line, 3), "finite");
 	free(e);
-	/* a position the scale cannot reach; an earlier valid edit is undone */
+	/* a position the scale cannot reach (s16 here); an earlier valid edit
+	 * is undone */
+	assert_int_equal(grp->vtype.pos, 2);
 	char *first = set_word(t, vertex_line(&x.p, 0, 0), 2, "0");
 	e = set_word(first, line, 4, "1e9");
 	refused(&x, VERTICES, e, MH_ERANGE, line, word_col(t, line, 4), "allowed");
@@ -540,6 +567,16 @@ static void mesh_edit_ok(struct model *x, const struct mesh_edit *me, size_t lo,
 	char *again = print(&x->p, MESH, &n);
 	assert_string_equal(again, e);
 	free(again);
+	/* and its vertices, decoded again, apply back unchanged */
+	struct bytes before, after;
+	encode(&x->p, &before);
+	again = print(&x->p, VERTICES, &n);
+	apply_ok(&x->p, VERTICES, again);
+	encode(&x->p, &after);
+	assert_memory_equal(after.pmo, before.pmo, before.len);
+	bytes_free(&before);
+	bytes_free(&after);
+	free(again);
 	free(e);
 	free(t);
 }
@@ -547,7 +584,7 @@ static void mesh_edit_ok(struct model *x, const struct mesh_edit *me, size_t lo,
 static void mesh_model(struct model *x, bool p3rd)
 {
 	struct mkpmo_shape s = {.p3rd = p3rd, .meshes = 2, .groups_per_mesh = 3, .vertices = 20,
-				.skinned = true, .remap = true};
+				.skinned = true, .remap = true, .companion = p3rd};
 	build(p3rd ? 51 : 50, &s, x);
 }
 
@@ -603,8 +640,11 @@ static void test_mesh_edits(void **state)
 		assert_true(x.p.groups[0].palette_count > 0);
 		const struct pmo_bone *b = &x.p.palette[0];
 		snprintf(with, sizeof with, "%u:%u", b->slot, (b->bone + 1) % 200);
+		unsigned slot = b->slot, bone = (b->bone + 1) % 200;
 		mesh_edit_ok(&x, &(struct mesh_edit){"palette", 1, with, NULL}, x.p.h.palette_off + 1,
 			     x.p.h.palette_off + 2);
+		/* the weights' bones follow */
+		assert_int_equal(x.p.groups[0].slot_bone[slot], bone);
 		drop(&x);
 	}
 }
