@@ -196,7 +196,9 @@ $(BUILD)/tests/unit/test_driver: $(BUILD)/tests/unit/test_driver.o $(filter-out 
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS) -lpthread
 
 # The PMO codec's test and fuzz target build their models with the
-# synthesizer (tests/gen/mkpmo.c), and so do the text views' ones.
+# synthesizer (tests/gen/mkpmo.c), and so do the text views' and the rules'.
+$(BUILD)/tests/unit/test_rules: $(BUILD)/tests/unit/test_rules.o $(BUILD)/tests/gen/mkpmo.o $(LIBCODECS)
+	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS)
 $(BUILD)/tests/unit/test_pmo: $(BUILD)/tests/unit/test_pmo.o $(BUILD)/tests/gen/mkpmo.o $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS)
 $(BUILD)/tests/unit/test_pmo_text: $(BUILD)/tests/unit/test_pmo_text.o $(BUILD)/tests/gen/mkpmo.o $(LIBCODECS)

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "lex.h"
+#include "pmo.h"
 #include "rig.h"
 
 #define SCALE_BITS (CLIP_SCL_X | CLIP_SCL_Y | CLIP_SCL_Z)
@@ -147,6 +148,17 @@ const struct rule_info rules_table[RULE_COUNT] = {
 		"model PAC keeps every such member",
 		"write bytes of the member's own kind (a whole PAC), or mount "
 		"with -o rules=warn"},
+	[RULE_PALETTE_JOINT] = {
+		RULE_PALETTE_JOINT, "PALETTE_JOINT", RULE_ERROR, false, true,
+		"every bone a PMO's palette names is a bone of the skeleton "
+		"beside it",
+		"give the palette entry a bone below the skeleton's count in "
+		"mesh.txt"},
+	[RULE_EMPTY_GROUP] = {
+		RULE_EMPTY_GROUP, "EMPTY_GROUP", RULE_WARNING, false, true,
+		"every group of a PMO draws at least one triangle",
+		"a group that draws nothing costs the engine a material and a "
+		"list for no triangle; drop its draws' degenerate vertices"},
 };
 
 const struct rule_info *rule_info(enum rule_code code)
@@ -190,7 +202,7 @@ static struct rule_violation nowhere(void)
 {
 	return (struct rule_violation){.bone = -1, .stream = -1, .slot = -1,
 				       .track = -1, .channel = -1, .key = -1,
-				       .joint = -1};
+				       .joint = -1, .group = -1};
 }
 
 static bool on_skeleton(enum rule_code code)
@@ -211,6 +223,10 @@ static void element_words(const struct rule_violation *v, char *buf,
 		n += (size_t)snprintf(buf + n, size - n, __VA_ARGS__); } while (0)
 	if (v->code == RULE_UNDECODABLE) {
 		PUT("the bytes");
+		return;
+	}
+	if (v->group >= 0) {
+		PUT("group %d", v->group);
 		return;
 	}
 	if (on_skeleton(v->code)) {
@@ -294,6 +310,39 @@ enum mh_err rules_report_undecodable(struct rule_report *r, const char *what, bo
 		       (unsigned long long)why->offset, why->msg);
 	if (!r->failed)
 		r->v[r->n - 1].gone = gone;
+	return outcome(r);
+}
+
+/* ---- PMO rules --------------------------------------------------------- */
+
+static struct rule_violation at_group(uint32_t g)
+{
+	struct rule_violation v = nowhere();
+	v.group = (int32_t)g;
+	return v;
+}
+
+enum mh_err rules_check_pmo(const struct pmo *p, const struct skeleton *rig,
+			    struct rule_report *r)
+{
+	for (uint32_t g = 0; g < p->group_count && !r->failed; g++) {
+		const struct pmo_group *grp = &p->groups[g];
+		for (uint32_t k = 0; rig && k < grp->palette_count; k++) {
+			const struct pmo_bone *b = &p->palette[grp->palette_first + k];
+			if (b->bone >= rig->nbones)
+				report(r, RULE_PALETTE_JOINT, at_group(g), "palette slot %u names "
+				       "bone %u, and the skeleton has %u bones", b->slot, b->bone,
+				       rig->nbones);
+		}
+		uint32_t (*tris)[3] = NULL;
+		size_t n = 0;
+		enum mh_err err = pmo_group_triangles(p, g, &tris, &n, NULL);
+		free(tris);
+		if (err == MH_ENOMEM)
+			r->failed = true;
+		else if (!err && !n)
+			report(r, RULE_EMPTY_GROUP, at_group(g), "it draws no triangle");
+	}
 	return outcome(r);
 }
 

@@ -58,6 +58,8 @@ enum rule_code {
 	RULE_VALUE_RANGE,      /* text: numbers within s16 (the parsers' MH_ERANGE) */
 	RULE_TEMPLATE,         /* skeleton: bone count and parents kept */
 	RULE_UNDECODABLE,      /* item: what the game loads still decodes */
+	RULE_PALETTE_JOINT,    /* PMO: a palette names a bone of the skeleton */
+	RULE_EMPTY_GROUP,      /* PMO: every group draws a triangle */
 	RULE_COUNT
 };
 
@@ -101,6 +103,7 @@ struct rule_violation {
 	int32_t track;      /* clip rules: the track, -1 for the clip */
 	int32_t channel;    /*   the channel's position in the track, -1 */
 	int32_t key;        /*   the key's position in the channel, -1 */
+	int32_t group;      /* PMO rules: the group, -1 otherwise */
 	int32_t joint;      /* the joint the track drives, -1 unknown */
 	uint32_t bit;       /* the channel's bit when channel >= 0, else 0 */
 	int32_t frame;      /* the key's frame when key >= 0, else 0 */
@@ -132,6 +135,12 @@ bool rules_has_errors(const struct rule_report *r);
 enum mh_err rules_check_skeleton(const struct skeleton *s,
 				 const struct skeleton *before,
 				 struct rule_report *r);
+
+/* PALETTE_JOINT (against rig, NULL: skipped) and EMPTY_GROUP on a
+ * decoded PMO. */
+struct pmo;
+enum mh_err rules_check_pmo(const struct pmo *p, const struct skeleton *rig,
+			    struct rule_report *r);
 
 /* The clip rules for a clip of format f: NO_TRACKS, CHANNEL_BIT,
  * DUPLICATE_CHANNEL, NEGATIVE_FRAME, FRAME_ORDER, EMPTY_CHANNEL, and on

@@ -12,6 +12,7 @@
 #include "kind.h"
 #include "pac.h"
 #include "pacpath.h"
+#include "pmo.h"
 #include "tmh.h"
 #include "names.h"
 
@@ -37,8 +38,9 @@ static const char *loaded_as(enum kind k)
 	}
 }
 
-/* Whether buf[0..len) decodes as kind k (d: why not).  A PMO is taken
- * for one while it starts with its magic: there is no PMO decoder yet. */
+/* Whether buf[0..len) decodes as kind k (d: why not).  A PMO whose
+ * geometry is in the next entry (mhfu-archive(5) "PMO"), which an item's
+ * bytes do not hold, is taken for one while it starts with its magic. */
 static bool decodes_as(const uint8_t *buf, size_t len, enum kind k, struct mh_diag *d,
 		       struct rule_report *r)
 {
@@ -69,10 +71,18 @@ static bool decodes_as(const uint8_t *buf, size_t len, enum kind k, struct mh_di
 			pac_free(&p);
 		break;
 	}
-	case KIND_PMO:
-		if (kind_of(buf, len) != KIND_PMO)
+	case KIND_PMO: {
+		struct pmo p;
+		if (kind_of(buf, len) != KIND_PMO) {
 			err = mh_fail(d, MH_EUNKNOWN, 0, "no \"pmo\" magic");
+			break;
+		}
+		if (pmo_needs_companion(buf, len))
+			break;
+		err = pmo_decode(buf, len, NULL, 0, &p, d);
+		pmo_free(&p);
 		break;
+	}
 	default:
 		break;
 	}
@@ -152,6 +162,21 @@ static void check_skeleton_item(const uint8_t *item, size_t len,
 	}
 	if (have_old)
 		skeleton_free(&old);
+}
+
+/* A PMO: its palette against the skeleton beside it, its groups' draws.
+ * One whose geometry is in the next entry is not checked here. */
+static void check_pmo_item(const uint8_t *item, size_t len, const struct skeleton *rig,
+			   struct decoding *now, struct rule_report *r)
+{
+	struct pmo p;
+	if (pmo_needs_companion(item, len)) {
+		now->kind = KIND_DATA; /* UNDECODABLE decodes it as it can */
+		return;
+	}
+	if ((now->ok = decoded(pmo_decode(item, len, NULL, 0, &p, &now->why), r)))
+		rules_check_pmo(&p, rig, r);
+	pmo_free(&p);
 }
 
 static void check_pack_item(const uint8_t *item, size_t len, const struct skeleton *rig,
@@ -271,6 +296,9 @@ enum mh_err rules_check_item(const uint8_t *item, size_t len,
 		break;
 	case KIND_PAC:
 		check_pac_item(item, len, before, before_len, rig, whole_model, &now, r);
+		break;
+	case KIND_PMO:
+		check_pmo_item(item, len, rig, &now, r);
 		break;
 	default:
 		checked = false;

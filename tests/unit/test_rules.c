@@ -10,7 +10,9 @@
 #include "clipgen.h"
 #include "faults.h"
 #include "kind.h"
+#include "mkpmo.h"
 #include "pac.h"
+#include "pmo.h"
 #include "rules.h"
 #include "tigrex.h"
 
@@ -97,20 +99,23 @@ static void test_table(void **state)
 		bool anywhere = i == RULE_NO_TRACKS || i == RULE_CHANNEL_BIT ||
 				i == RULE_DUPLICATE_CHANNEL || i == RULE_NEGATIVE_FRAME ||
 				i == RULE_FRAME_ORDER || i == RULE_EMPTY_CHANNEL ||
-				i == RULE_VALUE_RANGE || i == RULE_UNDECODABLE;
+				i == RULE_VALUE_RANGE || i == RULE_UNDECODABLE ||
+				i == RULE_PALETTE_JOINT || i == RULE_EMPTY_GROUP;
 		bool ours = i == RULE_BONE_LINKS || i == RULE_TRACK_EMPTY ||
 			    i == RULE_CHANNEL_BIT || i == RULE_TRACK_MASK ||
 			    i == RULE_VALUE_RANGE || i == RULE_UNDECODABLE;
 		assert_int_equal(ri->mhfu_only, !anywhere);
 		assert_int_equal(ri->toolkit, !ours);
 		/* The toolkit's level, but FRAME_ORDER's (mount.mhfu(8)). */
-		assert_int_equal(ri->level, i == RULE_EMPTY_CHANNEL ? RULE_WARNING : RULE_ERROR);
+		assert_int_equal(ri->level, i == RULE_EMPTY_CHANNEL || i == RULE_EMPTY_GROUP
+						    ? RULE_WARNING : RULE_ERROR);
 	}
 	/* The toolkit's codes. */
 	static const char *const TOOLKIT[] = {
 		"PARENT_ORDER", "ANIMATED_COUNT", "STREAM_RUNS", "STREAM_SUBTREE",
 		"PARTITION", "NO_TRACKS", "SCALE_CHANNEL", "DUPLICATE_CHANNEL",
-		"NEGATIVE_FRAME", "FRAME_ORDER", "EMPTY_CHANNEL", "TEMPLATE"};
+		"NEGATIVE_FRAME", "FRAME_ORDER", "EMPTY_CHANNEL", "TEMPLATE", "PALETTE_JOINT",
+		"EMPTY_GROUP"};
 	for (size_t i = 0; i < sizeof TOOLKIT / sizeof *TOOLKIT; i++) {
 		assert_non_null(rule_by_name(TOOLKIT[i]));
 		assert_true(rule_by_name(TOOLKIT[i])->toolkit);
@@ -642,11 +647,12 @@ static void test_rule_rows(void **state)
 	}
 }
 
-/* Every rule has a row that breaks it and one that spares it. */
+/* Every rule of skeletons and packs has a row that breaks it and one
+ * that spares it; the PMO's are test_pmo_rules'. */
 static void test_every_rule_has_rows(void **state)
 {
 	(void)state;
-	for (int code = 0; code < RULE_COUNT; code++) {
+	for (int code = 0; code < RULE_PALETTE_JOINT; code++) {
 		bool broken = false, spared = false;
 		for (size_t i = 0; i < NROWS; i++) {
 			if (RULE_ROWS[i].code != (enum rule_code)code)
@@ -1484,14 +1490,17 @@ static void test_item_model_pac_undecodable(void **state)
 	struct item_bytes b;
 	struct rule_report r;
 	item_bytes_build(&b);
-	static const uint8_t pmo[] = "pmo\0" "1.0\0" "stand-in";
+	struct mkpmo built;
+	const struct mkpmo_shape shape = {.meshes = 1, .groups_per_mesh = 2, .vertices = 8};
+	mkpmo_build(5, &shape, &built);
+	const uint8_t *pmo = built.pmo;
 	size_t was_len, junk_pmo_len, short_len;
-	uint8_t *was = pac_of(&was_len, 4, b.skel, b.skel_len, pmo, sizeof pmo,
+	uint8_t *was = pac_of(&was_len, 4, b.skel, b.skel_len, pmo, built.len,
 			      (const uint8_t *)"data", (size_t)4, b.pack, b.pack_len);
 	uint8_t *junk_pmo = pac_of(&junk_pmo_len, 4, b.skel, b.skel_len,
 				   (const uint8_t *)"junk", (size_t)4, (const uint8_t *)"data",
 				   (size_t)4, b.pack, b.pack_len);
-	uint8_t *one_short = pac_of(&short_len, 3, b.skel, b.skel_len, pmo, sizeof pmo,
+	uint8_t *one_short = pac_of(&short_len, 3, b.skel, b.skel_len, pmo, built.len,
 				    (const uint8_t *)"data", (size_t)4);
 
 	check_whole_model((const uint8_t *)"junk, not a PAC", 15, was, was_len, &r);
@@ -1528,7 +1537,75 @@ static void test_item_model_pac_undecodable(void **state)
 	free(was);
 	free(junk_pmo);
 	free(one_short);
+	mkpmo_free(&built);
 	item_bytes_free(&b);
+}
+
+/* PALETTE_JOINT against the skeleton beside the PMO, EMPTY_GROUP on a
+ * group whose draws give no triangle; a PMO that keeps both, nothing. */
+static void test_pmo_rules(void **state)
+{
+	(void)state;
+	struct mkpmo built;
+	const struct mkpmo_shape shape = {.meshes = 2, .groups_per_mesh = 3, .vertices = 12,
+					  .skinned = true, .remap = true};
+	mkpmo_build(11, &shape, &built);
+	struct pmo p;
+	assert_int_equal(pmo_decode(built.pmo, built.len, NULL, 0, &p, NULL), MH_OK);
+	uint32_t top = 0; /* the largest bone a palette names */
+	for (uint32_t k = 0; k < p.palette_count; k++)
+		top = p.palette[k].bone > top ? p.palette[k].bone : top;
+	assert_true(p.palette_count > 0);
+
+	struct skeleton big, small;
+	assert_int_equal(skeleton_init(&big, SKELETON_MHFU, top + 1, NULL), MH_OK);
+	assert_int_equal(skeleton_init(&small, SKELETON_MHFU, top, NULL), MH_OK);
+	struct rule_report r = {0};
+	assert_int_equal(rules_check_pmo(&p, &big, &r), MH_OK);
+	assert_int_equal(r.n, 0);
+	assert_int_equal(rules_check_pmo(&p, &small, &r), MH_OK);
+	assert_true(r.n > 0);
+	for (size_t i = 0; i < r.n; i++) {
+		assert_int_equal(r.v[i].code, RULE_PALETTE_JOINT);
+		assert_int_equal(r.v[i].level, RULE_ERROR);
+		assert_true(r.v[i].group >= 0);
+		assert_non_null(strstr(r.v[i].msg, "names bone"));
+	}
+	assert_true(rules_has_errors(&r));
+	rules_report_free(&r);
+
+	/* Group 1's draws taken away: it draws nothing. */
+	uint32_t draws = p.groups[1].draw_count;
+	p.groups[1].draw_count = 0;
+	r = (struct rule_report){0};
+	assert_int_equal(rules_check_pmo(&p, NULL, &r), MH_OK);
+	const struct rule_violation *v = only(&r, RULE_EMPTY_GROUP);
+	assert_int_equal(v->level, RULE_WARNING);
+	assert_int_equal(v->group, 1);
+	assert_string_equal(v->msg, "group 1: it draws no triangle");
+	assert_false(rules_has_errors(&r));
+	rules_report_free(&r);
+	p.groups[1].draw_count = draws;
+
+	/* Through the item walk: a PAC of the small skeleton and the PMO. */
+	size_t small_len, pac_len;
+	uint8_t *small_bytes = NULL;
+	assert_int_equal(skeleton_encode(&small, &small_bytes, &small_len, NULL), MH_OK);
+	uint8_t *pac = pac_of(&pac_len, 2, small_bytes, small_len, built.pmo, built.len);
+	r = (struct rule_report){0};
+	assert_int_equal(rules_check_item(pac, pac_len, NULL, 0, NULL, false, &r), MH_OK);
+	assert_true(r.n > 0);
+	for (size_t i = 0; i < r.n; i++) {
+		assert_int_equal(r.v[i].code, RULE_PALETTE_JOINT);
+		assert_string_equal(r.v[i].member, "1.pmo");
+	}
+	rules_report_free(&r);
+	free(pac);
+	free(small_bytes);
+	skeleton_free(&big);
+	skeleton_free(&small);
+	pmo_free(&p);
+	mkpmo_free(&built);
 }
 
 /* Every allocation of the walk failed in turn: MH_ENOMEM, the report
@@ -1601,6 +1678,7 @@ int main(void)
 		cmocka_unit_test(test_item_whole_model_port),
 		cmocka_unit_test(test_item_bytes_that_do_not_decode),
 		cmocka_unit_test(test_item_model_pac_undecodable),
+		cmocka_unit_test(test_pmo_rules),
 		cmocka_unit_test(test_edit_judged_over_its_container),
 		cmocka_unit_test(test_item_out_of_memory),
 	};
