@@ -8,6 +8,7 @@
 
 #include "curve_svg.h"
 #include "entries.h"
+#include "pmo_text.h"
 #include "rig.h"
 #include "views.h"
 
@@ -82,23 +83,31 @@ static bool pack_map(struct model *m, const struct model_map_source *src)
 	return m->records_txt.text != NULL;
 }
 
-struct model *model_build(enum kind kind, const uint8_t *buf, size_t len,
-			  const char *label, const struct skeleton *rig,
-			  const struct model_map_source *map, _Atomic size_t *account,
+struct model *model_build(const struct model_input *in, _Atomic size_t *account,
 			  _Atomic uint64_t *pictures, struct fs_diag *why)
 {
 	struct mh_diag d = {0};
+	enum kind kind = in->kind;
+	const uint8_t *buf = in->buf;
+	size_t len = in->len;
+	const struct skeleton *rig = in->rig;
 	struct model *m = calloc(1, sizeof *m);
-	if (!m || !(m->label = strdup(label)))
+	if (!m || !(m->label = strdup(in->label)))
 		goto nomem;
 	m->kind = kind;
-	if (kind == KIND_TMH) {
+	if (kind == KIND_PMO) {
+		if (pmo_decode(buf, len, in->companion, in->companion_len, &m->pmo, &d))
+			goto bad;
+		m->images = in->images;
+		m->bones = rig ? (int32_t)rig->nbones : -1;
+		len += m->pmo.companion_len; /* kept with it */
+	} else if (kind == KIND_TMH) {
 		if (tmh_build(m, buf, len, &d, why))
 			goto bad_said;
 	} else if (kind == KIND_SKELETON) {
 		if (skeleton_decode(buf, len, &m->skel, &d))
 			goto bad;
-		m->text.text = views_skeleton_text(&m->skel, label, &m->text.len);
+		m->text.text = views_skeleton_text(&m->skel, in->label, &m->text.len);
 	} else {
 		if (anim_decode(buf, len, CLIP_NONE, &m->pack, &d))
 			goto bad;
@@ -115,10 +124,10 @@ struct model *model_build(enum kind kind, const uint8_t *buf, size_t len,
 		anim_clip_offsets(&m->pack, m->clip_offset, m->clip_size);
 		m->rig = rig;
 		m->text.text = views_pack_text(&m->pack, &m->text.len);
-		if (map && m->pack.format == CLIP_P3RD && !pack_map(m, map))
+		if (in->map && m->pack.format == CLIP_P3RD && !pack_map(m, in->map))
 			goto nomem;
 	}
-	if (kind != KIND_TMH && !m->text.text)
+	if (kind != KIND_TMH && kind != KIND_PMO && !m->text.text)
 		goto nomem;
 	/* The decoded structures: about the size of the bytes they came
 	 * from, counted once; the texts exactly. */
@@ -224,6 +233,19 @@ const struct model_text *model_image_png(struct model *m, uint32_t image)
 	return keep_picture(m, &m->image_png[image], (char *)png, len);
 }
 
+const struct model_text *model_pmo_text(struct model *m, enum pmo_view which)
+{
+	static char *(*const print[PMO_VIEWS])(const struct pmo *, size_t *) = {
+		pmo_mesh_print, pmo_vertices_print, pmo_materials_print,
+	};
+	struct model_text *t = atomic_load_explicit(&m->pmo_text[which], memory_order_acquire);
+	size_t len = 0;
+	if (t)
+		return t;
+	char *text = print[which](&m->pmo, &len);
+	return model_keep(m, &m->pmo_text[which], text, len);
+}
+
 const struct model_text *model_bind_world(struct model *m)
 {
 	struct model_text *t = atomic_load_explicit(&m->bind_world, memory_order_acquire);
@@ -327,6 +349,9 @@ void model_free(struct model *m)
 	free_texts(m->entry_text, ENTRIES_MAX);
 	free_texts(m->image_png, m->tex.count);
 	tmh_free(&m->tex);
+	for (int v = 0; v < PMO_VIEWS; v++)
+		model_text_put(atomic_load(&m->pmo_text[v]));
+	pmo_free(&m->pmo);
 	model_text_put(atomic_load(&m->glb));
 	model_text_put(atomic_load(&m->bind_world));
 	model_text_put(atomic_load(&m->entries_index));

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Decoded models behind the text views: a skeleton or an animation pack,
- * with the texts printed from it; and a texture bank, with its images'
- * PNGs.  A model is built from a node's bytes
+ * with the texts printed from it; a texture bank, with its images' PNGs;
+ * and a PMO, with its mesh.txt, vertices.tsv and materials.tsv.  A model is built from a node's bytes
  * on first use, published once (release store) and then read without
  * locks; it lives until its entry is committed to or evicted (both with
  * the archive's io lock held exclusively), or the archive is closed.
@@ -17,6 +17,7 @@
 #include "fserror.h"
 #include "anim.h"
 #include "kind.h"
+#include "pmo.h"
 #include "records.h"
 #include "skeleton.h"
 #include "tmh.h"
@@ -34,11 +35,21 @@ struct model_text {
 	_Atomic unsigned refs;
 };
 
+/* A PMO's text views (pmo_text.h), in the order of model.pmo_text. */
+enum pmo_view { PMO_MESH_TXT, PMO_VERTICES_TSV, PMO_MATERIALS_TSV, PMO_VIEWS };
+
 struct model {
-	enum kind kind;              /* KIND_SKELETON, KIND_ANIM or KIND_TMH */
+	enum kind kind;              /* KIND_SKELETON, KIND_ANIM, KIND_TMH or KIND_PMO */
 	struct skeleton skel;        /* KIND_SKELETON */
 	struct anim pack;            /* KIND_ANIM */
 	struct tmh tex;              /* KIND_TMH */
+	struct pmo pmo;              /* KIND_PMO, its companion's bytes with it */
+	int32_t images;              /* KIND_PMO: the texture bank beside it's
+					images, -1 when there is none */
+	int32_t bones;               /* KIND_PMO: the skeleton beside it's bones,
+					-1 when there is none */
+	_Atomic(struct model_text *) pmo_text[PMO_VIEWS]; /* KIND_PMO: printed
+					on first use */
 	struct model_text text;      /* skeleton.txt or pack.txt (none for a TMH) */
 	uint64_t *clip_offset;       /* KIND_ANIM: each clip's offset in the pack */
 	uint64_t *clip_size;         /* and its size */
@@ -111,14 +122,26 @@ const struct model_text *model_text_keep(_Atomic(struct model_text *) *slot, cha
 const struct model_text *model_text_share(const struct model_text *t);
 void model_text_put(const struct model_text *t);
 
-/* Decodes `kind` from buf[0..len).  `rig` is the skeleton of the same
- * container, if any, for the clips' joint comments; `map`, for a pack,
- * what its record map is made from if it is MHP3rd's (NULL: no map).
- * Its memory is also counted in *account, the pictures it makes in
- * *pictures.  NULL when the bytes do not decode, with the reason in why. */
-struct model *model_build(enum kind kind, const uint8_t *buf, size_t len,
-			  const char *label, const struct skeleton *rig,
-			  const struct model_map_source *map, _Atomic size_t *account,
+/* What a model is built from. */
+struct model_input {
+	enum kind kind;
+	const uint8_t *buf;          /* the item's bytes */
+	size_t len;
+	const char *label;
+	const struct skeleton *rig;  /* the skeleton of the same container, if
+					any: a pack's joint comments, a PMO's bones */
+	const struct model_map_source *map; /* a pack: what its record map is
+					made from if it is MHP3rd's (NULL: none) */
+	const uint8_t *companion;    /* a PMO whose geometry is in the next
+					entry (pmo_needs_companion): that entry */
+	size_t companion_len;
+	int32_t images;              /* a PMO: the bank beside it's images, -1 */
+};
+
+/* Decodes in->kind from in's bytes.  Its memory is also counted in
+ * *account, the pictures it makes in *pictures.  NULL when the bytes do
+ * not decode, with the reason in why. */
+struct model *model_build(const struct model_input *in, _Atomic size_t *account,
 			  _Atomic uint64_t *pictures, struct fs_diag *why);
 void model_free(struct model *m);
 
@@ -153,10 +176,14 @@ const struct model_text *model_entry_text(struct model *m, uint32_t entry);
  * memory. */
 const struct model_text *model_image_png(struct model *m, uint32_t image);
 
+/* A PMO's text view `which`, printed on first use; NULL when out of
+ * memory. */
+const struct model_text *model_pmo_text(struct model *m, enum pmo_view which);
+
 /* Whether kind has a model (and so a folder of views: texts, images). */
 static inline bool model_kind(enum kind k)
 {
-	return k == KIND_SKELETON || k == KIND_ANIM || k == KIND_TMH;
+	return k == KIND_SKELETON || k == KIND_ANIM || k == KIND_TMH || k == KIND_PMO;
 }
 
 #endif

@@ -72,16 +72,19 @@ static bool removed_clip(struct mhfs *fs, const struct node *slot, char *path,
 
 /* ---- the commit -------------------------------------------------------- */
 
-/* The decoded model of the pack item `item` resolved to t, when the cache
- * holds it: built from the bytes the commit edits (a commit to the entry
- * drops it, and the commit holds the io lock exclusively, so no reader
- * holds it either).  NULL: none, or not a pack. */
-static struct model *cached_pack(struct archive *ar, const struct node *item,
-				 const struct node_target *t)
+/* The decoded model an encoder may use for item `item` resolved to t
+ * (edit.h): a pack's when the cache holds it, built from the bytes the
+ * commit edits (a commit to the entry drops it, and the commit holds the
+ * io lock exclusively, so no reader holds it either); a PMO's, built if
+ * need be, for what it knows beside the PMO (view_pmo.c).  NULL: none. */
+static struct model *decoded_model(struct archive *ar, const struct node *item,
+				   const struct node_target *t)
 {
 	struct item it;
 	if (item_resolve(ar, item, &it) || it.offset != t->offset || it.size != t->size)
 		return NULL;
+	if (it.kind == KIND_PMO)
+		return item_model(ar, item, &it);
 	struct model *m = atomic_load(&it.cache->model);
 	return m && m->kind == KIND_ANIM && m->pack.nclips ? m : NULL;
 }
@@ -173,11 +176,12 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 	const uint8_t *old = entry + t.offset;
 	enum clip_format format = was_entry.clip_format;
 	struct edit ed = *e;
-	struct model *cached = cached_pack(ar, &item, &t);
+	struct model *cached = decoded_model(ar, &item, &t);
 	ed.decoded = cached;
 	int encoded = encode_edit(&ed, old, t.size, &format, &item_new, &item_len, &d);
-	/* Taken: the model is no longer whole, so it goes whatever comes. */
-	if (cached && !cached->pack.nclips)
+	/* A pack taken: the model is no longer whole, so it goes whatever
+	 * comes. */
+	if (cached && cached->kind == KIND_ANIM && !cached->pack.nclips)
 		archive_forget_views(ar, item.entry);
 	if (format != CLIP_NONE)
 		atomic_store(&ar->cache.entries[item.entry].clip_format, (int)format);

@@ -6,8 +6,9 @@
 
 #include "records.h"
 
-/* The most entries archive_for_linked names for one entry. */
-#define MAX_LINKED (2 * (RECORDS_LINK_SPAN + 1))
+/* The most entries archive_for_linked names for one entry: the movesets
+ * and their model PACs, and the PAC before it. */
+#define MAX_LINKED (2 * (RECORDS_LINK_SPAN + 1) + 1)
 
 void change_of(const struct node *view, enum kind before, enum kind after,
 	       struct change *c)

@@ -87,29 +87,85 @@ void item_label(struct archive *ar, const struct node *n, char *buf, size_t len)
 	}
 }
 
-/* The first skeleton beside a pack in the same container: its node. */
-static bool sibling_skeleton(const struct node *n, const struct item *it, struct node *sk)
+/* The member of kind k beside item n in the same container, as its node:
+ * a pack's is the first skeleton; a PMO's, the last skeleton before it
+ * and the first texture bank after it (a dual model set is skeleton,
+ * PMO, bank twice: mhfu-archive(5) "MODEL PAC"). */
+static bool sibling(const struct node *n, const struct item *it, enum kind k, struct node *sib)
 {
-	for (uint32_t i = 0; it->kind == KIND_ANIM && it->parent && i < it->parent->count; i++)
-		if (it->parent->subs[i].kind == KIND_SKELETON) {
-			*sk = *n;
-			sk->type = NODE_FILE;
-			sk->path[n->depth - 1] = (uint16_t)i;
-			return true;
+	const struct pactree *pac = it->parent;
+	uint32_t self = n->depth ? n->path[n->depth - 1] : 0;
+	int found = -1;
+	for (uint32_t i = 0; pac && i < pac->count; i++) {
+		if (pac->subs[i].kind != k || i == self)
+			continue;
+		bool before = i < self;
+		if (it->kind == KIND_ANIM || (k == KIND_TMH && !before)) {
+			found = (int)i;
+			break;
 		}
-	return false;
+		if (k == KIND_SKELETON && before)
+			found = (int)i;
+	}
+	if (found < 0)
+		return false;
+	*sib = *n;
+	sib->type = NODE_FILE;
+	sib->path[n->depth - 1] = (uint16_t)found;
+	return true;
 }
 
-/* The skeleton beside a pack in the same container, for joint comments. */
-static const struct skeleton *item_rig(struct archive *ar, const struct node *n,
-				       const struct item *it)
+/* The model of the member of kind k beside item n (sibling), or NULL. */
+static struct model *sibling_model(struct archive *ar, const struct node *n,
+				   const struct item *it, enum kind k)
 {
 	struct node sib;
 	struct item sit;
-	if (!sibling_skeleton(n, it, &sib) || item_resolve(ar, &sib, &sit))
+	if ((it->kind != KIND_ANIM && it->kind != KIND_PMO) || !sibling(n, it, k, &sib) ||
+	    item_resolve(ar, &sib, &sit))
 		return NULL;
-	struct model *m = item_model(ar, &sib, &sit);
+	return item_model(ar, &sib, &sit);
+}
+
+/* The skeleton beside a pack or a PMO in the same container: a pack's
+ * joint comments, a PMO's bones. */
+static const struct skeleton *item_rig(struct archive *ar, const struct node *n,
+				       const struct item *it)
+{
+	struct model *m = sibling_model(ar, n, it, KIND_SKELETON);
 	return m ? &m->skel : NULL;
+}
+
+/* The images of the texture bank beside a PMO, -1 when there is none. */
+static int32_t item_images(struct archive *ar, const struct node *n, const struct item *it)
+{
+	struct model *m = sibling_model(ar, n, it, KIND_TMH);
+	return m ? (int32_t)m->tex.count : -1;
+}
+
+/* A PMO whose geometry is in the next entry (mhfu-archive(5) "PMO"):
+ * that entry's bytes, malloc'ed into *out; 0 when none is needed, else
+ * 0 or an errno. */
+static int pmo_companion(struct archive *ar, const struct node *n, const uint8_t *pmo,
+			 size_t len, uint8_t **out, size_t *out_len)
+{
+	*out = NULL;
+	*out_len = 0;
+	if (!pmo_needs_companion(pmo, len))
+		return 0;
+	if (ar->format != FORMAT_DATABIN || n->entry + 1 >= ar->count)
+		return ENOENT;
+	uint64_t size = archive_entry_size(ar, n->entry + 1);
+	if (!(*out = malloc(size ? size : 1)))
+		return ENOMEM;
+	int err = archive_read_all(ar, n->entry + 1, 0, *out, size);
+	if (err) {
+		free(*out);
+		*out = NULL;
+		return err;
+	}
+	*out_len = size;
+	return 0;
 }
 
 /* ---- MHP3rd movesets: their rig, monster and override --------------------- */
@@ -177,7 +233,7 @@ static void map_source(struct archive *ar, const struct node *n, const struct it
 	struct node sk;
 	*src = (struct model_map_source){.monster = RECORDS_NO_MONSTER};
 	*override = NULL;
-	if (sibling_skeleton(n, it, &sk)) {
+	if (sibling(n, it, KIND_SKELETON, &sk)) {
 		rig_of_node(ar, &sk, &src->rig, src->rig_label, sizeof src->rig_label);
 	} else if (!it->parent && item_moveset_rig(ar, n->entry, &sk)) {
 		rig_of_node(ar, &sk, &src->rig, src->rig_label, sizeof src->rig_label);
@@ -207,6 +263,7 @@ struct model *item_model(struct archive *ar, const struct node *n, const struct 
 		return m;
 
 	const struct skeleton *rig = item_rig(ar, n, it);
+	int32_t images = it->kind == KIND_PMO ? item_images(ar, n, it) : -1;
 	struct model_map_source src;
 	uint8_t *override = NULL;
 	if (it->kind == KIND_ANIM)
@@ -220,16 +277,29 @@ struct model *item_model(struct archive *ar, const struct node *n, const struct 
 		/* A failed read or allocation is tried again at the next look;
 		 * only a decoding failure is a fact about the bytes. */
 		bool transient = false;
-		uint8_t *buf = malloc(it->size ? it->size : 1);
+		uint8_t *buf = malloc(it->size ? it->size : 1), *companion = NULL;
+		size_t companion_len = 0;
+		int err = 0;
 		if ((transient = !buf))
 			fs_diag_printf(&why, "out of memory");
 		else if ((transient = archive_read_all(ar, n->entry, it->offset, buf, it->size) != 0))
 			fs_diag_printf(&why, "read failed");
-		else
-			m = model_build(it->kind, buf, it->size, label, rig,
-					it->kind == KIND_ANIM ? &src : NULL, &ar->cache.bytes,
-					&ar->cache.pictures_made, &why);
+		else if ((err = pmo_companion(ar, n, buf, it->size, &companion, &companion_len))) {
+			transient = err != ENOENT;
+			fs_diag_printf(&why, "its geometry is in the next entry, which %s",
+				       err == ENOENT ? "is not there" : "could not be read");
+		}
+		if (!why.msg[0]) {
+			struct model_input in = {
+				.kind = it->kind, .buf = buf, .len = it->size, .label = label,
+				.rig = rig, .map = it->kind == KIND_ANIM ? &src : NULL,
+				.companion = companion, .companion_len = companion_len,
+				.images = images,
+			};
+			m = model_build(&in, &ar->cache.bytes, &ar->cache.pictures_made, &why);
+		}
 		free(buf);
+		free(companion);
 		if (m) {
 			atomic_store_explicit(&c->model, m, memory_order_release);
 			if (m->override_note[0])

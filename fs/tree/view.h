@@ -93,7 +93,11 @@ struct commit_result;
 	X(NODE_EXPORT_P3_FILES, view_export_p3_files) /* export/P3rdML/files/ */ \
 	X(NODE_EXPORT_P3_FILE, view_export_p3_file) /* export/P3rdML/files/XXXX */ \
 	X(NODE_BY_NAME, view_by_name)   /* by-name/ */                          \
-	X(NODE_BY_NAME_LINK, view_by_name_link) /* by-name/tigrex */
+	X(NODE_BY_NAME_LINK, view_by_name_link) /* by-name/tigrex */          \
+	X(NODE_PMO_DIR, view_pmo_dir)   /* a PMO's folder */                    \
+	X(NODE_PMO_MESH, view_pmo_mesh) /* DIR/mesh.txt */                      \
+	X(NODE_PMO_VERTICES, view_pmo_vertices) /* DIR/vertices.tsv */          \
+	X(NODE_PMO_MATERIALS, view_pmo_materials) /* DIR/materials.tsv */
 
 #define VIEW_ENUM(type, cls) type,
 enum node_type { NODE_NONE, VIEW_TABLE(VIEW_ENUM) NODE_TYPES };
