@@ -150,7 +150,8 @@ $(LIBCODECS): $(CODEC_OBJ)
 $(MOUNT): $(FS_OBJ) $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $(FS_OBJ) $(LIBCODECS) $(FUSE_LIBS) $(CODEC_LIBS) -lpthread
 
-$(MKARCHIVE): $(BUILD)/tests/gen/mkarchive.o $(BUILD)/tests/gen/mkmodels.o $(LIBCODECS)
+$(MKARCHIVE): $(BUILD)/tests/gen/mkarchive.o $(BUILD)/tests/gen/mkmodels.o $(BUILD)/tests/gen/mkpmo.o \
+		$(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CODEC_LIBS)
 
 $(VIEWCHECK): $(BUILD)/tests/gen/viewcheck.o $(LIBCODECS)
@@ -213,6 +214,7 @@ $(BUILD)/tests/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(if $(FUZZ_MAIN),,$(BU
 	$(CC) $(MH_LDFLAGS) $(FUZZ_MAIN) -o $@ $^ $(CODEC_LIBS)
 # The commit path's models have the sample's texture banks.
 $(BUILD)/tests/fuzz/fuzz_commit: $(BUILD)/tests/fuzz/fuzz_commit.o $(BUILD)/tests/gen/mkmodels.o \
+		$(BUILD)/tests/gen/mkpmo.o \
 		$(if $(FUZZ_MAIN),,$(BUILD)/tests/fuzz/fuzz_driver.o) $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) $(FUZZ_MAIN) -o $@ $^ $(CODEC_LIBS)
 

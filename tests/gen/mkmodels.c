@@ -16,8 +16,11 @@
 #include <string.h>
 
 #include "anim.h"
+#include "mkpmo.h"
 #include "pac.h"
+#include "pmo.h"
 #include "records.h"
+#include "rig.h"
 #include "rng.h"
 #include "skeleton.h"
 #include "tmh.h"
@@ -476,6 +479,142 @@ static int tex_member(const struct tex_shape *shapes, uint32_t n, struct rng *r,
 	return rc;
 }
 
+/* ---- geometry -------------------------------------------------------------
+ * PMOs shaped like the retail ones (mkpmo_body): a surface around each
+ * bone of the PAC's skeleton, textured from the PAC's bank. */
+
+struct body_shape {
+	bool p3rd, companion, tool;
+	unsigned meshes, sides, rings, tail;
+};
+
+static const struct body_shape TIGREX_BODY = {false, false, false, 7, 14, 3, 0};
+static const struct body_shape FOUR_BODY = {false, false, false, 5, 10, 3, 0};
+static const struct body_shape SMALL_BODY = {false, false, false, 3, 8, 3, 0};
+/* The two-stream model's PMO went through a modding tool. */
+static const struct body_shape TOOL_BODY = {false, false, true, 3, 8, 3, 0};
+static const struct body_shape ODD_BODY = {false, false, false, 7, 12, 3, 0};
+static const struct body_shape P3RD_BODY = {true, true, false, 7, 12, 3, 0x40};
+static const struct body_shape P3RD_SET_BODY = {true, true, false, 6, 10, 3, 0};
+static const struct body_shape P3RD_LOW_BODY = {true, false, false, 2, 6, 2, 0};
+
+/* The PMO's own stream, derived from r's state without drawing from r;
+ * `at` is r where the sample had the stand-in. */
+static uint64_t body_seed(const struct rng *at)
+{
+	return at->x ^ 0x706d6f626f6479ull;
+}
+
+/* Draws what the stand-in drew, so every member after it is as it was. */
+static void skip_standin(struct rng *r)
+{
+	size_t standin_len;
+	free(magic_blob(r, "pmo\0", 4, &standin_len));
+}
+
+/* The bind pose's joints of the encoded skeleton in skel. */
+static struct mkpmo_bone *joints_of(const uint8_t *skel, size_t len, unsigned *n, char *why,
+				    size_t why_len)
+{
+	struct skeleton s;
+	struct mh_diag d = {0};
+	struct mkpmo_bone *bones = NULL;
+	if (skeleton_decode(skel, len, &s, &d)) {
+		snprintf(why, why_len, "skeleton: %s", d.msg);
+		return NULL;
+	}
+	if (!(bones = calloc(s.nbones, sizeof *bones)))
+		goto out;
+	for (uint32_t b = 0; b < s.nbones; b++) {
+		double world[3];
+		if (rig_bind_world(&s, b, world, &d)) {
+			snprintf(why, why_len, "skeleton: %s", d.msg);
+			free(bones);
+			bones = NULL;
+			goto out;
+		}
+		bones[b].parent = s.bones[b].parent;
+		for (int c = 0; c < 3; c++)
+			bones[b].at[c] = (float)world[c];
+	}
+	*n = s.nbones;
+out:
+	skeleton_free(&s);
+	return bones;
+}
+
+/* The images in a bank (0 when it does not decode: untextured). */
+static uint32_t bank_images(const uint8_t *bank, size_t len)
+{
+	struct tmh t;
+	uint32_t n = tmh_decode(bank, len, &t, NULL) ? 0 : t.count;
+	tmh_free(&t);
+	return n;
+}
+
+/* Whether codecs/pmo decodes m and encodes it back byte for byte. */
+static int check_pmo(const struct mkpmo *m, char *why, size_t why_len)
+{
+	struct pmo p;
+	struct mh_diag d = {0};
+	uint8_t *out = NULL, *comp = NULL;
+	size_t len = 0, comp_len = 0;
+	int rc = -1;
+	if (pmo_decode(m->pmo, m->len, m->companion, m->companion_len, &p, &d) ||
+	    pmo_encode(&p, &out, &len, &comp, &comp_len, &d))
+		snprintf(why, why_len, "pmo: %s", d.msg);
+	else if (len != m->len || memcmp(out, m->pmo, len) || comp_len != m->companion_len ||
+		 (comp_len && memcmp(comp, m->companion, comp_len)))
+		snprintf(why, why_len, "pmo: does not encode back to its bytes");
+	else
+		rc = 0;
+	free(out);
+	free(comp);
+	pmo_free(&p);
+	return rc;
+}
+
+/* The PMO of shape on the skeleton in skel, its stream from `at`,
+ * textured from `textures` images; checked with codecs/pmo. */
+static int build_body(const struct body_shape *shape, const struct rng *at, const uint8_t *skel,
+		      size_t skel_len, uint32_t textures, struct mkpmo *out, char *why,
+		      size_t why_len)
+{
+	unsigned n = 0;
+	struct mkpmo_bone *bones = joints_of(skel, skel_len, &n, why, why_len);
+	if (!bones)
+		return -1;
+	struct mkpmo_body b = {
+		.p3rd = shape->p3rd, .companion = shape->companion, .skinned = true,
+		.tool = shape->tool, .meshes = shape->meshes, .sides = shape->sides,
+		.rings = shape->rings, .textures = textures, .tail = shape->tail,
+		.bones = bones, .nbones = n,
+	};
+	mkpmo_body(body_seed(at), &b, out);
+	free(bones);
+	if (check_pmo(out, why, why_len)) {
+		mkpmo_free(out);
+		return -1;
+	}
+	return 0;
+}
+
+/* A model PAC's PMO member: build_body's PMO, its bytes the caller's. */
+static int body_member(const struct body_shape *shape, const struct rng *at, uint8_t *const *bytes,
+		       const size_t *sizes, uint32_t skel, uint32_t bank, uint8_t **out,
+		       size_t *len, char *why, size_t why_len)
+{
+	struct mkpmo m;
+	if (build_body(shape, at, bytes[skel], sizes[skel], bank_images(bytes[bank], sizes[bank]),
+		       &m, why, why_len))
+		return -1;
+	*out = m.pmo;
+	*len = m.len;
+	m.pmo = NULL;
+	mkpmo_free(&m);
+	return 0;
+}
+
 /* A model PAC: its members in order ({NULL, 0} empty), 16-aligned, padded
  * with a tail to the next block, as a PAC cut from DATA.BIN is. */
 static uint8_t *model_pac(struct pac_blob *members, uint32_t count,
@@ -563,17 +702,57 @@ static uint8_t *overlay(struct rng *r, const char *name, size_t *len)
 	return p;
 }
 
-/* An MHP3rd model PAC's members: skeleton (of `rig`, else `quad`), PMO,
- * TMH, low-detail PMO, TMH. */
-static int p3rd_members(const struct rig_shape *rig, const struct quad_shape *quad,
-			struct rng *r, uint8_t **bytes, size_t *sizes, char *why, size_t why_len)
+/* An MHP3rd model's skeleton (of `rig`, else `quad`). */
+static int p3rd_skeleton(const struct rig_shape *rig, const struct quad_shape *quad,
+			 struct rng *r, uint8_t **out, size_t *len, char *why, size_t why_len)
 {
-	return (rig ? build_skeleton(rig, r, &bytes[0], &sizes[0], why, why_len)
-		    : build_quadruped(quad, r, &bytes[0], &sizes[0], why, why_len)) ||
-	       !(bytes[1] = magic_blob(r, "pmo\0", 4, &sizes[1])) ||
-	       tex_member(TEX(P3RD_TEX), r, &bytes[2], &sizes[2], why, why_len) ||
-	       !(bytes[3] = magic_blob(r, "pmo\0", 4, &sizes[3])) ||
-	       tex_member(TEX(P3RD_TEX2), r, &bytes[4], &sizes[4], why, why_len);
+	return rig ? build_skeleton(rig, r, out, len, why, why_len)
+		   : build_quadruped(quad, r, out, len, why, why_len);
+}
+
+/* An MHP3rd model PAC's members: skeleton, PMO (its region in the
+ * companion entry after the PAC), TMH, low-detail PMO, TMH. */
+static int p3rd_members(const struct rig_shape *rig, const struct quad_shape *quad,
+			const struct body_shape *body, struct rng *r, uint8_t **bytes,
+			size_t *sizes, char *why, size_t why_len)
+{
+	if (p3rd_skeleton(rig, quad, r, &bytes[0], &sizes[0], why, why_len))
+		return -1;
+	struct rng at_body = *r;
+	skip_standin(r);
+	if (tex_member(TEX(P3RD_TEX), r, &bytes[2], &sizes[2], why, why_len))
+		return -1;
+	struct rng at_low = *r;
+	skip_standin(r);
+	return tex_member(TEX(P3RD_TEX2), r, &bytes[4], &sizes[4], why, why_len) ||
+	       body_member(body, &at_body, bytes, sizes, 0, 2, &bytes[1], &sizes[1], why,
+			   why_len) ||
+	       body_member(&P3RD_LOW_BODY, &at_low, bytes, sizes, 0, 4, &bytes[3], &sizes[3],
+			   why, why_len);
+}
+
+/* The companion entry after an MHP3rd model PAC (`model`, built from
+ * seed): its PMO's region and tail, made again as the PAC makes it. */
+static uint8_t *p3rd_geometry(enum mkmodel model, const struct rig_shape *rig,
+			      const struct quad_shape *quad, const struct body_shape *body,
+			      uint64_t seed, size_t *len, char *why, size_t why_len)
+{
+	struct rng r;
+	uint8_t *skel = NULL;
+	size_t skel_len = 0;
+	struct mkpmo m;
+	rng_init(&r, seed, 0x6d6f64656c00u + model);
+	if (p3rd_skeleton(rig, quad, &r, &skel, &skel_len, why, why_len))
+		return NULL;
+	int rc = build_body(body, &r, skel, skel_len, TEX_COUNT(P3RD_TEX), &m, why, why_len);
+	free(skel);
+	if (rc)
+		return NULL;
+	uint8_t *out = m.companion;
+	*len = m.companion_len;
+	m.companion = NULL;
+	mkpmo_free(&m);
+	return out;
 }
 
 /* The set whose model, geometry or moveset `model` is: its index, and
@@ -610,31 +789,44 @@ uint8_t *mkmodel_build(enum mkmodel model, uint64_t seed, size_t *len,
 		const struct pack_shape *pack = model == MODEL_TIGREX ? &TIGREX_PACK
 						: model == MODEL_FOUR_STREAMS ? &FOUR_PACK
 						: model == MODEL_ODD_STREAMS ? &ODD_PACK : &TWO_PACK;
+		const struct body_shape *body = model == MODEL_TIGREX ? &TIGREX_BODY
+						: model == MODEL_FOUR_STREAMS ? &FOUR_BODY
+						: model == MODEL_ODD_STREAMS ? &ODD_BODY : &TOOL_BODY;
 		count = 7;
-		if (build_skeleton(rig, &r, &bytes[0], &sizes[0], why, why_len) ||
-		    !(bytes[1] = magic_blob(&r, "pmo\0", 4, &sizes[1])) ||
-		    tex_member(model == MODEL_TIGREX ? TIGREX_TEX
+		if (build_skeleton(rig, &r, &bytes[0], &sizes[0], why, why_len))
+			goto out;
+		struct rng at_body = r, at_second;
+		skip_standin(&r);
+		if (tex_member(model == MODEL_TIGREX ? TIGREX_TEX
 			       : model == MODEL_FOUR_STREAMS ? FOUR_TEX : NULL,
 			       model == MODEL_TIGREX ? TEX_COUNT(TIGREX_TEX) : TEX_COUNT(FOUR_TEX),
 			       &r, &bytes[2], &sizes[2], why,
 			       why_len) ||
-		    build_pack(pack, &r, &bytes[3], &sizes[3], why, why_len))
+		    build_pack(pack, &r, &bytes[3], &sizes[3], why, why_len) ||
+		    body_member(body, &at_body, bytes, sizes, 0, 2, &bytes[1], &sizes[1], why,
+				why_len))
 			goto out;
-		if (model == MODEL_FOUR_STREAMS && /* a second, small model set */
-		    (build_skeleton(&SMALL_RIG, &r, &bytes[4], &sizes[4], why, why_len) ||
-		     !(bytes[5] = magic_blob(&r, "pmo\0", 4, &sizes[5])) ||
-		     tex_member(TEX(FOUR_TEX2), &r, &bytes[6], &sizes[6], why, why_len)))
-			goto out;
+		if (model == MODEL_FOUR_STREAMS) { /* a second, small model set */
+			if (build_skeleton(&SMALL_RIG, &r, &bytes[4], &sizes[4], why, why_len))
+				goto out;
+			at_second = r;
+			skip_standin(&r);
+			if (tex_member(TEX(FOUR_TEX2), &r, &bytes[6], &sizes[6], why, why_len) ||
+			    body_member(&SMALL_BODY, &at_second, bytes, sizes, 4, 6, &bytes[5],
+					&sizes[5], why, why_len))
+				goto out;
+		}
 		mark = model == MODEL_TIGREX ? "em75 tail" : NULL;
 		break;
 	}
 	case MODEL_P3RD:
 		count = 5;
-		if (p3rd_members(&P3RD_RIG, NULL, &r, bytes, sizes, why, why_len))
+		if (p3rd_members(&P3RD_RIG, NULL, &P3RD_BODY, &r, bytes, sizes, why, why_len))
 			goto out;
 		break;
 	case MODEL_P3RD_GEOMETRY:
-		out = magic_blob(&r, "pmo\0", 4, len);
+		out = p3rd_geometry(MODEL_P3RD, &P3RD_RIG, NULL, &P3RD_BODY, seed, len, why,
+				    why_len);
 		goto out;
 	case MODEL_P3RD_MOVESET:
 		build_pack(&P3RD_PACK, &r, &out, len, why, why_len);
@@ -648,7 +840,8 @@ uint8_t *mkmodel_build(enum mkmodel model, uint64_t seed, size_t *len,
 				out = overlay(&r, OVERLAYS[i].name, len);
 		if (set < 0 || which == 1) {
 			if (set >= 0)
-				out = magic_blob(&r, "pmo\0", 4, len);
+				out = p3rd_geometry(P3RD_SETS[set].model, NULL, &P3RD_SETS[set].rig,
+						    &P3RD_SET_BODY, seed, len, why, why_len);
 			goto out;
 		}
 		if (which == 2) {
@@ -656,7 +849,8 @@ uint8_t *mkmodel_build(enum mkmodel model, uint64_t seed, size_t *len,
 			goto out;
 		}
 		count = 5;
-		if (p3rd_members(NULL, &P3RD_SETS[set].rig, &r, bytes, sizes, why, why_len))
+		if (p3rd_members(NULL, &P3RD_SETS[set].rig, &P3RD_SET_BODY, &r, bytes, sizes, why,
+				 why_len))
 			goto out;
 		break;
 	}

@@ -45,6 +45,37 @@ void mkpmo_build(uint64_t seed, const struct mkpmo_shape *s, struct mkpmo *out);
 
 void mkpmo_free(struct mkpmo *m);
 
+/* ---- bodies ------------------------------------------------------------
+ * A PMO shaped like a retail monster's, for the sample archive: a closed
+ * tube around each bone, from its parent's joint to its own (a root's
+ * from just below it), in the bind pose; every group draws one indexed
+ * triangle strip (u8 or u16 indices) with u16 UVs in [0, 1), s8 normals
+ * and s16 positions covering the body; skinned, u8 weights to the bone
+ * and its parent (blended near the parent's joint), the group's palette
+ * setting slots 0 and 1; else static (no weights, no palette). */
+
+struct mkpmo_bone {
+	int32_t parent;    /* -1: a root */
+	float at[3];       /* the joint in the bind pose, model space */
+};
+
+struct mkpmo_body {
+	bool p3rd;         /* version 102 with per-mesh scale, else 1.0 */
+	bool companion;    /* MHP3rd: the region in a companion entry */
+	bool skinned;
+	bool tool;         /* a modding tool's: unknown commands in its lists */
+	unsigned meshes;   /* 1 or more (at most one a bone) */
+	unsigned sides;    /* of each tube's rings, 3 or more */
+	unsigned rings;    /* along each tube, 2 or more: rings - 1 bands and two caps */
+	unsigned textures; /* images in the bank beside it: texture indices below */
+	unsigned tail;
+	const struct mkpmo_bone *bones;
+	unsigned nbones;   /* 1 to 256 */
+};
+
+/* Builds the body b describes from seed into *out (mkpmo_free frees it). */
+void mkpmo_body(uint64_t seed, const struct mkpmo_body *b, struct mkpmo *out);
+
 /* A big monster's shape: 7 meshes, about 210 groups, over 4,000 vertices,
  * skinned per vertex. */
 void mkpmo_monster(bool p3rd, bool companion, struct mkpmo_shape *s);

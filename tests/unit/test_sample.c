@@ -9,7 +9,8 @@
  * The oracle is the whole archive: it must be rebuilt byte for byte from
  * the decoded TOC and its entries, every PAC in it must re-encode byte
  * for byte, and every skeleton, pack and clip must too, both from its
- * model and from its printed text. */
+ * model and from its printed text; every PMO in a model PAC must decode
+ * and re-encode byte for byte, with its companion entry when it has one. */
 #include "anim.h"
 #include "bytes.h"
 #include "cipher.h"
@@ -17,6 +18,8 @@
 #include "kind.h"
 #include "skeleton.h"
 #include "pac.h"
+#include "pmo.h"
+#include "tmh.h"
 #include "testlib.h"
 
 /* ---- the sample, loaded once for the group ----------------------------- */
@@ -547,6 +550,157 @@ static void test_every_model_reencodes_from_model_and_text(void **state)
 	databin_free(&db);
 }
 
+/* ---- PMOs -------------------------------------------------------------- */
+
+struct pmo_stats {
+	unsigned models, companions, mhfu, p3rd, unknown_cmds, groups, vertices;
+	unsigned most_meshes, most_groups;
+};
+
+/* Entry id's bytes, decrypted, its size in *size; malloc'ed. */
+static uint8_t *entry_bytes(const struct databin *db, uint32_t id, size_t *size)
+{
+	size_t span = (size_t)databin_entry_blocks(db, id) * DATABIN_BLOCK;
+	uint8_t *buf = malloc(span ? span : 1);
+	assert_non_null(buf);
+	memcpy(buf, S.enc.p + databin_entry_offset(db, id), span);
+	if (!databin_entry_plain(db, id))
+		cipher_decrypt(db->start[id], 0, buf, span);
+	*size = (size_t)databin_entry_size(db, id);
+	return buf;
+}
+
+/* A model's PMO: the magic and a version of the two games' (the
+ * sample's other "pmo" entries are random bytes behind the magic). */
+static bool is_model_pmo(const uint8_t *buf, size_t len)
+{
+	return len >= PMO_HEADER && !memcmp(buf, PMO_MAGIC, 4) &&
+	       (!memcmp(buf + 4, "1.0\0", 4) || !memcmp(buf + 4, "102\0", 4));
+}
+
+/* What the sample's models promise: textures from the bank beside the
+ * PMO (below its image count), UVs in [0, 1), skinned vertices' weights
+ * summing to one, at most 8 palette slots. */
+static void pmo_looks_right(const struct pmo *p, uint32_t images, uint32_t id)
+{
+	for (uint32_t m = 0; m < p->h.material_count; m++)
+		if (p->materials[m].texture != 0xFF && p->materials[m].texture >= images)
+			fail_msg("entry %u: material %u: texture %u of %u images", id, m,
+				 p->materials[m].texture, images);
+	for (uint32_t g = 0; g < p->group_count; g++) {
+		const struct pmo_group *grp = &p->groups[g];
+		assert_true(pmo_group_material(p, g) >= 0);
+		for (uint32_t v = 0; v < grp->vertex_count; v++) {
+			const struct pmo_vertex *vx = &grp->vertices[v];
+			float sum = 0;
+			for (unsigned k = 0; k < PMO_MAX_WEIGHTS; k++)
+				sum += vx->weights[k];
+			if (vx->uv[0] < 0 || vx->uv[0] >= 1 || vx->uv[1] < 0 || vx->uv[1] >= 1 ||
+			    (grp->vtype.weight && (sum < 0.99f || sum > 1.01f)))
+				fail_msg("entry %u: group %u vertex %u: uv %g %g, weights %g", id, g,
+					 v, vx->uv[0], vx->uv[1], sum);
+		}
+	}
+}
+
+/* Decodes a PMO (with the companion when it has one) and encodes it back. */
+static void pmo_both_ways(const uint8_t *buf, size_t len, const uint8_t *comp, size_t comp_len,
+			  uint32_t images, uint32_t id, struct pmo_stats *st)
+{
+	struct pmo p;
+	struct mh_diag d = {0};
+	uint8_t *out = NULL, *out_comp = NULL;
+	size_t out_len, out_comp_len;
+	bool external = pmo_needs_companion(buf, len);
+	if (pmo_decode(buf, len, external ? comp : NULL, external ? comp_len : 0, &p, &d) ||
+	    pmo_encode(&p, &out, &out_len, &out_comp, &out_comp_len, &d))
+		fail_msg("entry %u: pmo: %s at %llu", id, d.msg, (unsigned long long)d.offset);
+	same_bytes(out, out_len, buf, len, id, "PMO decode->encode");
+	if (external)
+		same_bytes(out_comp, out_comp_len, comp, comp_len, id + 1,
+			   "companion decode->encode");
+	pmo_looks_right(&p, images, id);
+	st->models++;
+	st->companions += external;
+	st->p3rd += p.h.version == PMO_P3RD;
+	st->mhfu += p.h.version == PMO_MHFU;
+	st->groups += p.group_count;
+	for (uint32_t g = 0; g < p.group_count; g++) {
+		st->vertices += p.groups[g].vertex_count;
+		for (uint32_t c = 0; c < p.groups[g].cmd_count; c++) {
+			unsigned op = p.groups[g].cmds[c] >> 24;
+			st->unknown_cmds += op == 0x1D || op == 0x21 || op == 0xDB || op == 0x50 ||
+					    op == 0xC6;
+		}
+	}
+	if (p.h.mesh_count > st->most_meshes)
+		st->most_meshes = p.h.mesh_count;
+	if (p.group_count > st->most_groups)
+		st->most_groups = p.group_count;
+	free(out);
+	free(out_comp);
+	pmo_free(&p);
+}
+
+/* The images of the bank after member i of a PAC (0 when none). */
+static uint32_t bank_after(const uint8_t *buf, const struct pac *pac, uint32_t i)
+{
+	struct tmh t;
+	if (i + 1 >= pac->count)
+		return 0;
+	const struct pac_entry *e = &pac->entries[i + 1];
+	uint32_t n = tmh_decode(buf + e->offset, e->size, &t, NULL) ? 0 : t.count;
+	tmh_free(&t);
+	return n;
+}
+
+static void test_every_pmo_reencodes_with_its_companion(void **state)
+{
+	(void)state;
+	need_sample();
+	struct databin db;
+	struct pmo_stats st = {0};
+	open_encrypted(&db);
+	for (uint32_t id = 0; id < db.count; id++) {
+		size_t size;
+		uint8_t *buf = entry_bytes(&db, id, &size);
+		struct pac pac;
+		size_t head = size < KIND_HEAD_MAX ? size : KIND_HEAD_MAX;
+		if (kind_sniff(buf, head, size) != KIND_PAC ||
+		    pac_decode(buf, size, &pac, NULL) != MH_OK) {
+			free(buf);
+			continue;
+		}
+		for (uint32_t i = 0; i < pac.count; i++) {
+			const uint8_t *m = buf + pac.entries[i].offset;
+			size_t len = pac.entries[i].size, comp_len = 0;
+			if (!is_model_pmo(m, len))
+				continue;
+			uint8_t *comp = NULL;
+			if (pmo_needs_companion(m, len)) {
+				assert_true(id + 1 < db.count);
+				comp = entry_bytes(&db, id + 1, &comp_len);
+			}
+			pmo_both_ways(m, len, comp, comp_len, bank_after(buf, &pac, i), id, &st);
+			free(comp);
+		}
+		pac_free(&pac);
+		free(buf);
+	}
+	print_message("%u PMOs (%u MHFU, %u MHP3rd, %u with a companion): %u groups, "
+		      "%u vertices, %u modding-tool commands\n", st.models, st.mhfu, st.p3rd,
+		      st.companions, st.groups, st.vertices, st.unknown_cmds);
+	/* Tigrex, the four-stream model's two sets, the two-stream and the
+	 * odd-stream models; four MHP3rd models, each a low-detail one too. */
+	assert_true(st.mhfu >= 5);
+	assert_true(st.p3rd >= 8);
+	assert_true(st.companions >= 4);
+	assert_true(st.unknown_cmds > 0);
+	assert_true(st.most_meshes >= 7);
+	assert_true(st.most_groups >= 180);
+	databin_free(&db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -562,6 +716,7 @@ int main(void)
 		cmocka_unit_test(test_entries_match_extracted_sources),
 		cmocka_unit_test(test_every_pac_reencodes_byte_exactly),
 		cmocka_unit_test(test_every_model_reencodes_from_model_and_text),
+		cmocka_unit_test(test_every_pmo_reencodes_with_its_companion),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
