@@ -12,7 +12,7 @@ enum mkmodel {
 	MODEL_FOUR_STREAMS, /* MHFU, 2 parts in 4 streams all filled, entries 4-6 filled */
 	MODEL_TWO_STREAMS,  /* MHFU, one part in 2 streams */
 	MODEL_P3RD,         /* MHP3rd model PAC: named skeleton, PMO, TMH, PMO, TMH */
-	MODEL_P3RD_GEOMETRY,/* the PMO beside it (id + 1) */
+	MODEL_P3RD_GEOMETRY,/* its PMO's companion: the geometry region (id + 1) */
 	MODEL_P3RD_MOVESET, /* its moveset, a standalone pack (id + 2) */
 	/* MHP3rd groups (mount.mhfu(8) "MHP3rd movesets"): the overlays
 	 * naming the monster, then its asset sets of model PAC, geometry
@@ -20,7 +20,7 @@ enum mkmodel {
 	MODEL_EM001_OVERLAY0,   /* em001m0.ovl */
 	MODEL_EM001_OVERLAY1,   /* em001m1.ovl */
 	MODEL_RATHIAN,          /* em001, set 1: a 2-bone lead chain, fork 4 */
-	MODEL_RATHIAN_GEOMETRY,
+	MODEL_RATHIAN_GEOMETRY, /* companions, as MODEL_P3RD_GEOMETRY */
 	MODEL_RATHIAN_MOVESET,  /* 24 records, 0-1 moving: offset 2 */
 	MODEL_RATHALOS,         /* em001, set 2: a lone root, fork 4 */
 	MODEL_RATHALOS_GEOMETRY,

@@ -471,6 +471,49 @@ static void test_monster(void **state)
 	}
 }
 
+/* mkpmo_body, the sample's models: static and skinned bodies round
+ * trip; the child bone's tube runs from its parent's joint to its own. */
+static void test_body(void **state)
+{
+	(void)state;
+	static const struct mkpmo_bone bones[] = {
+		{-1, {0, 0, 0}}, {0, {0, 100, 0}}, {1, {40, 100, 30}},
+	};
+	for (int k = 0; k < 4; k++) {
+		struct mkpmo_body b = {.p3rd = k & 1, .companion = k == 3, .skinned = k & 2,
+				       .tool = k == 0, .meshes = 2, .sides = 6, .rings = 3,
+				       .textures = 2, .bones = bones, .nbones = 3};
+		struct mkpmo m;
+		struct pmo p;
+		mkpmo_body(9, &b, &m);
+		decode_ok(m.pmo, m.len, m.companion, m.companion_len, &p);
+		encodes_to(&p, m.pmo, m.len, m.companion, m.companion_len);
+		assert_int_equal(p.group_count, 3 * (b.rings + 1));
+		assert_int_equal(p.palette_count == 0, !b.skinned);
+		assert_int_equal(m.unknown_cmds > 0, b.tool);
+		uint32_t vertices = 0;
+		for (uint32_t g = 0; g < p.group_count; g++) {
+			const struct pmo_group *grp = &p.groups[g];
+			vertices += grp->vertex_count;
+			assert_int_equal(grp->vtype.weights, b.skinned ? 2 : 1);
+			assert_int_equal(grp->vtype.weight, b.skinned ? 1 : 0);
+			if (g < b.rings + 1 || g >= 2 * (b.rings + 1))
+				continue;
+			/* bone 1's groups: around the y axis, from y 0 to 100 */
+			if (b.skinned)
+				assert_int_equal(grp->slot_bone[0], 1);
+			for (uint32_t v = 0; v < grp->vertex_count; v++) {
+				const float *at = grp->vertices[v].pos;
+				assert_true(at[1] > -0.5f && at[1] < 100.5f);
+				assert_true(fabsf(at[0]) < 30 && fabsf(at[2]) < 30);
+			}
+		}
+		assert_int_equal(vertices, m.vertices);
+		pmo_free(&p);
+		mkpmo_free(&m);
+	}
+}
+
 static void test_companion(void **state)
 {
 	(void)state;
@@ -823,6 +866,7 @@ int main(void)
 		cmocka_unit_test(test_unroll),
 		cmocka_unit_test(test_synth_roundtrip),
 		cmocka_unit_test(test_monster),
+		cmocka_unit_test(test_body),
 		cmocka_unit_test(test_companion),
 		cmocka_unit_test(test_edit_unchanged),
 		cmocka_unit_test(test_edit_position),
