@@ -46,6 +46,7 @@ const struct mkmodel_place MKMODEL_PLACES[MODEL_COUNT] = {
 	{5346, MODEL_ZINOGRE_GEOMETRY},
 	{5347, MODEL_ZINOGRE_MOVESET},  /* file_05346 */
 	{6112, MODEL_ODD_STREAMS},  /* file_06111: em01's place */
+	{6123, MODEL_STATIC},       /* file_06122: an em id the monster table does not name */
 };
 
 /* A rig: joint counts of each part, then the unanimated chain. */
@@ -449,6 +450,7 @@ static const struct tex_shape P3RD_TEX[] = {
 	{TMH_INDEX8, TMH_RGBA8888, 32, 32}, {TMH_INDEX4, TMH_RGBA5551, 16, 16},
 };
 static const struct tex_shape P3RD_TEX2[] = {{TMH_INDEX4, TMH_RGBA8888, 32, 8}};
+static const struct tex_shape STATIC_TEX[] = {{TMH_INDEX4, TMH_RGBA5551, 16, 16}};
 #define TEX_COUNT(shapes) ((uint32_t)(sizeof shapes / sizeof *shapes))
 #define TEX(shapes) shapes, TEX_COUNT(shapes)
 
@@ -497,6 +499,7 @@ static const struct body_shape ODD_BODY = {false, false, false, 7, 12, 3, 0};
 static const struct body_shape P3RD_BODY = {true, true, false, 7, 12, 3, 0x40};
 static const struct body_shape P3RD_SET_BODY = {true, true, false, 6, 10, 3, 0};
 static const struct body_shape P3RD_LOW_BODY = {true, false, false, 2, 6, 2, 0};
+static const struct body_shape STATIC_BODY = {false, false, false, 3, 8, 3, 0};
 
 /* The PMO's own stream, derived from r's state without drawing from r;
  * `at` is r where the sample had the stand-in. */
@@ -574,29 +577,38 @@ static int check_pmo(const struct mkpmo *m, char *why, size_t why_len)
 	return rc;
 }
 
-/* The PMO of shape on the skeleton in skel, its stream from `at`,
- * textured from `textures` images; checked with codecs/pmo. */
-static int build_body(const struct body_shape *shape, const struct rng *at, const uint8_t *skel,
-		      size_t skel_len, uint32_t textures, struct mkpmo *out, char *why,
-		      size_t why_len)
+/* The PMO of shape around `bones`, its stream from `at`, textured from
+ * `textures` images, skinned to them or static; checked with codecs/pmo. */
+static int build_body(const struct body_shape *shape, const struct rng *at,
+		      const struct mkpmo_bone *bones, unsigned n, bool skinned, uint32_t textures,
+		      struct mkpmo *out, char *why, size_t why_len)
 {
-	unsigned n = 0;
-	struct mkpmo_bone *bones = joints_of(skel, skel_len, &n, why, why_len);
-	if (!bones)
-		return -1;
 	struct mkpmo_body b = {
-		.p3rd = shape->p3rd, .companion = shape->companion, .skinned = true,
+		.p3rd = shape->p3rd, .companion = shape->companion, .skinned = skinned,
 		.tool = shape->tool, .meshes = shape->meshes, .sides = shape->sides,
 		.rings = shape->rings, .textures = textures, .tail = shape->tail,
 		.bones = bones, .nbones = n,
 	};
 	mkpmo_body(body_seed(at), &b, out);
-	free(bones);
 	if (check_pmo(out, why, why_len)) {
 		mkpmo_free(out);
 		return -1;
 	}
 	return 0;
+}
+
+/* build_body on the skeleton in skel, skinned. */
+static int build_skinned(const struct body_shape *shape, const struct rng *at,
+			 const uint8_t *skel, size_t skel_len, uint32_t textures, struct mkpmo *out,
+			 char *why, size_t why_len)
+{
+	unsigned n = 0;
+	struct mkpmo_bone *bones = joints_of(skel, skel_len, &n, why, why_len);
+	if (!bones)
+		return -1;
+	int rc = build_body(shape, at, bones, n, true, textures, out, why, why_len);
+	free(bones);
+	return rc;
 }
 
 /* A model PAC's PMO member: build_body's PMO, its bytes the caller's. */
@@ -605,8 +617,8 @@ static int body_member(const struct body_shape *shape, const struct rng *at, uin
 		       size_t *len, char *why, size_t why_len)
 {
 	struct mkpmo m;
-	if (build_body(shape, at, bytes[skel], sizes[skel], bank_images(bytes[bank], sizes[bank]),
-		       &m, why, why_len))
+	if (build_skinned(shape, at, bytes[skel], sizes[skel], bank_images(bytes[bank], sizes[bank]),
+			  &m, why, why_len))
 		return -1;
 	*out = m.pmo;
 	*len = m.len;
@@ -744,7 +756,7 @@ static uint8_t *p3rd_geometry(enum mkmodel model, const struct rig_shape *rig,
 	rng_init(&r, seed, 0x6d6f64656c00u + model);
 	if (p3rd_skeleton(rig, quad, &r, &skel, &skel_len, why, why_len))
 		return NULL;
-	int rc = build_body(body, &r, skel, skel_len, TEX_COUNT(P3RD_TEX), &m, why, why_len);
+	int rc = build_skinned(body, &r, skel, skel_len, TEX_COUNT(P3RD_TEX), &m, why, why_len);
 	free(skel);
 	if (rc)
 		return NULL;
@@ -753,6 +765,41 @@ static uint8_t *p3rd_geometry(enum mkmodel model, const struct rig_shape *rig,
 	m.companion = NULL;
 	mkpmo_free(&m);
 	return out;
+}
+
+/* A small monster's body without a skeleton: a trunk, a head, a tail and
+ * four two-joint legs, each joint moved a little at random. */
+static void critter(struct rng *r, struct mkpmo_bone bones[12])
+{
+	static const struct mkpmo_bone SHAPE[12] = {
+		{-1, {0, 60, 0}},   {0, {0, 70, 50}},   {1, {0, 85, 90}},  {0, {0, 55, -60}},
+		{1, {15, 30, 35}},  {4, {15, 0, 35}},   {1, {-15, 30, 35}}, {6, {-15, 0, 35}},
+		{0, {15, 30, -25}}, {8, {15, 0, -25}},  {0, {-15, 30, -25}}, {10, {-15, 0, -25}},
+	};
+	for (int b = 0; b < 12; b++) {
+		bones[b] = SHAPE[b];
+		for (int c = 0; c < 3; c++)
+			bones[b].at[c] += (float)((int)rng_below(r, 11) - 5);
+	}
+}
+
+/* The small monster's PAC members: its static PMO and its bank. */
+static int static_members(struct rng *r, uint8_t **bytes, size_t *sizes, char *why,
+			  size_t why_len)
+{
+	struct mkpmo_bone bones[12];
+	struct mkpmo m;
+	critter(r, bones);
+	struct rng at = *r;
+	if (tex_member(TEX(STATIC_TEX), r, &bytes[1], &sizes[1], why, why_len) ||
+	    build_body(&STATIC_BODY, &at, bones, 12, false, TEX_COUNT(STATIC_TEX), &m, why,
+		       why_len))
+		return -1;
+	bytes[0] = m.pmo;
+	sizes[0] = m.len;
+	m.pmo = NULL;
+	mkpmo_free(&m);
+	return 0;
 }
 
 /* The set whose model, geometry or moveset `model` is: its index, and
@@ -828,6 +875,11 @@ uint8_t *mkmodel_build(enum mkmodel model, uint64_t seed, size_t *len,
 		out = p3rd_geometry(MODEL_P3RD, &P3RD_RIG, NULL, &P3RD_BODY, seed, len, why,
 				    why_len);
 		goto out;
+	case MODEL_STATIC:
+		count = 2;
+		if (static_members(&r, bytes, sizes, why, why_len))
+			goto out;
+		break;
 	case MODEL_P3RD_MOVESET:
 		build_pack(&P3RD_PACK, &r, &out, len, why, why_len);
 		goto out;

@@ -32,6 +32,7 @@ enum mkmodel {
 	MODEL_ZINOGRE_MOVESET,  /* 37 records, 0-1 moving: offset 0 */
 	MODEL_ODD_STREAMS,  /* MHFU, 3 parts whose odd streams are filled too
 			       (entries 100-124), 120 and 121 the head's alone */
+	MODEL_STATIC,       /* MHFU small monster: no skeleton, a static PMO and its bank */
 	MODEL_COUNT
 };
 
