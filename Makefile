@@ -196,13 +196,10 @@ $(BUILD)/tests/unit/test_driver.o: CFLAGS += $(FS_INC_commit)
 $(BUILD)/tests/unit/test_driver: $(BUILD)/tests/unit/test_driver.o $(filter-out $(BUILD)/fs/fuse/%,$(FS_OBJ)) $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS) -lpthread
 
-# The PMO codec's test and fuzz target build their models with the
-# synthesizer (tests/gen/mkpmo.c), and so do the text views' and the rules'.
-$(BUILD)/tests/unit/test_rules: $(BUILD)/tests/unit/test_rules.o $(BUILD)/tests/gen/mkpmo.o $(LIBCODECS)
-	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS)
-$(BUILD)/tests/unit/test_pmo: $(BUILD)/tests/unit/test_pmo.o $(BUILD)/tests/gen/mkpmo.o $(LIBCODECS)
-	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS)
-$(BUILD)/tests/unit/test_pmo_text: $(BUILD)/tests/unit/test_pmo_text.o $(BUILD)/tests/gen/mkpmo.o $(LIBCODECS)
+# The tests that build PMOs with the synthesizer (tests/gen/mkpmo.c): the
+# codec's, its text views', the rules' and model.glb's.
+PMO_TESTS := $(addprefix $(BUILD)/tests/unit/,test_pmo test_pmo_text test_rules test_gltf)
+$(PMO_TESTS): %: %.o $(BUILD)/tests/gen/mkpmo.o $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS)
 
 $(BUILD)/tests/unit/test_cipher_portable: tests/unit/test_cipher.c codecs/cipher.c $(LIBCODECS)

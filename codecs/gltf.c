@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* model.glb (gltf.h): the rig, a stand-in mesh and the motions as glTF 2.0.
+/* model.glb (gltf.h): the BIN chunk and its accessors, the rig, the
+ * motions, the JSON and the file; the bodies and the stand-in mesh are
+ * gltf_mesh.c's.
  *
  * The file is made in one pass: every array of numbers is appended to the
  * BIN chunk (each at a 4-byte boundary) with its bufferView and accessor
- * written to their JSON lists as it goes; the nodes, mesh, skin and
+ * written to their JSON lists as it goes; the nodes, meshes, skin and
  * animations refer to accessors by their index.  The JSON is assembled
  * last, then the GLB: header, JSON chunk padded with spaces, BIN chunk
  * padded with zeros. */
 #include "gltf.h"
+#include "gltf_int.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -27,29 +30,11 @@
 
 #define LOC_UNIT (1.0 / 16.0)  /* one raw location unit */
 
-/* glTF's enums (the OpenGL values). */
-#define GL_SHORT 5122
-#define GL_FLOAT 5126
-#define GL_UNSIGNED_SHORT 5123
-#define GL_UNSIGNED_INT 5125
-#define GL_ARRAY_BUFFER 34962
-#define GL_ELEMENT_ARRAY_BUFFER 34963
-
 #define GLB_HEADER 12u
 #define GLB_CHUNK_HEADER 8u
 /* JSON per animation channel, at most (sampler, channel, two accessors,
  * two views), for the size check. */
 #define JSON_PER_CHANNEL 512u
-
-/* The file being made. */
-struct glb {
-	uint8_t *bin;            /* the BIN chunk's data */
-	size_t len, cap;
-	struct strbuf views;     /* the bufferViews, comma-separated */
-	struct strbuf accessors; /* the accessors, comma-separated */
-	uint32_t nviews, naccessors;
-	bool failed;             /* an allocation failed */
-};
 
 /* The rig as the file shows it. */
 struct rig {
@@ -70,14 +55,7 @@ struct motion {
 	const struct clip_track **track_of; /* per bone; NULL: not driven */
 };
 
-/* A float that JSON and the validator accept: non-finite becomes 0. */
-static float f32(double v)
-{
-	float f = (float)v;
-	return isfinite(f) ? f : 0.0f;
-}
-
-static void json_f32(struct strbuf *sb, float v)
+void glb_json_f32(struct strbuf *sb, float v)
 {
 	char buf[40];
 	text_f32(buf, sizeof buf, v);
@@ -85,7 +63,7 @@ static void json_f32(struct strbuf *sb, float v)
 }
 
 /* A JSON string of printable ASCII: anything else is escaped. */
-static void json_string(struct strbuf *sb, const char *s)
+void glb_json_string(struct strbuf *sb, const char *s)
 {
 	strbuf_char(sb, '"');
 	for (; *s; s++) {
@@ -103,7 +81,7 @@ static void json_string(struct strbuf *sb, const char *s)
 /* ---- the BIN chunk and its accessors ------------------------------------ */
 
 /* Room for `more` bytes at a 4-byte boundary; false when out of memory. */
-static bool bin_reserve(struct glb *g, size_t more)
+bool glb_reserve(struct glb *g, size_t more)
 {
 	if (g->failed)
 		return false;
@@ -126,21 +104,21 @@ static bool bin_reserve(struct glb *g, size_t more)
 
 /* `text`, then v in decimal: the JSON of the accessors, views and
  * samplers (thousands of each in a big model) without printf. */
-static void json_text_int(struct strbuf *sb, const char *text, long long v)
+void glb_text_int(struct strbuf *sb, const char *text, long long v)
 {
 	strbuf_str(sb, text, 0);
 	strbuf_int(sb, v, 0);
 }
 
 /* The bufferView of the bytes from `start` to the end; target 0: none. */
-static uint32_t add_view(struct glb *g, size_t start, int target)
+uint32_t glb_view(struct glb *g, size_t start, int target)
 {
 	struct strbuf *v = &g->views;
-	json_text_int(v, g->nviews ? ",{\"buffer\":0,\"byteOffset\":" : "{\"buffer\":0,\"byteOffset\":",
+	glb_text_int(v, g->nviews ? ",{\"buffer\":0,\"byteOffset\":" : "{\"buffer\":0,\"byteOffset\":",
 		      (long long)start);
-	json_text_int(v, ",\"byteLength\":", (long long)(g->len - start));
+	glb_text_int(v, ",\"byteLength\":", (long long)(g->len - start));
 	if (target)
-		json_text_int(v, ",\"target\":", target);
+		glb_text_int(v, ",\"target\":", target);
 	strbuf_char(v, '}');
 	return g->nviews++;
 }
@@ -151,30 +129,31 @@ static void accessor_head(struct glb *g, uint32_t view, int type, bool normalize
 			  uint32_t count)
 {
 	struct strbuf *a = &g->accessors;
-	json_text_int(a, g->naccessors ? ",{\"bufferView\":" : "{\"bufferView\":", view);
-	json_text_int(a, ",\"componentType\":", type);
+	glb_text_int(a, g->naccessors ? ",{\"bufferView\":" : "{\"bufferView\":", view);
+	glb_text_int(a, ",\"componentType\":", type);
 	if (normalized)
 		strbuf_str(a, ",\"normalized\":true", 0);
-	json_text_int(a, ",\"count\":", count);
+	glb_text_int(a, ",\"count\":", count);
 }
 
-/* An accessor's type by its components: 1, 3, 4 or 16. */
+/* An accessor's type by its components: 1, 2, 3, 4 or 16. */
 static const char *accessor_type(unsigned comps)
 {
-	return comps == 1 ? "SCALAR" : comps == 3 ? "VEC3" : comps == 4 ? "VEC4" : "MAT4";
+	static const char *const TYPES[5] = {"SCALAR", "VEC2", "VEC3", "VEC4", "MAT4"};
+	return TYPES[comps >= 1 && comps <= 4 ? comps - 1 : 4];
 }
 
 /* `count` floats of `comps` components each (1, 3, 4 or 16), as one
  * accessor over a view of their own; with min and max when `bounds`. */
-static uint32_t put_floats(struct glb *g, const float *v, uint32_t count, unsigned comps,
+uint32_t glb_floats(struct glb *g, const float *v, uint32_t count, unsigned comps,
 			   bool bounds, int target)
 {
-	if (!bin_reserve(g, (size_t)count * comps * 4))
+	if (!glb_reserve(g, (size_t)count * comps * 4))
 		return 0;
 	size_t start = g->len;
 	put_le_f32s(g->bin + g->len, v, (size_t)count * comps);
 	g->len += (size_t)count * comps * 4;
-	uint32_t view = add_view(g, start, target);
+	uint32_t view = glb_view(g, start, target);
 	struct strbuf *a = &g->accessors;
 	accessor_head(g, view, GL_FLOAT, false, count);
 	strbuf_str(a, ",\"type\":\"", 0);
@@ -190,7 +169,7 @@ static uint32_t put_floats(struct glb *g, const float *v, uint32_t count, unsign
 			}
 			if (c)
 				strbuf_char(a, ',');
-			json_f32(a, m);
+			glb_json_f32(a, m);
 		}
 		strbuf_char(a, ']');
 	}
@@ -234,23 +213,23 @@ VECTOR_CLONES static void pack_quats(const double *x, const double *y, const dou
  * game's own (a turn in 16384); half the bytes of floats. */
 static uint32_t put_quats(struct glb *g, const struct quat_run *run, uint32_t count)
 {
-	if (!bin_reserve(g, (size_t)count * 4 * 2))
+	if (!glb_reserve(g, (size_t)count * 4 * 2))
 		return 0;
 	size_t start = g->len;
 	pack_quats(run->q[0], run->q[1], run->q[2], run->q[3], count, g->bin + g->len);
 	g->len += (size_t)count * 8;
-	uint32_t view = add_view(g, start, 0);
+	uint32_t view = glb_view(g, start, 0);
 	accessor_head(g, view, GL_SHORT, true, count);
 	strbuf_str(&g->accessors, ",\"type\":\"VEC4\"}", 0);
 	return g->naccessors++;
 }
 
 /* `count` unsigned integers of `comps` components, 16 or 32 bits wide. */
-static uint32_t put_uints(struct glb *g, const uint32_t *v, uint32_t count, unsigned comps,
+uint32_t glb_uints(struct glb *g, const uint32_t *v, uint32_t count, unsigned comps,
 			  int type, int target)
 {
 	unsigned width = type == GL_UNSIGNED_SHORT ? 2 : 4;
-	if (!bin_reserve(g, (size_t)count * comps * width))
+	if (!glb_reserve(g, (size_t)count * comps * width))
 		return 0;
 	size_t start = g->len;
 	for (size_t i = 0; i < (size_t)count * comps; i++) {
@@ -260,7 +239,7 @@ static uint32_t put_uints(struct glb *g, const uint32_t *v, uint32_t count, unsi
 			put_le32(g->bin + g->len, v[i]);
 		g->len += width;
 	}
-	uint32_t view = add_view(g, start, target);
+	uint32_t view = glb_view(g, start, target);
 	strbuf_printf(&g->accessors,
 		      "%s{\"bufferView\":%u,\"componentType\":%d,\"count\":%u,\"type\":\"%s\"}",
 		      g->naccessors ? "," : "", view, type, count, accessor_type(comps));
@@ -380,153 +359,17 @@ static uint32_t put_inverse_binds(struct glb *g, const struct rig *r)
 		float *o = m + (size_t)b * 16;
 		for (int c = 0; c < 3; c++) {
 			for (int i = 0; i < 3; i++)
-				o[c * 4 + i] = f32(w[i * 3 + c]);
+				o[c * 4 + i] = glb_f32(w[i * 3 + c]);
 			o[c * 4 + 3] = 0;
 		}
 		for (int i = 0; i < 3; i++)
-			o[12 + i] = f32(-(w[i * 3] * w[9] + w[i * 3 + 1] * w[10] +
+			o[12 + i] = glb_f32(-(w[i * 3] * w[9] + w[i * 3 + 1] * w[10] +
 					  w[i * 3 + 2] * w[11]));
 		o[15] = 1;
 	}
-	uint32_t acc = put_floats(g, m, r->n, 16, false, 0);
+	uint32_t acc = glb_floats(g, m, r->n, 16, false, 0);
 	free(m);
 	return acc;
-}
-
-/* ---- the stand-in mesh ---------------------------------------------------- */
-
-/* Vertices and triangles being made: each vertex on one joint, weight 1. */
-struct shape {
-	float *pos;         /* 3 per vertex */
-	uint32_t *joints;   /* 4 per vertex: the joint, then 0s */
-	float *weights;     /* 4 per vertex: 1, then 0s */
-	uint32_t *index;    /* 3 per triangle */
-	uint32_t nverts, ntris;
-};
-
-static uint32_t vertex(struct shape *sh, const double p[3], uint32_t joint)
-{
-	uint32_t v = sh->nverts++;
-	for (int i = 0; i < 3; i++)
-		sh->pos[v * 3 + i] = f32(p[i]);
-	for (int i = 0; i < 4; i++) {
-		sh->joints[v * 4 + i] = i ? 0 : joint;
-		sh->weights[v * 4 + i] = i ? 0.0f : 1.0f;
-	}
-	return v;
-}
-
-static void triangle(struct shape *sh, uint32_t a, uint32_t b, uint32_t c)
-{
-	uint32_t *t = sh->index + (size_t)sh->ntris++ * 3;
-	t[0] = a;
-	t[1] = b;
-	t[2] = c;
-}
-
-/* An octahedron of radius `size` around p, faces outward. */
-static void marker(struct shape *sh, const double p[3], double size, uint32_t joint)
-{
-	uint32_t v0 = sh->nverts;
-	for (int axis = 0; axis < 3; axis++)
-		for (int sign = 1; sign >= -1; sign -= 2) {
-			double q[3] = {p[0], p[1], p[2]};
-			q[axis] += sign * size;
-			vertex(sh, q, joint);
-		}
-	/* One face per octant: +x or -x, +y or -y, +z or -z, wound
-	 * counter-clockwise seen from outside. */
-	for (int o = 0; o < 8; o++) {
-		uint32_t x = v0 + (o & 1), y = v0 + 2 + (o >> 1 & 1), z = v0 + 4 + (o >> 2 & 1);
-		int negatives = (o & 1) + (o >> 1 & 1) + (o >> 2 & 1);
-		if (negatives % 2)
-			triangle(sh, x, z, y);
-		else
-			triangle(sh, x, y, z);
-	}
-}
-
-/* A four-sided spike from a to b: the base and its ring (a quarter of the
- * way) on joint ja, the tip on jb.  Nothing for points that coincide. */
-static void spike(struct shape *sh, const double a[3], const double b[3], double tiny,
-		  uint32_t ja, uint32_t jb)
-{
-	double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
-	double len = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-	if (!(len > tiny))
-		return;
-	for (int i = 0; i < 3; i++)
-		u[i] /= len;
-	/* v: perpendicular to u, from the axis u is least along; w = u x v. */
-	int k = fabs(u[0]) < fabs(u[1]) ? (fabs(u[0]) < fabs(u[2]) ? 0 : 2)
-					: (fabs(u[1]) < fabs(u[2]) ? 1 : 2);
-	double axis[3] = {0, 0, 0};
-	axis[k] = 1;
-	double v[3] = {u[1] * axis[2] - u[2] * axis[1], u[2] * axis[0] - u[0] * axis[2],
-		       u[0] * axis[1] - u[1] * axis[0]};
-	double vl = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-	for (int i = 0; i < 3; i++)
-		v[i] /= vl;
-	double w[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
-		       u[0] * v[1] - u[1] * v[0]};
-	double radius = 0.1 * len;
-	uint32_t base = vertex(sh, a, ja), ring = sh->nverts;
-	for (int i = 0; i < 4; i++) {
-		double c = i == 0 ? 1 : i == 2 ? -1 : 0, s = i == 1 ? 1 : i == 3 ? -1 : 0, p[3];
-		for (int j = 0; j < 3; j++)
-			p[j] = a[j] + 0.25 * len * u[j] + radius * (c * v[j] + s * w[j]);
-		vertex(sh, p, ja);
-	}
-	uint32_t tip = vertex(sh, b, jb);
-	for (uint32_t i = 0; i < 4; i++) {
-		triangle(sh, ring + i, ring + (i + 1) % 4, tip);
-		triangle(sh, ring + (i + 1) % 4, ring + i, base);
-	}
-}
-
-/* The mesh's primitive, as JSON into `mesh`; false when out of memory. */
-static bool put_stand_in(struct glb *g, const struct rig *r, struct strbuf *mesh)
-{
-	size_t verts = (size_t)r->n * 12, tris = (size_t)r->n * 16;
-	struct shape sh = {.pos = malloc(verts * 3 * sizeof(float)),
-			   .joints = malloc(verts * 4 * sizeof(uint32_t)),
-			   .weights = malloc(verts * 4 * sizeof(float)),
-			   .index = malloc(tris * 3 * sizeof(uint32_t))};
-	bool ok = sh.pos && sh.joints && sh.weights && sh.index;
-	if (ok) {
-		/* Sizes from the rig's extent, so any scale shows. */
-		double lo[3], hi[3], extent = 0;
-		for (uint32_t b = 0; b < r->n; b++)
-			for (int i = 0; i < 3; i++) {
-				double x = r->world[b][9 + i];
-				lo[i] = b && lo[i] < x ? lo[i] : x;
-				hi[i] = b && hi[i] > x ? hi[i] : x;
-			}
-		for (int i = 0; i < 3; i++)
-			extent = hi[i] - lo[i] > extent ? hi[i] - lo[i] : extent;
-		if (!(extent > 0) || !isfinite(extent))
-			extent = 1;
-		for (uint32_t b = 0; b < r->n; b++) {
-			marker(&sh, r->world[b] + 9, extent * 0.01, b);
-			if (r->parent[b] >= 0)
-				spike(&sh, r->world[r->parent[b]] + 9, r->world[b] + 9,
-				      extent * 1e-6, (uint32_t)r->parent[b], b);
-		}
-		uint32_t pos = put_floats(g, sh.pos, sh.nverts, 3, true, GL_ARRAY_BUFFER);
-		uint32_t joints = put_uints(g, sh.joints, sh.nverts, 4, GL_UNSIGNED_SHORT,
-					    GL_ARRAY_BUFFER);
-		uint32_t weights = put_floats(g, sh.weights, sh.nverts, 4, false, GL_ARRAY_BUFFER);
-		uint32_t index = put_uints(g, sh.index, sh.ntris * 3, 1, GL_UNSIGNED_INT,
-					   GL_ELEMENT_ARRAY_BUFFER);
-		strbuf_printf(mesh, "{\"name\":\"stand-in\",\"primitives\":[{\"attributes\":"
-			      "{\"POSITION\":%u,\"JOINTS_0\":%u,\"WEIGHTS_0\":%u},"
-			      "\"indices\":%u,\"mode\":4}]}", pos, joints, weights, index);
-	}
-	free(sh.pos);
-	free(sh.joints);
-	free(sh.weights);
-	free(sh.index);
-	return ok;
 }
 
 /* ---- the motions ------------------------------------------------------------ */
@@ -671,16 +514,16 @@ static void sampling_free(struct sampling *sp)
 /* Sampler n of an animation: accessor `input`'s times, `output`'s values. */
 static void put_sampler(struct strbuf *json, uint32_t n, uint32_t input, uint32_t output)
 {
-	json_text_int(json, n ? ",{\"input\":" : "{\"input\":", input);
-	json_text_int(json, ",\"output\":", output);
+	glb_text_int(json, n ? ",{\"input\":" : "{\"input\":", input);
+	glb_text_int(json, ",\"output\":", output);
 	strbuf_str(json, ",\"interpolation\":\"LINEAR\"}", 0);
 }
 
 /* Channel n: sampler n drives `path` of node `node`. */
 static void put_channel(struct strbuf *json, uint32_t n, uint32_t node, const char *path)
 {
-	json_text_int(json, n ? ",{\"sampler\":" : "{\"sampler\":", n);
-	json_text_int(json, ",\"target\":{\"node\":", node);
+	glb_text_int(json, n ? ",{\"sampler\":" : "{\"sampler\":", n);
+	glb_text_int(json, ",\"target\":{\"node\":", node);
 	strbuf_str(json, ",\"path\":\"", 0);
 	strbuf_str(json, path, 0);
 	strbuf_str(json, "\"}}", 0);
@@ -694,11 +537,11 @@ static void put_motion(struct glb *g, const struct rig *r, const struct motion *
 {
 	float *samples = sp->samples;
 	for (uint32_t f = 0; f < m->frames; f++)
-		samples[f] = f32((double)f / GLTF_FPS);
-	uint32_t time = put_floats(g, samples, m->frames, 1, true, 0), nsamplers = 0;
+		samples[f] = glb_f32((double)f / GLTF_FPS);
+	uint32_t time = glb_floats(g, samples, m->frames, 1, true, 0), nsamplers = 0;
 	struct strbuf channels = {0};
 	strbuf_printf(json, "{\"name\":");
-	json_string(json, m->name);
+	glb_json_string(json, m->name);
 	strbuf_printf(json, ",\"samplers\":[");
 	for (uint32_t b = 0; b < r->n; b++) {
 		const struct clip_track *t = m->track_of[b];
@@ -723,9 +566,9 @@ static void put_motion(struct glb *g, const struct rig *r, const struct motion *
 		for (uint32_t f = 0; f < m->frames; f++)
 			for (int a = 0; a < 3; a++)
 				samples[(size_t)f * 3 + a] =
-					f32(loc[a] ? sp->run.raw[a][f] * LOC_UNIT
+					glb_f32(loc[a] ? sp->run.raw[a][f] * LOC_UNIT
 						   : r->s->bones[b].position[a]);
-		out = put_floats(g, samples, m->frames, 3, false, 0);
+		out = glb_floats(g, samples, m->frames, 3, false, 0);
 		put_sampler(json, nsamplers, time, out);
 		put_channel(&channels, nsamplers, b, "translation");
 		nsamplers++;
@@ -781,22 +624,22 @@ static void put_bone_node(struct strbuf *json, const struct rig *r, uint32_t b)
 		name[at] = '\0';
 	}
 	strbuf_printf(json, "{\"name\":");
-	json_string(json, name);
+	glb_json_string(json, name);
 	strbuf_printf(json, ",\"translation\":[");
 	for (int i = 0; i < 3; i++) {
 		if (i)
 			strbuf_char(json, ',');
-		json_f32(json, f32(bone->position[i]));
+		glb_json_f32(json, glb_f32(bone->position[i]));
 	}
 	strbuf_char(json, ']');
 	double e[3] = {bone->rotation[0], bone->rotation[1], bone->rotation[2]}, q[4];
-	if (f32(e[0]) || f32(e[1]) || f32(e[2])) {
+	if (glb_f32(e[0]) || glb_f32(e[1]) || glb_f32(e[2])) {
 		quat_euler(e, q);
 		strbuf_printf(json, ",\"rotation\":[");
 		for (int i = 0; i < 4; i++) {
 			if (i)
 				strbuf_char(json, ',');
-			json_f32(json, f32(q[i]));
+			glb_json_f32(json, glb_f32(q[i]));
 		}
 		strbuf_char(json, ']');
 	}
@@ -809,21 +652,68 @@ static void put_bone_node(struct strbuf *json, const struct rig *r, uint32_t b)
 	strbuf_printf(json, "%s}", children ? "]" : "");
 }
 
-/* The nodes: the bones, "rig" (the common root the skin's joints need:
- * a rig may have several roots, the severed tail's among them), then
- * "stand-in", the skinned mesh. */
-static void put_nodes(struct strbuf *json, const struct rig *r)
+/* The mesh nodes: one per body that draws (named
+ * as its mesh, skinned when its weights fit the rig), else "stand-in". */
+static void put_mesh_nodes(struct strbuf *json, const struct glb_bodies *bodies, size_t n)
+{
+	if (!bodies->nmeshes) {
+		strbuf_str(json, "{\"name\":\"stand-in\",\"mesh\":0,\"skin\":0}", 0);
+		return;
+	}
+	for (size_t i = 0, k = 0; i < n; i++) {
+		if (bodies->mesh_of[i] < 0)
+			continue;
+		strbuf_printf(json, "%s{\"name\":\"body", k++ ? "," : "");
+		if (i)
+			strbuf_printf(json, " %zu", i);
+		glb_text_int(json, "\",\"mesh\":", bodies->mesh_of[i]);
+		strbuf_str(json, bodies->skinned[i] ? ",\"skin\":0}" : "}", 0);
+	}
+}
+
+/* The nodes: the bones and "rig" (the common root the skin's joints
+ * need: a rig may have several roots, the severed tail's among them)
+ * when there is a rig, then the mesh nodes. */
+static void put_nodes(struct strbuf *json, const struct rig *r,
+		      const struct glb_bodies *bodies, size_t n)
 {
 	strbuf_printf(json, "\"nodes\":[");
-	for (uint32_t b = 0; b < r->n; b++) {
+	for (uint32_t b = 0; r && b < r->n; b++) {
 		put_bone_node(json, r, b);
 		strbuf_char(json, ',');
 	}
-	strbuf_printf(json, "{\"name\":\"rig\",\"children\":[");
-	for (uint32_t b = 0, roots = 0; b < r->n; b++)
-		if (r->parent[b] < 0)
-			strbuf_printf(json, "%s%u", roots++ ? "," : "", b);
-	strbuf_printf(json, "]},{\"name\":\"stand-in\",\"mesh\":0,\"skin\":0}]");
+	if (r) {
+		strbuf_printf(json, "{\"name\":\"rig\",\"children\":[");
+		for (uint32_t b = 0, roots = 0; b < r->n; b++)
+			if (r->parent[b] < 0)
+				strbuf_printf(json, "%s%u", roots++ ? "," : "", b);
+		strbuf_str(json, "]},", 0);
+	}
+	put_mesh_nodes(json, bodies, n);
+	strbuf_char(json, ']');
+}
+
+/* The scene: "rig" and the mesh nodes after it. */
+static void put_scene(struct strbuf *json, const struct rig *r, const struct glb_bodies *bodies)
+{
+	uint32_t first = r ? r->n + 1 : 0, meshes = bodies->nmeshes ? bodies->nmeshes : 1;
+	strbuf_str(json, "{\"asset\":{\"version\":\"2.0\",\"generator\":\"mhfufs\"},"
+		   "\"scene\":0,\"scenes\":[{\"name\":\"model\",\"nodes\":[", 0);
+	if (r)
+		strbuf_printf(json, "%u,", r->n);
+	for (uint32_t k = 0; k < meshes; k++)
+		strbuf_printf(json, "%s%u", k ? "," : "", first + k);
+	strbuf_str(json, "]}],", 0);
+}
+
+/* `"key":[items],` when there are items. */
+static void put_list(struct strbuf *json, const char *key, const struct strbuf *items)
+{
+	if (!items->len)
+		return;
+	strbuf_printf(json, "\"%s\":[", key);
+	strbuf_append(json, items->buf, items->len);
+	strbuf_str(json, "],", 0);
 }
 
 /* The GLB around the JSON text and g's BIN data, made in g's buffer
@@ -871,72 +761,130 @@ enum mh_err gltf_model_mapped(const struct skeleton *s, const struct anim *pack,
 			      const struct records *map, uint8_t **out, size_t *len,
 			      struct mh_diag *d)
 {
-	*out = NULL;
-	*len = 0;
-	if (!s->nbones)
-		return mh_fail(d, MH_ERANGE, 0, "the skeleton has no bone: nothing to show");
+	return gltf_model_with(s, pack, map, NULL, 0, out, len, d);
+}
+
+/* What the file is made of, as it is made. */
+struct making {
 	struct rig r;
-	if (!rig_init(&r, s))
-		return mh_fail(d, MH_ENOMEM, 0, "out of memory for the rig");
-	r.map = map;
-	struct glb g = {0};
-	struct strbuf json = {0}, mesh = {0}, animations = {0};
-	struct motion m = {.track_of = calloc(r.n, sizeof *m.track_of)};
-	enum mh_err err = MH_OK;
-	uint64_t size = (uint64_t)r.n * (64 + 12 * 36 + 16 * 12 + 256);
-	if (!m.track_of) {
-		err = mh_fail(d, MH_ENOMEM, 0, "out of memory for the motions");
-		goto done;
-	}
-	size += motions_size(&r, pack, &m);
-	if (size > GLTF_MAX_BYTES) {
-		err = mh_fail(d, MH_ERANGE, 0, "model.glb would take about %llu bytes, over %u",
-			      (unsigned long long)size, GLTF_MAX_BYTES);
-		goto done;
-	}
+	struct rig *rig;          /* &r, or NULL: static bodies */
+	struct glb g;
+	struct strbuf json, mesh, animations;
+	struct glb_bodies bodies;
+	struct motion m;
+	uint32_t ibm;
+};
+
+static void making_free(struct making *k)
+{
+	free(k->m.track_of);
+	free(k->g.bin);
+	strbuf_free(&k->g.views);
+	strbuf_free(&k->g.accessors);
+	strbuf_free(&k->json);
+	strbuf_free(&k->mesh);
+	strbuf_free(&k->animations);
+	glb_bodies_free(&k->bodies);
+	if (k->rig)
+		rig_free(k->rig);
+}
+
+/* The bytes the file takes, at most; MH_ERANGE past GLTF_MAX_BYTES. */
+static enum mh_err check_size(struct making *k, const struct anim *pack,
+			      const struct gltf_body *bodies, size_t nbodies, struct mh_diag *d)
+{
+	uint64_t size = glb_bodies_size(bodies, nbodies);
+	if (k->rig)
+		size += (uint64_t)k->r.n * (64 + 12 * 36 + 16 * 12 + 256) +
+			motions_size(k->rig, pack, &k->m);
+	if (size > GLTF_MAX_BYTES)
+		return mh_fail(d, MH_ERANGE, 0, "model.glb would take about %llu bytes, over %u",
+			       (unsigned long long)size, GLTF_MAX_BYTES);
 	/* Room for all of it at once (size bounds the BIN data too): no
 	 * copy as it grows. */
-	bin_reserve(&g, (size_t)size);
-	uint32_t ibm = put_inverse_binds(&g, &r);
-	if (!put_stand_in(&g, &r, &mesh) || (pack && !put_motions(&g, &r, pack, &m, &animations)) ||
-	    g.failed || mesh.failed || animations.failed) {
-		err = mh_fail(d, MH_ENOMEM, 0, "out of memory for model.glb");
-		goto done;
-	}
+	glb_reserve(&k->g, (size_t)size);
+	return MH_OK;
+}
 
-	strbuf_printf(&json, "{\"asset\":{\"version\":\"2.0\",\"generator\":\"mhfufs\"},"
-		      "\"scene\":0,\"scenes\":[{\"name\":\"model\",\"nodes\":[%u,%u]}],",
-		      r.n, r.n + 1);
-	put_nodes(&json, &r);
-	strbuf_printf(&json, ",\"meshes\":[%s],\"skins\":[{\"inverseBindMatrices\":%u,"
-		      "\"skeleton\":%u,\"joints\":[", mesh.buf, ibm, r.n);
-	for (uint32_t b = 0; b < r.n; b++)
-		strbuf_printf(&json, "%s%u", b ? "," : "", b);
-	strbuf_printf(&json, "]}],");
-	/* The big arrays appended, not printed through "%s". */
-	if (animations.len) {
-		strbuf_str(&json, "\"animations\":[", 0);
-		strbuf_append(&json, animations.buf, animations.len);
-		strbuf_str(&json, "],", 0);
+/* The rig (when s), the bodies, the stand-in where no body draws, the
+ * motions: the BIN data and the JSON lists. */
+static enum mh_err make_parts(struct making *k, const struct anim *pack,
+			      const struct gltf_body *bodies, size_t nbodies, struct mh_diag *d)
+{
+	if (k->rig)
+		k->ibm = put_inverse_binds(&k->g, k->rig);
+	enum mh_err err = glb_put_bodies(&k->g, bodies, nbodies, k->rig ? k->r.n : 0,
+					 &k->bodies, d);
+	if (err)
+		return err;
+	if (!k->bodies.nmeshes && !k->rig)
+		return mh_fail(d, MH_ERANGE, 0, "no skeleton and no triangle: nothing to show");
+	bool stand_in = !k->bodies.nmeshes;
+	if ((stand_in && !glb_put_stand_in(&k->g, k->r.n, k->r.world, k->r.parent, &k->mesh)) ||
+	    (k->rig && pack && !put_motions(&k->g, k->rig, pack, &k->m, &k->animations)) ||
+	    k->g.failed || k->mesh.failed || k->animations.failed)
+		return mh_fail(d, MH_ENOMEM, 0, "out of memory for model.glb");
+	return MH_OK;
+}
+
+/* The JSON: scene, nodes, meshes, materials, skin, animations, then the
+ * accessors, views and buffer (the big arrays appended, not printed
+ * through "%s"). */
+static void put_json(struct making *k, size_t nbodies)
+{
+	struct strbuf *json = &k->json;
+	put_scene(json, k->rig, &k->bodies);
+	put_nodes(json, k->rig, &k->bodies, nbodies);
+	strbuf_char(json, ',');
+	put_list(json, "meshes", k->bodies.nmeshes ? &k->bodies.meshes : &k->mesh);
+	put_list(json, "materials", &k->bodies.materials);
+	if (k->bodies.textures.len)
+		strbuf_printf(json, "\"samplers\":[{\"wrapS\":%d,\"wrapT\":%d}],", 10497, 10497);
+	put_list(json, "textures", &k->bodies.textures);
+	put_list(json, "images", &k->bodies.images);
+	if (k->rig) {
+		strbuf_printf(json, "\"skins\":[{\"inverseBindMatrices\":%u,\"skeleton\":%u,"
+			      "\"joints\":[", k->ibm, k->r.n);
+		for (uint32_t b = 0; b < k->r.n; b++)
+			strbuf_printf(json, "%s%u", b ? "," : "", b);
+		strbuf_printf(json, "]}],");
 	}
-	strbuf_str(&json, "\"accessors\":[", 0);
-	strbuf_append(&json, g.accessors.buf, g.accessors.len);
-	strbuf_str(&json, "],\"bufferViews\":[", 0);
-	strbuf_append(&json, g.views.buf, g.views.len);
-	json_text_int(&json, "],\"buffers\":[{\"byteLength\":", (long long)align_up(g.len, 4));
-	strbuf_str(&json, "}]}", 0);
-	if (json.failed || g.accessors.failed || g.views.failed)
-		err = mh_fail(d, MH_ENOMEM, 0, "out of memory for model.glb's JSON");
-	else
-		err = glb_file(&g, &json, out, len, d);
-done:
-	free(m.track_of);
-	free(g.bin);
-	strbuf_free(&g.views);
-	strbuf_free(&g.accessors);
-	strbuf_free(&json);
-	strbuf_free(&mesh);
-	strbuf_free(&animations);
-	rig_free(&r);
+	put_list(json, "animations", &k->animations);
+	put_list(json, "accessors", &k->g.accessors);
+	put_list(json, "bufferViews", &k->g.views);
+	glb_text_int(json, "\"buffers\":[{\"byteLength\":", (long long)align_up(k->g.len, 4));
+	strbuf_str(json, "}]}", 0);
+}
+
+enum mh_err gltf_model_with(const struct skeleton *s, const struct anim *pack,
+			    const struct records *map, const struct gltf_body *bodies,
+			    size_t nbodies, uint8_t **out, size_t *len, struct mh_diag *d)
+{
+	*out = NULL;
+	*len = 0;
+	if (s && !s->nbones)
+		return mh_fail(d, MH_ERANGE, 0, "the skeleton has no bone: nothing to show");
+	struct making k = {0};
+	if (s) {
+		if (!rig_init(&k.r, s))
+			return mh_fail(d, MH_ENOMEM, 0, "out of memory for the rig");
+		k.rig = &k.r;
+		k.r.map = map;
+		if (!(k.m.track_of = calloc(k.r.n, sizeof *k.m.track_of))) {
+			making_free(&k);
+			return mh_fail(d, MH_ENOMEM, 0, "out of memory for the motions");
+		}
+	}
+	enum mh_err err = check_size(&k, pack, bodies, nbodies, d);
+	if (!err)
+		err = make_parts(&k, pack, bodies, nbodies, d);
+	if (!err) {
+		put_json(&k, nbodies);
+		if (k.json.failed || k.g.accessors.failed || k.g.views.failed)
+			err = mh_fail(d, MH_ENOMEM, 0, "out of memory for model.glb's JSON");
+		else
+			err = glb_file(&k.g, &k.json, out, len, d);
+	}
+	making_free(&k);
 	return err;
 }

@@ -11,11 +11,41 @@
  *                 bind offset, rotation the bind Euler rotation composed
  *                 Rz Ry Rx as a quaternion (omitted when zero).  A parent
  *                 outside the skeleton, or one closing a loop, makes a root.
- *   node n        "stand-in", the mesh: per bone an octahedron at its joint
- *                 and a spike from its parent's joint to it (the base on the
- *                 parent, the tip on the bone), so a viewer shows the pose
- *                 without the PMO.  Skinned by skin 0 (every bone a joint,
- *                 inverse bind matrices from the nodes' bind transforms).
+ *   node n        "rig", the common root of the bones' roots.
+ *   then          the meshes' nodes: per body (gltf_model_with) that
+ *                 draws a triangle "body" (body i > 0: "body i"), mesh
+ *                 k for the k-th such body, skinned by skin 0 when every
+ *                 bone its weights name is in the skeleton, else static;
+ *                 without one, "stand-in": per bone an octahedron at its
+ *                 joint and a spike from its parent's joint to it (the
+ *                 base on the parent, the tip on the bone), so a viewer
+ *                 shows the pose without the PMO.
+ *   skin 0        every bone a joint (node index = bone index), inverse
+ *                 bind matrices from the nodes' bind transforms.
+ *   a body's mesh one primitive per PMO group that draws a triangle, in
+ *                 group order, "extras": {"pmo_group": g} (and on the
+ *                 mesh {"pmo": i} when there are two bodies or more):
+ *                 mode TRIANGLES from pmo_group_triangles, the group's
+ *                 vertices in PMO order (neither welded nor reordered, so
+ *                 an export matches back by primitive and index).
+ *                 POSITION as decoded (model units, bind pose; min/max),
+ *                 NORMAL normalised (a zero one +Y), TEXCOORD_0 where the
+ *                 vertex type has UVs or the material binds a texture,
+ *                 COLOR_0 where it has a colour, and when skinned
+ *                 JOINTS_0/WEIGHTS_0: weight k on the group's
+ *                 slot_bone[k], one bone's weights merged, zeros
+ *                 dropped, the 4 largest kept and normalised to 1; an
+ *                 unweighted type rides slot 0 with weight 1.
+ *   materials     one per PMO material, the bodies' in order: base
+ *                 colour its RGBA / 255, alphaMode BLEND when a mesh
+ *                 drawing with it sets lighting bit 2, double-sided (the
+ *                 games do not cull), not metallic; its TMH image as
+ *                 baseColorTexture when the caller gave that image's PNG.
+ *   images        each PNG given, "imageNN" after the bank's image
+ *                 view, image/png from a bufferView; one texture each,
+ *                 all on one repeating sampler.
+ *   no skeleton   (s NULL): only the bodies' nodes, static, no skin, no
+ *                 animation.
  *   animations    MHFU: one per executor entry entries/ lists (entries.h),
  *                 "entry NNN", every part's clip on its joints; a part
  *                 whose slot is empty leaves its joints at the bind pose.
@@ -36,7 +66,7 @@
  *                 Scale and the unnamed bits are not played.  An
  *                 animation that reaches no joint is left out.
  *
- * Deterministic: the same skeleton and pack give the same bytes.  Pure:
+ * Deterministic: the same skeleton, pack and bodies give the same bytes.  Pure:
  * no I/O, no globals. */
 #ifndef MH_GLTF_H
 #define MH_GLTF_H
@@ -52,7 +82,7 @@
  * PSP games' display rate, an assumption. */
 #define GLTF_FPS 30
 
-/* The largest file gltf_model makes; a bigger one fails with MH_ERANGE
+/* The largest file gltf_model and gltf_model_with make; a bigger one fails with MH_ERANGE
  * before it is allocated (a hostile pack asking for gigabytes). */
 #define GLTF_MAX_BYTES (256u << 20)
 
@@ -75,5 +105,25 @@ struct records;
 enum mh_err gltf_model_mapped(const struct skeleton *s, const struct anim *pack,
 			      const struct records *map, uint8_t **out, size_t *len,
 			      struct mh_diag *d);
+
+/* A body: a PMO and its texture bank's images, already encoded as PNG
+ * (png[k] the bytes of image k, png_len[k] their length; a NULL entry,
+ * or png NULL, leaves the image out). */
+struct pmo;
+struct gltf_body {
+	const struct pmo *pmo;
+	const uint8_t *const *png;
+	const size_t *png_len;
+	uint32_t images;
+};
+
+/* The same with bodies[0..nbodies) as the meshes instead of the
+ * stand-in (which stays when no body draws a triangle).  s NULL: the
+ * bodies as static meshes, no rig, no skin, no animation (pack and map
+ * unused); MH_ERANGE when nothing draws then.  A PMO error of
+ * pmo_group_triangles is passed on. */
+enum mh_err gltf_model_with(const struct skeleton *s, const struct anim *pack,
+			    const struct records *map, const struct gltf_body *bodies,
+			    size_t nbodies, uint8_t **out, size_t *len, struct mh_diag *d);
 
 #endif
