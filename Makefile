@@ -251,7 +251,7 @@ ifeq ($(SAN),)
 	bash tests/layers.sh
 endif
 
-mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(SAMPLE)/.done
+mount-tests: $(MOUNT) $(MKARCHIVE) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(SAMPLE)/.done
 	bash tests/mount/mount_test.sh $(MOUNT) $(SAMPLE) $(VIEWCHECK)
 	bash tests/mount/install_test.sh $(MOUNT) $(SAMPLE)
 	bash tests/mount/write_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
@@ -260,7 +260,7 @@ mount-tests: $(MOUNT) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX) $(SAMPLE)/.
 	bash tests/mount/entries_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/mount/svg_test.sh $(MOUNT) $(SAMPLE)
 	bash tests/mount/texture_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
-	bash tests/mount/gltf_test.sh $(MOUNT) $(SAMPLE)
+	bash tests/mount/gltf_test.sh $(MOUNT) $(SAMPLE) $(MKARCHIVE)
 	bash tests/mount/inverse_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(INVERSE_ROUNDS)
 	bash tests/mount/editor_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/mount/demo_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)

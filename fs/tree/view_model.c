@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* A model PAC folder's model.glb: its skeleton as a rig with a stand-in
- * mesh, and its animation pack's motions, as glTF 2.0 (codecs/gltf.h).
+/* A model PAC folder's model.glb: its skeleton as a rig, its PMOs as the
+ * body (each with the PNGs of the texture bank after it; a stand-in mesh
+ * when it has none that decodes), and its animation pack's motions, as
+ * glTF 2.0 (codecs/gltf.h).
  * Read-only; present when the PAC holds a skeleton that decodes.  The
  * first skeleton and the first pack of the PAC are used, as a pack's
  * joint comments do (item.c); an MHP3rd model PAC of a DATA.BIN, which
@@ -10,6 +12,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fserror.h"
@@ -17,8 +20,12 @@
 #include "gltf.h"
 #include "item.h"
 #include "log.h"
+#include "pmo.h"
 #include "records.h"
 #include "mhfs.h"
+
+/* A dual model set's second body (members 4-6) at most. */
+#define MAX_BODIES 2
 
 /* The decoded model of the PAC's first member of kind k into *m, NULL
  * when there is none or it does not decode: 0; EIO when it could not be
@@ -39,6 +46,114 @@ static int first_member_model(struct mhfs *fs, const struct node *dir,
 			return 0;
 		*m = item_model(node_archive(fs, dir), &member, &it);
 		return *m || atomic_load(&it.cache->failed) ? 0 : EIO;
+	}
+	return 0;
+}
+
+/* The PAC's bodies for model.glb: each PMO member that decodes, and the
+ * PNGs of the first texture bank after it (before the next PMO). */
+struct pac_bodies {
+	struct pmo pmo[MAX_BODIES];
+	struct gltf_body body[MAX_BODIES];
+	const uint8_t **png[MAX_BODIES];
+	size_t *png_len[MAX_BODIES];
+	size_t n;
+};
+
+static void pac_bodies_free(struct pac_bodies *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		pmo_free(&b->pmo[i]);
+		free(b->png[i]);
+		free(b->png_len[i]);
+	}
+}
+
+/* Member i of the PAC at dir decoded as a PMO into *p: 0, ENOENT when
+ * it does not decode (or needs a companion, which only a DATA.BIN's
+ * top-level entries have), EIO or ENOMEM when it could not be read. */
+static int member_pmo(struct mhfs *fs, const struct node *dir, uint32_t i, struct pmo *p)
+{
+	struct node member = *dir;
+	struct item it;
+	memset(p, 0, sizeof *p);
+	member.path[member.depth++] = (uint16_t)i;
+	if (item_resolve(node_archive(fs, dir), &member, &it))
+		return ENOENT;
+	uint8_t *buf = malloc(it.size ? it.size : 1);
+	if (!buf)
+		return ENOMEM;
+	int err = archive_read_all(node_archive(fs, dir), member.entry, it.offset, buf, it.size);
+	struct mh_diag d = {0};
+	if (!err) {
+		/* Out of memory is tried again at the next use: the file is kept. */
+		enum mh_err e = pmo_needs_companion(buf, it.size)
+					? MH_EUNKNOWN
+					: pmo_decode(buf, it.size, NULL, 0, p, &d);
+		err = e == MH_OK ? 0 : e == MH_ENOMEM ? ENOMEM : ENOENT;
+		if (err)
+			pmo_free(p);
+	}
+	free(buf);
+	return err;
+}
+
+/* The PNGs of texture bank member i (its images, encoded on first use
+ * and kept with its model) for body k; a bank that does not decode
+ * gives none. */
+static int member_pngs(struct mhfs *fs, const struct node *dir, uint32_t i,
+		       struct pac_bodies *b, size_t k)
+{
+	struct node member = *dir;
+	struct item it;
+	member.path[member.depth++] = (uint16_t)i;
+	if (item_resolve(node_archive(fs, dir), &member, &it))
+		return 0;
+	struct model *m = item_model(node_archive(fs, dir), &member, &it);
+	if (!m)
+		return atomic_load(&it.cache->failed) ? 0 : EIO;
+	uint32_t count = m->tex.count;
+	b->png[k] = calloc(count + 1, sizeof *b->png[k]);
+	b->png_len[k] = calloc(count + 1, sizeof *b->png_len[k]);
+	if (!b->png[k] || !b->png_len[k])
+		return ENOMEM;
+	for (uint32_t im = 0; im < count; im++) {
+		const struct model_text *png = model_image_png(m, im);
+		if (!png)
+			return ENOMEM;
+		b->png[k][im] = (const uint8_t *)png->text;
+		b->png_len[k][im] = png->len;
+	}
+	b->body[k].png = b->png[k];
+	b->body[k].png_len = b->png_len[k];
+	b->body[k].images = count;
+	return 0;
+}
+
+/* The bodies of the PAC at dir (tree its tree): 0, or an errno when a
+ * member could not be read now (b then holds what it made, to free). */
+static int pac_bodies(struct mhfs *fs, const struct node *dir, const struct pactree *tree,
+		      struct pac_bodies *b)
+{
+	memset(b, 0, sizeof *b);
+	if (dir->depth >= PACTREE_MAX_DEPTH)
+		return 0;
+	for (uint32_t i = 0; i < tree->count && b->n < MAX_BODIES; i++) {
+		if (tree->subs[i].kind != KIND_PMO || !tree->subs[i].size)
+			continue;
+		int err = member_pmo(fs, dir, i, &b->pmo[b->n]);
+		if (err == ENOENT)
+			continue;
+		if (err)
+			return err;
+		size_t k = b->n++;
+		b->body[k].pmo = &b->pmo[k];
+		for (uint32_t j = i + 1; j < tree->count && tree->subs[j].kind != KIND_PMO; j++)
+			if (tree->subs[j].kind == KIND_TMH && tree->subs[j].size) {
+				if ((err = member_pngs(fs, dir, j, b, k)))
+					return err;
+				break;
+			}
 	}
 	return 0;
 }
@@ -103,11 +218,17 @@ static int model_glb_resolve(struct mhfs *fs, const struct node *n, struct node_
 		struct mh_diag d = {0};
 		uint8_t *bytes;
 		size_t len;
+		struct pac_bodies bodies = {.n = 0};
 		if ((err = first_member_model(fs, &dir, t->tree, KIND_ANIM, &pack)) ||
-		    (!pack && (err = linked_moveset(fs, &dir, &pack))))
+		    (!pack && (err = linked_moveset(fs, &dir, &pack))) ||
+		    (err = pac_bodies(fs, &dir, t->tree, &bodies))) {
+			pac_bodies_free(&bodies);
 			return err;
-		enum mh_err e = gltf_model_mapped(&t->model->skel, pack ? &pack->pack : NULL,
-						  pack ? pack->records : NULL, &bytes, &len, &d);
+		}
+		enum mh_err e = gltf_model_with(&t->model->skel, pack ? &pack->pack : NULL,
+						pack ? pack->records : NULL, bodies.body, bodies.n,
+						&bytes, &len, &d);
+		pac_bodies_free(&bodies);
 		if (e != MH_OK) {
 			if (e != MH_ENOMEM) {
 				char label[128];

@@ -41,6 +41,8 @@
 #include "records.h"
 #include "rig.h"
 #include "names.h"
+#include "mkpmo.h"
+#include "pmo.h"
 #include "views.h"
 #include "tmh.h"
 
@@ -336,6 +338,7 @@ struct opts {
 	uint64_t seed;
 	bool full; /* --scale full */
 	const char *out, *plain_out, *extract; /* NULL: not wanted */
+	const char *pmo_out; /* --pmo-out: a monster's PMO alone */
 };
 
 struct plan {
@@ -683,9 +686,84 @@ static void extract_model(const char *dir, const char *label, enum kind k,
 	anim_free(&a);
 }
 
-/* A PAC's model.glb: its rig and the first pack among its members (when
- * it decodes), else `moveset` (the standalone one of an MHP3rd model
- * PAC, or NULL) with `moveset_from`, as gltf_model_mapped makes it. */
+/* The bodies a PAC's model.glb shows, as the mount finds them: each PMO
+ * member that decodes on its own (at most two), with the PNGs of the
+ * first texture bank after it, before the next PMO. */
+struct pac_bodies {
+	struct pmo pmo[2];
+	uint8_t **png[2];
+	size_t *png_len[2];
+	struct gltf_body body[2];
+	size_t n;
+};
+
+/* The PNGs of the bank in m[0..n) for body k; none when it does not
+ * decode. */
+static void bank_pngs(const uint8_t *m, uint32_t n, struct pac_bodies *b, size_t k)
+{
+	struct tmh t;
+	struct mh_diag d;
+	if (tmh_decode(m, n, &t, &d) == MH_OK) {
+		b->png[k] = calloc(t.count + 1, sizeof *b->png[k]);
+		b->png_len[k] = calloc(t.count + 1, sizeof *b->png_len[k]);
+		if (!b->png[k] || !b->png_len[k])
+			fail(1, "out of memory");
+		for (uint32_t im = 0; im < t.count; im++)
+			if (tmh_image_png(&t.images[im], &b->png[k][im], &b->png_len[k][im], &d))
+				fail(1, "internal error: a texture's PNG: %s", d.msg);
+		b->body[k].png = (const uint8_t *const *)b->png[k];
+		b->body[k].png_len = b->png_len[k];
+		b->body[k].images = t.count;
+	}
+	tmh_free(&t);
+}
+
+static void find_bodies(const struct pac *pac, const uint8_t *p, struct pac_bodies *b)
+{
+	memset(b, 0, sizeof *b);
+	for (uint32_t i = 0; i < pac->count && b->n < 2; i++) {
+		const uint8_t *m = p + pac->entries[i].offset;
+		uint32_t n = pac->entries[i].size;
+		struct mh_diag d;
+		if (!n || sniff(m, n) != KIND_PMO)
+			continue;
+		if (pmo_needs_companion(m, n) ||
+		    pmo_decode(m, n, NULL, 0, &b->pmo[b->n], &d) != MH_OK) {
+			pmo_free(&b->pmo[b->n]);
+			memset(&b->pmo[b->n], 0, sizeof b->pmo[b->n]);
+			continue;
+		}
+		size_t k = b->n++;
+		b->body[k].pmo = &b->pmo[k];
+		for (uint32_t j = i + 1; j < pac->count; j++) {
+			const uint8_t *t = p + pac->entries[j].offset;
+			uint32_t tn = pac->entries[j].size;
+			enum kind kind = tn ? sniff(t, tn) : KIND_DATA;
+			if (kind == KIND_PMO)
+				break;
+			if (kind == KIND_TMH) {
+				bank_pngs(t, tn, b, k);
+				break;
+			}
+		}
+	}
+}
+
+static void free_bodies(struct pac_bodies *b)
+{
+	for (size_t k = 0; k < b->n; k++) {
+		for (uint32_t im = 0; b->png[k] && im < b->body[k].images; im++)
+			free(b->png[k][im]);
+		free(b->png[k]);
+		free(b->png_len[k]);
+		pmo_free(&b->pmo[k]);
+	}
+}
+
+/* A PAC's model.glb: its rig, its bodies and the first pack among its
+ * members (when it decodes), else `moveset` (the standalone one of an
+ * MHP3rd model PAC, or NULL) with `moveset_from`, as gltf_model_with
+ * makes it. */
 static void extract_glb(const char *dir, const struct moveset_source *own, const struct pac *pac,
 			const uint8_t *p, const struct anim *moveset,
 			const struct moveset_source *moveset_from)
@@ -707,8 +785,12 @@ static void extract_glb(const char *dir, const struct moveset_source *own, const
 	bool mapped = pack && make_map(pack, have_pack ? own : moveset_from, &map);
 	uint8_t *glb;
 	size_t len;
-	if (gltf_model_mapped(own->rig, pack, mapped ? &map : NULL, &glb, &len, &d))
+	struct pac_bodies bodies;
+	find_bodies(pac, p, &bodies);
+	if (gltf_model_with(own->rig, pack, mapped ? &map : NULL, bodies.body, bodies.n, &glb,
+			    &len, &d))
 		fail(1, "internal error: %s/model.glb: %s", dir, d.msg);
+	free_bodies(&bodies);
 	path_of(path, "%s/model.glb", dir);
 	write_file(path, glb, len);
 	free(glb);
@@ -929,6 +1011,8 @@ static const char USAGE[] =
 	"  --plain-out FILE  the same archive fully decrypted\n"
 	"  --extract DIR     the tree the mount shows: every entry's bytes,\n"
 	"                    PAC folders, and DIR/index.tsv describing them\n"
+	"  --pmo-out FILE    instead, a big monster's MHFU PMO made from the\n"
+	"                    seed (tests/gen/mkpmo.h), to copy onto a member\n"
 	"  --help            this text\n";
 
 static void parse_args(int argc, char **argv, struct opts *o)
@@ -939,6 +1023,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{"out", required_argument, NULL, 'o'},
 		{"plain-out", required_argument, NULL, 'p'},
 		{"extract", required_argument, NULL, 'x'},
+		{"pmo-out", required_argument, NULL, 'P'},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
@@ -963,6 +1048,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'o': o->out = optarg; break;
 		case 'p': o->plain_out = optarg; break;
 		case 'x': o->extract = optarg; break;
+		case 'P': o->pmo_out = optarg; break;
 		case 'h': fputs(USAGE, stdout); exit(0);
 		default:
 			fail(2, "unknown option or missing value: '%s' (see --help)",
@@ -971,7 +1057,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (optind < argc)
 		fail(2, "unexpected argument '%s' (see --help)", argv[optind]);
-	if (!o->out)
+	if (!o->out && !o->pmo_out)
 		fail(2, "--out is required (see --help)");
 }
 
@@ -984,6 +1070,16 @@ int main(int argc, char **argv)
 	struct buf b = {0};
 
 	parse_args(argc, argv, &o);
+	if (o.pmo_out) {
+		struct mkpmo_shape shape;
+		struct mkpmo m;
+		mkpmo_monster(false, false, &shape);
+		mkpmo_build(o.seed, &shape, &m);
+		write_file(o.pmo_out, m.pmo, m.len);
+		mkpmo_free(&m);
+		free(p);
+		return 0;
+	}
 	rng_init(&r, o.seed, UINT64_MAX); /* the plan's stream: no entry's id */
 	plan_contents(&r, p);
 	plan_records(&r, p);

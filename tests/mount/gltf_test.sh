@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# model.glb (glTF 2.0: the rig, a stand-in mesh, every executor entry as
-# an animation) through a real mount of a copy of the sample: the GLB's
+# model.glb (glTF 2.0: the rig, the PMO's body or a stand-in mesh, every
+# executor entry as an animation) through a real mount of a copy of the
+# sample: the GLB's
 # header and chunks, its JSON read by python3, the Tigrex's 48 joints and
 # one animation per entries/entryNNN.txt, absent where a PAC holds no
 # skeleton, read-only, and following a committed edit.  When installed
 # (`bash tests/deps.sh pictures`): the Khronos validator finds no error,
-# and Blender imports it with 48 bones and one action per entry.
+# and Blender imports it with 48 bones and one action per entry.  Then a
+# synthesized monster's PMO (mkarchive --pmo-out) copied onto the
+# Tigrex's 1.pmo: model.glb carries it as the body, skinned to the rig,
+# its textures the bank's PNGs, and passes the validator and Blender.
 #
-#   bash tests/mount/gltf_test.sh MOUNT_BINARY SAMPLE_DIR
+#   bash tests/mount/gltf_test.sh MOUNT_BINARY SAMPLE_DIR MKARCHIVE
 set -uo pipefail
 
 mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
+mkarchive=$(realpath "$3")
 here=$(realpath "$(dirname "$0")")
 work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-gltf-test.XXXXXX")
 . "$here/lib.sh"
@@ -142,6 +147,61 @@ print(round(t * 30))' "$work/model.glb")
 		test "${last:-}" = "$glb_frames" -a "${fps:-}" = 30
 else
 	skip "the Blender import" "blender is not installed (bash tests/deps.sh pictures)"
+fi
+
+# The sample's PMOs are noise after their magic: no body, the stand-in.
+# A synthesized monster's PMO makes the body.  Prints "BODY-NODES SKINNED
+# PRIMITIVES MATERIALS IMAGES STAND-INS", after checking each image's
+# bytes are the bank's imageNN.png.
+body_facts() {
+	python3 - "$1" "$2" <<'EOF'
+import json, struct, sys
+b = open(sys.argv[1], 'rb').read()
+n = struct.unpack_from('<I', b, 12)[0]
+g = json.loads(b[20:20 + n])
+binary = b[28 + n:]
+for im in g.get('images', []):
+    v = g['bufferViews'][im['bufferView']]
+    png = open('%s/%s.png' % (sys.argv[2], im['name']), 'rb').read()
+    assert binary[v['byteOffset']:v['byteOffset'] + v['byteLength']] == png, im['name']
+bodies = [x for x in g['nodes'] if x.get('name', '').startswith('body')]
+prims = sum(len(g['meshes'][x['mesh']]['primitives']) for x in bodies)
+stand = [x for x in g['nodes'] if x.get('name') == 'stand-in']
+print(len(bodies), sum('skin' in x for x in bodies), prims, len(g.get('materials', [])),
+      len(g.get('images', [])), len(stand))
+EOF
+}
+check "mkarchive --pmo-out makes a monster's PMO" "$mkarchive" --seed 5 --pmo-out "$work/monster.pmo"
+check "copied onto the Tigrex's 1.pmo" cp "$work/monster.pmo" "$mnt/file_06185/1.pmo"
+nimages=$(ls "$mnt/file_06185/2" | grep -c '^image.*\.png$')
+read -r nbody nskinned nprims nmats nimg nstand < <(body_facts "$glb" "$mnt/file_06185/2")
+check "model.glb carries it: one body node, skinned, $nimages images, no stand-in (got ${nbody:-?} ${nskinned:-?} ${nimg:-?} ${nstand:-?})" \
+	test "${nbody:-} ${nskinned:-} ${nimg:-} ${nstand:-}" = "1 1 $nimages 0"
+check "one primitive per group that draws (${nprims:-0}), materials (${nmats:-0})" \
+	test "${nprims:-0}" -gt 100 -a "${nmats:-0}" -gt 0
+check "and is still well-formed, with every entry" bash -c "
+	$(declare -f glb_facts); test \"\$(glb_facts '$glb' | cut -d' ' -f1,2)\" = '48 $nentries'"
+cp "$glb" "$work/model.glb"
+if have node && have npm && NODE_PATH=$(npm root -g) node -e "require('gltf-validator')" 2>/dev/null; then
+	check "the Khronos glTF validator finds no error in the body" \
+		env NODE_PATH="$(npm root -g)" node "$here/gltf_validate.js" "$work/model.glb"
+else
+	skip "the Khronos glTF validator on the body" "npm's gltf-validator is not installed"
+fi
+if have blender; then
+	meshes=$(GLB=$work/model.glb blender --background --factory-startup --python-expr '
+import os, bpy
+bpy.ops.wm.read_factory_settings(use_empty=True)
+bpy.ops.import_scene.gltf(filepath=os.environ["GLB"], import_shading="FLAT")
+m = [o for o in bpy.data.objects if o.type == "MESH"]
+print("MESHES", len(m), sum(len(o.data.polygons) for o in m),
+      sum(1 for o in m if any(x.type == "ARMATURE" for x in o.modifiers)))
+' 2>&1 | awk '$1 == "MESHES" { print $2, $3, $4 }')
+	read -r nobj npoly narm <<<"$meshes"
+	check "Blender imports the body: a mesh on the armature, ${npoly:-0} faces (got: ${meshes:-nothing})" \
+		test "${nobj:-0}" -ge 1 -a "${narm:-0}" = "${nobj:-x}" -a "${npoly:-0}" -gt 1000
+else
+	skip "the Blender import of the body" "blender is not installed"
 fi
 
 check "unmount" unmount "$mnt"
