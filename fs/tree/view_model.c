@@ -50,10 +50,10 @@ static int first_member_model(struct mhfs *fs, const struct node *dir,
 	return 0;
 }
 
-/* The PAC's bodies for model.glb: each PMO member that decodes, and the
- * PNGs of the first texture bank after it (before the next PMO). */
+/* The PAC's bodies for model.glb: each PMO member that decodes (its
+ * model's, kept with the member like its views'), and the PNGs of the
+ * first texture bank after it (before the next PMO). */
 struct pac_bodies {
-	struct pmo pmo[MAX_BODIES];
 	struct gltf_body body[MAX_BODIES];
 	const uint8_t **png[MAX_BODIES];
 	size_t *png_len[MAX_BODIES];
@@ -63,39 +63,26 @@ struct pac_bodies {
 static void pac_bodies_free(struct pac_bodies *b)
 {
 	for (size_t i = 0; i < b->n; i++) {
-		pmo_free(&b->pmo[i]);
 		free(b->png[i]);
 		free(b->png_len[i]);
 	}
 }
 
-/* Member i of the PAC at dir decoded as a PMO into *p: 0, ENOENT when
- * it does not decode (or needs a companion, which only a DATA.BIN's
- * top-level entries have), EIO or ENOMEM when it could not be read. */
-static int member_pmo(struct mhfs *fs, const struct node *dir, uint32_t i, struct pmo *p)
+/* Member i of the PAC at dir as a decoded PMO (with its companion's
+ * geometry, item.c) into *p: 0, ENOENT when it does not decode, EIO when
+ * it could not be built now (tried again at the next use). */
+static int member_pmo(struct mhfs *fs, const struct node *dir, uint32_t i,
+		      const struct pmo **p)
 {
 	struct node member = *dir;
 	struct item it;
-	memset(p, 0, sizeof *p);
 	member.path[member.depth++] = (uint16_t)i;
 	if (item_resolve(node_archive(fs, dir), &member, &it))
 		return ENOENT;
-	uint8_t *buf = malloc(it.size ? it.size : 1);
-	if (!buf)
-		return ENOMEM;
-	int err = archive_read_all(node_archive(fs, dir), member.entry, it.offset, buf, it.size);
-	struct mh_diag d = {0};
-	if (!err) {
-		/* Out of memory is tried again at the next use: the file is kept. */
-		enum mh_err e = pmo_needs_companion(buf, it.size)
-					? MH_EUNKNOWN
-					: pmo_decode(buf, it.size, NULL, 0, p, &d);
-		err = e == MH_OK ? 0 : e == MH_ENOMEM ? ENOMEM : ENOENT;
-		if (err)
-			pmo_free(p);
-	}
-	free(buf);
-	return err;
+	struct model *m = item_model(node_archive(fs, dir), &member, &it);
+	if (m)
+		*p = &m->pmo;
+	return m ? 0 : atomic_load(&it.cache->failed) ? ENOENT : EIO;
 }
 
 /* The PNGs of texture bank member i (its images, encoded on first use
@@ -141,13 +128,14 @@ static int pac_bodies(struct mhfs *fs, const struct node *dir, const struct pact
 	for (uint32_t i = 0; i < tree->count && b->n < MAX_BODIES; i++) {
 		if (tree->subs[i].kind != KIND_PMO || !tree->subs[i].size)
 			continue;
-		int err = member_pmo(fs, dir, i, &b->pmo[b->n]);
+		const struct pmo *pmo;
+		int err = member_pmo(fs, dir, i, &pmo);
 		if (err == ENOENT)
 			continue;
 		if (err)
 			return err;
 		size_t k = b->n++;
-		b->body[k].pmo = &b->pmo[k];
+		b->body[k].pmo = pmo;
 		for (uint32_t j = i + 1; j < tree->count && tree->subs[j].kind != KIND_PMO; j++)
 			if (tree->subs[j].kind == KIND_TMH && tree->subs[j].size) {
 				if ((err = member_pngs(fs, dir, j, b, k)))

@@ -41,7 +41,6 @@
 #include "records.h"
 #include "rig.h"
 #include "names.h"
-#include "mkpmo.h"
 #include "pmo.h"
 #include "views.h"
 #include "tmh.h"
@@ -338,7 +337,6 @@ struct opts {
 	uint64_t seed;
 	bool full; /* --scale full */
 	const char *out, *plain_out, *extract; /* NULL: not wanted */
-	const char *pmo_out; /* --pmo-out: a monster's PMO alone */
 };
 
 struct plan {
@@ -1011,8 +1009,6 @@ static const char USAGE[] =
 	"  --plain-out FILE  the same archive fully decrypted\n"
 	"  --extract DIR     the tree the mount shows: every entry's bytes,\n"
 	"                    PAC folders, and DIR/index.tsv describing them\n"
-	"  --pmo-out FILE    instead, a big monster's MHFU PMO made from the\n"
-	"                    seed (tests/gen/mkpmo.h), to copy onto a member\n"
 	"  --help            this text\n";
 
 static void parse_args(int argc, char **argv, struct opts *o)
@@ -1023,7 +1019,6 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{"out", required_argument, NULL, 'o'},
 		{"plain-out", required_argument, NULL, 'p'},
 		{"extract", required_argument, NULL, 'x'},
-		{"pmo-out", required_argument, NULL, 'P'},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
@@ -1048,7 +1043,6 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'o': o->out = optarg; break;
 		case 'p': o->plain_out = optarg; break;
 		case 'x': o->extract = optarg; break;
-		case 'P': o->pmo_out = optarg; break;
 		case 'h': fputs(USAGE, stdout); exit(0);
 		default:
 			fail(2, "unknown option or missing value: '%s' (see --help)",
@@ -1057,7 +1051,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (optind < argc)
 		fail(2, "unexpected argument '%s' (see --help)", argv[optind]);
-	if (!o->out && !o->pmo_out)
+	if (!o->out)
 		fail(2, "--out is required (see --help)");
 }
 
@@ -1070,16 +1064,6 @@ int main(int argc, char **argv)
 	struct buf b = {0};
 
 	parse_args(argc, argv, &o);
-	if (o.pmo_out) {
-		struct mkpmo_shape shape;
-		struct mkpmo m;
-		mkpmo_monster(false, false, &shape);
-		mkpmo_build(o.seed, &shape, &m);
-		write_file(o.pmo_out, m.pmo, m.len);
-		mkpmo_free(&m);
-		free(p);
-		return 0;
-	}
 	rng_init(&r, o.seed, UINT64_MAX); /* the plan's stream: no entry's id */
 	plan_contents(&r, p);
 	plan_records(&r, p);
