@@ -156,9 +156,9 @@ const struct rule_info rules_table[RULE_COUNT] = {
 		"mesh.txt"},
 	[RULE_EMPTY_GROUP] = {
 		RULE_EMPTY_GROUP, "EMPTY_GROUP", RULE_WARNING, false, true,
-		"every group of a PMO draws at least one triangle",
-		"a group that draws nothing costs the engine a material and a "
-		"list for no triangle; drop its draws' degenerate vertices"},
+		"every group of a PMO has vertices (a draw that reaches one)",
+		"an empty group still binds its palette slots: give its list a "
+		"draw, or leave it as the game has it"},
 };
 
 const struct rule_info *rule_info(enum rule_code code)
@@ -334,14 +334,9 @@ enum mh_err rules_check_pmo(const struct pmo *p, const struct skeleton *rig,
 				       "bone %u, and the skeleton has %u bones", b->slot, b->bone,
 				       rig->nbones);
 		}
-		uint32_t (*tris)[3] = NULL;
-		size_t n = 0;
-		enum mh_err err = pmo_group_triangles(p, g, &tris, &n, NULL);
-		free(tris);
-		if (err == MH_ENOMEM)
-			r->failed = true;
-		else if (!err && !n)
-			report(r, RULE_EMPTY_GROUP, at_group(g), "it draws no triangle");
+		if (!grp->vertex_count)
+			report(r, RULE_EMPTY_GROUP, at_group(g), "it has no vertex (no draw "
+			       "reaches one)");
 	}
 	return outcome(r);
 }

@@ -59,7 +59,7 @@ enum rule_code {
 	RULE_TEMPLATE,         /* skeleton: bone count and parents kept */
 	RULE_UNDECODABLE,      /* item: what the game loads still decodes */
 	RULE_PALETTE_JOINT,    /* PMO: a palette names a bone of the skeleton */
-	RULE_EMPTY_GROUP,      /* PMO: every group draws a triangle */
+	RULE_EMPTY_GROUP,      /* PMO: every group has vertices */
 	RULE_COUNT
 };
 

@@ -5,6 +5,8 @@ driver's codec: the positions of every vertex and where they are stored.
     python3 pmo_reader.py positions PMO [COMPANION]   group vertex x y z, one a line
     python3 pmo_reader.py diff OLD NEW [COMPANION]    the stored bytes that differ:
                                                       group vertex field, one a line
+    python3 pmo_reader.py palette_bone IN OUT K BONE  palette entry K names BONE
+    python3 pmo_reader.py no_draws IN OUT G           group G's PRIMs become NOPs
 """
 import struct
 import sys
@@ -118,6 +120,21 @@ def main():
     if cmd == 'positions':
         for g, v, xyz, _, _ in positions(args[0], args[1] if len(args) > 1 else None):
             print('%d %d %.6g %.6g %.6g' % (g, v, *xyz))
+    elif cmd == 'palette_bone':
+        b = bytearray(open(args[0], 'rb').read())
+        palette, = struct.unpack_from('<I', b, 0x2C)
+        b[palette + 2 * int(args[2]) + 1] = int(args[3])
+        open(args[1], 'wb').write(b)
+    elif cmd == 'no_draws':
+        b = bytearray(open(args[0], 'rb').read())
+        group_off, = struct.unpack_from('<I', b, 0x24)
+        lst, = struct.unpack_from('<I', b, group_off + 16 * int(args[2]) + 4)
+        at = struct.unpack_from('<I', b, 0x34)[0] + lst
+        while b[at + 3] not in (0x0B, 0x0C):
+            if b[at + 3] == 0x04:
+                struct.pack_into('<I', b, at, 0)
+            at += 4
+        open(args[1], 'wb').write(b)
     elif cmd == 'diff':
         old, new = open(args[0], 'rb').read(), open(args[1], 'rb').read()
         if len(old) != len(new):

@@ -19,7 +19,8 @@ set -uo pipefail
 mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
 dump=$(realpath "$3")
-readme=$(dirname "$(realpath "$0")")/../../README.md
+here=$(dirname "$(realpath "$0")")
+readme=$here/../../README.md
 work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-agreement-test.XXXXXX")
 . "$(dirname "$0")/lib.sh"
 mnt=$work/mnt
@@ -65,6 +66,13 @@ same_pac() { cp "$work/tigrex.pac" "$mnt/file_06185.pac" 2>/dev/null; }
 half_pac() { cp "$work/half.pac" "$mnt/file_06185.pac" 2>/dev/null; }
 junk_skeleton() { cp "$work/junk.bin" "$mnt/file_06185/0.skeleton" 2>/dev/null; }
 raw_skeleton() { cp "$mnt/file_06130/0.skeleton" "$mnt/file_06185/0.skeleton" 2>/dev/null; }
+# pmo_edit COMMAND ARGS...: the Tigrex's 1.pmo through pmo_reader.py,
+# written back raw.
+pmo_edit() {
+	python3 "$here/pmo_reader.py" "$1" "$mnt/file_06185/1.pmo" "$work/edited.pmo" "${@:2}" ||
+		return 2
+	cp "$work/edited.pmo" "$mnt/file_06185/1.pmo" 2>/dev/null
+}
 
 # The codes the log names for the last write (its lines after line $1),
 # "CODE" for an error, "CODE:warning" for a warning, sorted, one a line.
@@ -85,16 +93,14 @@ verdict_codes() {
 }
 
 # Whether the toolkit's and the mount's verdicts agree: both refuse, every
-# code the toolkit names among the mount's (but its PMO rules, which the
-# mount does not check: it does not decode geometry); or both accept,
-# warning of the same codes.
+# code the toolkit names among the mount's; or both accept, warning of the
+# same codes.
 agrees() {
 	local tk=$1 mt=$2 c
 	case $tk in
 	error*|"cannot "*)
 		[[ $mt == refused* ]] || return 1
 		for c in $(echo "${tk#error}" | tr ',' ' ' | grep -o '[A-Z_]\{4,\}'); do
-			case $c in PALETTE_JOINT|EMPTY_GROUP) continue ;; esac
 			verdict_codes "$mt" | grep -qx "$c" || return 1
 		done ;;
 	passes) [ "$mt" = commits ] ;;
@@ -178,7 +184,7 @@ row 16 "root 0's sibling the next root, 45" "passes" "commits" \
 row 17 "a bone 48 added under 47" "error TEMPLATE" "refused TEMPLATE" \
 	awk_edit "$skel" 'NF > 10 && $1 == "47" { $4 = 48; print; $1 = 48; $3 = 47; $4 = -1 } 1'
 row 18 "another species' skeleton as 0.skeleton" "error PALETTE_JOINT, PARTITION, TEMPLATE" \
-	"refused PARTITION, TEMPLATE" raw_skeleton
+	"refused PALETTE_JOINT, PARTITION, TEMPLATE" raw_skeleton
 
 # --- a head clip (stream2/slot024.txt: track N lines, channel lines, then
 # "frame value ease_in ease_out" keys) ---------------------------------------
@@ -229,10 +235,16 @@ row 38 "stream 1 slot 0 plays a body clip (entry 100)" "passes" "commits" \
 # --- whole model PACs written at once -----------------------------------------
 row 39 "another species' whole PAC (a port)" "error TEMPLATE" "commits, warns TEMPLATE" port_pac
 row 40 "the PAC with another species' skeleton" "error PALETTE_JOINT, PARTITION, TEMPLATE" \
-	"refused PARTITION, TEMPLATE" mixed_pac
+	"refused PALETTE_JOINT, PARTITION, TEMPLATE" mixed_pac
 row 41 "the Tigrex's own PAC, unchanged" "passes" "commits" same_pac
 row 42 "the Tigrex's PAC cut in half" "cannot read it" "refused UNDECODABLE" half_pac
 row 43 "junk over 0.skeleton" "cannot read it" "refused UNDECODABLE" junk_skeleton
+
+# --- the PMO, written raw (1.pmo) ---------------------------------------------
+row 44 "a palette entry of 1.pmo naming bone 60 (48 bones)" "error PALETTE_JOINT" \
+	"refused PALETTE_JOINT" pmo_edit palette_bone 0 60
+row 45 "1.pmo's group 5 without draws: no vertex" "warns EMPTY_GROUP" \
+	"commits, warns EMPTY_GROUP" pmo_edit no_draws 5
 unmount "$mnt"
 
 # --- the README holds the same table -------------------------------------------

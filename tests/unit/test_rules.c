@@ -1542,7 +1542,7 @@ static void test_item_model_pac_undecodable(void **state)
 }
 
 /* PALETTE_JOINT against the skeleton beside the PMO, EMPTY_GROUP on a
- * group whose draws give no triangle; a PMO that keeps both, nothing. */
+ * group without vertices; a PMO that keeps both, nothing. */
 static void test_pmo_rules(void **state)
 {
 	(void)state;
@@ -1574,18 +1574,18 @@ static void test_pmo_rules(void **state)
 	assert_true(rules_has_errors(&r));
 	rules_report_free(&r);
 
-	/* Group 1's draws taken away: it draws nothing. */
-	uint32_t draws = p.groups[1].draw_count;
-	p.groups[1].draw_count = 0;
+	/* Group 1's draws taken away: no vertex. */
+	uint32_t vertices = p.groups[1].vertex_count;
+	p.groups[1].vertex_count = 0;
 	r = (struct rule_report){0};
 	assert_int_equal(rules_check_pmo(&p, NULL, &r), MH_OK);
 	const struct rule_violation *v = only(&r, RULE_EMPTY_GROUP);
 	assert_int_equal(v->level, RULE_WARNING);
 	assert_int_equal(v->group, 1);
-	assert_string_equal(v->msg, "group 1: it draws no triangle");
+	assert_string_equal(v->msg, "group 1: it has no vertex (no draw reaches one)");
 	assert_false(rules_has_errors(&r));
 	rules_report_free(&r);
-	p.groups[1].draw_count = draws;
+	p.groups[1].vertex_count = vertices;
 
 	/* Through the item walk: a PAC of the small skeleton and the PMO. */
 	size_t small_len, pac_len;
