@@ -16,8 +16,9 @@
 
 /* v as the shortest "%.Pg" (P = 1..9) that reads back (strtof) to exactly
  * v's bits, whole numbers below 1e7 without an exponent ("1500");
- * non-finite values print as their bits, "0x7fc00000".  buf >= 32. */
-void text_f32(char *buf, size_t len, float v);
+ * non-finite values print as their bits, "0x7fc00000".  buf >= 32.
+ * Returns the length written. */
+size_t text_f32(char *buf, size_t len, float v);
 
 /* s as strtof reads it, when all of s is a finite number (strtof's
  * syntax: sign, digits, point, exponent, or its hex, inf and nan forms);

@@ -17,8 +17,7 @@
 void pmo_text_f32(struct strbuf *sb, float v)
 {
 	char buf[TEXT_F32_MAX];
-	text_f32(buf, sizeof buf, v);
-	strbuf_append(sb, buf, strlen(buf));
+	strbuf_append(sb, buf, text_f32(buf, sizeof buf, v));
 }
 
 void pmo_text_uint(struct strbuf *sb, unsigned long long v)

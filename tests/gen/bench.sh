@@ -294,13 +294,59 @@ row_pictures() {
 			l+=("$(timed cat "$dir/picture")")
 		done
 		ft=$(printf '%s\n' "${t[@]}" | median) lt=$(printf '%s\n' "${l[@]}" | median)
+		# model.glb carries the body: its target is the issue's 60 ms.
+		local most=50
+		[ "$p" = model.glb ] && most=60
 		table "Tigrex $p ($(stat -c %s "$dir/picture") bytes), first read" "$(ms "$ft")" "local disk $(ms "$lt")" \
-			"$(ratio "$ft" "$lt")" "<= 50 ms" "$(awk -v t="$ft" 'BEGIN { print t <= 50e6 ? "met" : "MISSED" }')"
-		awk -v t="$ft" 'BEGIN { exit !(t > 50e6) }' && missed "$p, first read" "$(ms "$ft")" picture_first "$p"
+			"$(ratio "$ft" "$lt")" "<= $most ms" "$(awk -v t="$ft" -v m="$most" 'BEGIN { print t <= m * 1e6 ? "met" : "MISSED" }')"
+		awk -v t="$ft" -v m="$most" 'BEGIN { exit !(t > m * 1e6) }' &&
+			missed "$p, first read" "$(ms "$ft")" picture_first "$p"
 	done
 	rm -f "$dir/picture"
 }
 picture_first() { mounted "$archive" && cat "$mnt/file_06185/$1"; unmount; }
+
+# --- the body: vertices.tsv read and edited with awk, beside the local disk ---------
+body=file_06185/1
+# The README's edit: a vertex's x moved, written back, synced.
+move_vertex() {
+	awk -v x="$3" '$1 == 12 && $2 == 40 { $3 += x } 1' "$1" >"$2" && cat "$2" >"$1" &&
+		sync "$1"
+}
+row_body() {
+	local f=() l=() e=() le=() ft lt et lt2 r i
+	for i in $(seq "$runs"); do
+		drop_caches
+		mounted "$archive"
+		f+=("$(timed cat "$mnt/$body/vertices.tsv")")
+		cp "$mnt/$body/vertices.tsv" "$dir/vertices.tsv"
+		unmount
+		drop_caches
+		l+=("$(timed cat "$dir/vertices.tsv")")
+	done
+	ft=$(printf '%s\n' "${f[@]}" | median) lt=$(printf '%s\n' "${l[@]}" | median) r=$(ratio "$ft" "$lt")
+	table "Tigrex vertices.tsv ($(stat -c %s "$dir/vertices.tsv") bytes), first read" "$(ms "$ft")" \
+		"local disk $(ms "$lt")" "$r" "<= 1.5" "$(judge "$r" le 1.5)"
+	[ "$(judge "$r" le 1.5)" = MISSED ] && missed "vertices.tsv, first read" "${r}x the local disk" \
+		body_first
+	cp "$archive" "$edit" && sync
+	mounted "$edit"
+	cat "$mnt/$body/vertices.tsv" >/dev/null
+	for i in $(seq "$runs"); do
+		e+=("$(timed move_vertex "$mnt/$body/vertices.tsv" "$dir/v.mnt" "0.$i")")
+		le+=("$(timed move_vertex "$dir/vertices.tsv" "$dir/v.local" "0.$i")")
+	done
+	local cu
+	cu=$(info_of "$mnt" last_commit_us)
+	unmount
+	et=$(printf '%s\n' "${e[@]}" | median) lt2=$(printf '%s\n' "${le[@]}" | median) r=$(ratio "$et" "$lt2")
+	table "awk moves one vertex, fsync included" "$(ms "$et") (commit $cu us)" \
+		"the same on the local disk $(ms "$lt2")" "$r" "<= 1.5" "$(judge "$r" le 1.5)"
+	[ "$(judge "$r" le 1.5)" = MISSED ] && missed "awk vertex edit" "${r}x the local disk" body_edit
+	rm -f "$edit" "$dir/vertices.tsv" "$dir/v.mnt" "$dir/v.local"
+}
+body_first() { mounted "$archive" && cat "$mnt/$body/vertices.tsv"; unmount; }
+body_edit() { cp "$archive" "$edit" && mounted "$edit" && move_vertex "$mnt/$body/vertices.tsv" "$dir/v.mnt" 1; unmount; }
 
 # --- the run ------------------------------------------------------------------
 load=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -319,6 +365,7 @@ unmount
 rm -f "$edit" "$dir/a.txt" "$dir/b.txt"
 row_listing
 row_pictures
+row_body
 cipher_seq=- cipher_rand=-
 [ -x "$build/cipher_bench" ] && read -r cipher_seq cipher_rand < <("$build/cipher_bench" | awk '{ printf "%s ", $2 }')
 
