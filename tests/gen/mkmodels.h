@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Model PACs for the sample archive, built from the spec with the codecs'
- * builders: shaped like the retail ones (mhfu-archive(5)). */
+ * builders and the tests' PMO synthesizer (mkpmo.h): shaped like the
+ * retail ones (mhfu-archive(5)). */
 #ifndef TESTS_MKMODELS_H
 #define TESTS_MKMODELS_H
 
