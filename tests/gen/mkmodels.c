@@ -490,7 +490,7 @@ struct body_shape {
 	unsigned meshes, sides, rings, tail;
 };
 
-static const struct body_shape TIGREX_BODY = {false, false, false, 7, 14, 3, 0};
+static const struct body_shape TIGREX_BODY = {false, false, false, 7, 21, 3, 0};
 static const struct body_shape FOUR_BODY = {false, false, false, 5, 10, 3, 0};
 static const struct body_shape SMALL_BODY = {false, false, false, 3, 8, 3, 0};
 /* The two-stream model's PMO went through a modding tool. */

@@ -744,10 +744,12 @@ static void plan_body(struct rng *r, const struct mkpmo_body *b, unsigned meshes
 	for (unsigned bone = 0; bone < b->nbones; bone++) {
 		struct tube t;
 		tube_of(r, b, bone, &t);
+		/* The bands first, then the two caps: a bone's first group is
+		 * its widest (the README's edit reaches vertex 40 of group 12). */
 		struct body_group *g = &bp->groups[bone * per_bone];
-		plan_cap(&t, b, 0, &g[0]);
 		for (unsigned k = 0; k + 1 < b->rings; k++)
-			plan_band(&t, b, k, &g[1 + k]);
+			plan_band(&t, b, k, &g[k]);
+		plan_cap(&t, b, 0, &g[b->rings - 1]);
 		plan_cap(&t, b, b->rings - 1, &g[b->rings]);
 		for (unsigned i = 0; i < per_bone; i++) {
 			g[i].bone = bone;

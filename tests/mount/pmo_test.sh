@@ -25,7 +25,7 @@ archive=$work/DATA.BIN
 member=file_06185/1 # the Tigrex's PMO
 dir=$mnt/$member
 # The README's edit: vertex 40 of group 12, x moved 5 units.
-G=12 V=10
+G=12 V=40
 
 trap 'leave "$mnt"' EXIT
 

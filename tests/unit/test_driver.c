@@ -273,6 +273,96 @@ static void test_rules_warn_stores_what_strict_refuses(void **state)
 	close_driver();
 }
 
+/* The line of vertices.tsv for vertex v of group g with its x moved by
+ * dx (the rest of the text as it was), malloc'ed. */
+static char *vertex_moved(const char *text, unsigned g, unsigned v, float dx)
+{
+	char head[32], x[64];
+	snprintf(head, sizeof head, "\n%u\t%u\t", g, v);
+	const char *at = strstr(text, head);
+	assert_non_null(at);
+	at += strlen(head);
+	const char *end = strchr(at, '\t');
+	snprintf(x, sizeof x, "%.9g", strtof(at, NULL) + dx);
+	size_t head_len = (size_t)(at - text), tail = strlen(end);
+	char *out = malloc(head_len + strlen(x) + tail + 1);
+	assert_non_null(out);
+	memcpy(out, text, head_len);
+	memcpy(out + head_len, x, strlen(x));
+	memcpy(out + head_len + strlen(x), end, tail + 1);
+	return out;
+}
+
+/* Bytes of a and b (same length) that differ. */
+static size_t bytes_differing(const struct file_bytes *a, const struct file_bytes *b)
+{
+	size_t n = 0;
+	assert_int_equal(a->len, b->len);
+	for (size_t i = 0; i < a->len; i++)
+		n += a->p[i] != b->p[i];
+	return n;
+}
+
+#define VERTICES "file_06185/1/vertices.tsv"
+
+/* A PMO's views without a mount: vertices.tsv moves one vertex in place
+ * (a byte or two of the archive), materials.tsv refuses a texture past
+ * the bank, and an MHP3rd model whose vertices are in the next entry
+ * refuses their edit, each refusal leaving the archive as it was. */
+static void test_pmo_views_commit_in_place(void **state)
+{
+	(void)state;
+	assert_int_equal(open_driver(RULES_STRICT), DRIVER_OK);
+	struct file_bytes before = archive_bytes();
+	char *text = contents(VERTICES);
+	char *moved = vertex_moved(text, 12, 40, 5.0f);
+	assert_int_equal(write_view(VERTICES, moved, strlen(moved)), 0);
+	struct file_bytes after = archive_bytes();
+	size_t changed = bytes_differing(&before, &after);
+	assert_true(changed >= 1 && changed <= 2);
+	char *now = contents(VERTICES);
+	assert_int_equal(strlen(now), strlen(text) + (strlen(now) - strlen(text)));
+	/* Every other row as it was: only row "12 40" differs. */
+	size_t rows_differing = 0;
+	for (const char *a = text, *b = now; *a && *b;) {
+		const char *ea = strchr(a, '\n'), *eb = strchr(b, '\n');
+		assert_true(ea && eb);
+		rows_differing += (ea - a) != (eb - b) || memcmp(a, b, (size_t)(ea - a));
+		a = ea + 1;
+		b = eb + 1;
+	}
+	assert_int_equal(rows_differing, 1);
+
+	static const char *const materials = "file_06185/1/materials.tsv";
+	char *mats = contents(materials);
+	char *far = replaced(mats, "\t0\n", "\t99\n");
+	assert_int_equal(write_view(materials, far, strlen(far)), EINVAL);
+	struct file_bytes refused = archive_bytes();
+	assert_int_equal(bytes_differing(&after, &refused), 0);
+
+	/* An MHP3rd model whose geometry is the next entry's. */
+	static const char *const p3rd = "file_05248/1/vertices.tsv";
+	char *p3 = contents(p3rd);
+	char *p3_moved = vertex_moved(p3, 0, 0, 1.0f);
+	assert_int_equal(write_view(p3rd, p3_moved, strlen(p3_moved)), EINVAL);
+	struct file_bytes still = archive_bytes();
+	assert_int_equal(bytes_differing(&after, &still), 0);
+	/* ... but written back as it is, it commits nothing, and is fine. */
+	assert_int_equal(write_view(p3rd, p3, strlen(p3)), 0);
+	close_driver();
+	free(before.p);
+	free(after.p);
+	free(refused.p);
+	free(still.p);
+	free(text);
+	free(moved);
+	free(now);
+	free(mats);
+	free(far);
+	free(p3);
+	free(p3_moved);
+}
+
 static void test_open_says_why_not(void **state)
 {
 	(void)state;
@@ -304,6 +394,7 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rules_warn_stores_what_strict_refuses, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_pmo_views_commit_in_place, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_says_why_not, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
