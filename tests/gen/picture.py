@@ -4,8 +4,9 @@
 #   blender --background --factory-startup --python tests/gen/picture.py -- \
 #       MODEL.glb OUT.png "entry 001" FRAME
 #
-# The stand-in mesh (an octahedron per joint, a spike from each parent)
-# seen three-quarters from the front and above, orthographic, framed on
+# The body (the PMO, with its textures), or where a PAC has none the
+# stand-in mesh (an octahedron per joint, a spike from each parent, in a
+# colour of bone), seen three-quarters from the front and above, orthographic, framed on
 # the pose, lit by a sun, with Cycles on the CPU (Eevee and Workbench need
 # an OpenGL context a headless machine lacks).
 import math
@@ -33,13 +34,14 @@ for track in armature.animation_data.nla_tracks:
     track.mute = True
 scene.frame_set(frame)
 
-material = bpy.data.materials.new('bone')
-material.use_nodes = True
-shader = material.node_tree.nodes['Principled BSDF']
-shader.inputs['Base Color'].default_value = (0.55, 0.22, 0.05, 1)
-shader.inputs['Roughness'].default_value = 0.6
-mesh.data.materials.clear()
-mesh.data.materials.append(material)
+if mesh.name.startswith('stand-in'):
+    material = bpy.data.materials.new('bone')
+    material.use_nodes = True
+    shader = material.node_tree.nodes['Principled BSDF']
+    shader.inputs['Base Color'].default_value = (0.55, 0.22, 0.05, 1)
+    shader.inputs['Roughness'].default_value = 0.6
+    mesh.data.materials.clear()
+    mesh.data.materials.append(material)
 
 # The posed mesh's bounds, in world space.
 depsgraph = bpy.context.evaluated_depsgraph_get()
