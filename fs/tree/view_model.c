@@ -3,7 +3,9 @@
  * body (each with the PNGs of the texture bank after it; a stand-in mesh
  * when it has none that decodes), and its animation pack's motions, as
  * glTF 2.0 (codecs/gltf.h).
- * Read-only; present when the PAC holds a skeleton that decodes.  The
+ * Read-only; present when the PAC holds a skeleton that decodes, or,
+ * without a skeleton (a small monster), a PMO that does: a static body
+ * then, no skin, no motions.  The
  * first skeleton and the first pack of the PAC are used, as a pack's
  * joint comments do (item.c); an MHP3rd model PAC of a DATA.BIN, which
  * holds no pack, plays its standalone moveset (item_moveset_rig), and
@@ -146,6 +148,14 @@ static int pac_bodies(struct mhfs *fs, const struct node *dir, const struct pact
 	return 0;
 }
 
+static bool has_member(const struct pactree *tree, enum kind k)
+{
+	for (uint32_t i = 0; i < tree->count; i++)
+		if (tree->subs[i].kind == k && tree->subs[i].size)
+			return true;
+	return false;
+}
+
 static struct node pac_folder_of(const struct node *n)
 {
 	struct node dir = *n;
@@ -153,8 +163,9 @@ static struct node pac_folder_of(const struct node *n)
 	return dir;
 }
 
-/* The PAC's folder resolves and its first skeleton decodes: t->model is
- * the skeleton's model, t->tree the PAC's. */
+/* The PAC's folder resolves and its first skeleton decodes, or, in a
+ * PAC without one (a small monster's static model), its first PMO: t->model
+ * is that member's model, which keeps model.glb; t->tree is the PAC's. */
 static int pac_skeleton(struct mhfs *fs, const struct node *n, struct node_target *t)
 {
 	struct node dir = pac_folder_of(n);
@@ -164,6 +175,8 @@ static int pac_skeleton(struct mhfs *fs, const struct node *n, struct node_targe
 	if (!t->tree)
 		return ENOENT;
 	err = first_member_model(fs, &dir, t->tree, KIND_SKELETON, &t->model);
+	if (!err && !t->model && !has_member(t->tree, KIND_SKELETON))
+		err = first_member_model(fs, &dir, t->tree, KIND_PMO, &t->model);
 	return err ? err : t->model ? 0 : ENOENT;
 }
 
@@ -207,13 +220,16 @@ static int model_glb_resolve(struct mhfs *fs, const struct node *n, struct node_
 		uint8_t *bytes;
 		size_t len;
 		struct pac_bodies bodies = {.n = 0};
-		if ((err = first_member_model(fs, &dir, t->tree, KIND_ANIM, &pack)) ||
-		    (!pack && (err = linked_moveset(fs, &dir, &pack))) ||
+		const struct skeleton *rig =
+			t->model->kind == KIND_SKELETON ? &t->model->skel : NULL;
+		pack = NULL;
+		if ((rig && (err = first_member_model(fs, &dir, t->tree, KIND_ANIM, &pack))) ||
+		    (rig && !pack && (err = linked_moveset(fs, &dir, &pack))) ||
 		    (err = pac_bodies(fs, &dir, t->tree, &bodies))) {
 			pac_bodies_free(&bodies);
 			return err;
 		}
-		enum mh_err e = gltf_model_with(&t->model->skel, pack ? &pack->pack : NULL,
+		enum mh_err e = gltf_model_with(rig, pack ? &pack->pack : NULL,
 						pack ? pack->records : NULL, bodies.body, bodies.n,
 						&bytes, &len, &d);
 		pac_bodies_free(&bodies);

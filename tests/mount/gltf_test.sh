@@ -64,8 +64,19 @@ check "one animation per listed entry ($nentries)" test "$nanims" = "$nentries"
 check "named after the entries, in order" test "$names " = "$entry_names"
 cp "$glb" "$work/before.glb"
 check "its size is its length" test "$(stat -c %s "$glb")" = "$(wc -c <"$glb")"
-check "a PAC without a skeleton has no model.glb" bash -c "
+check "a PAC without a skeleton or a PMO that decodes has no model.glb" bash -c "
 	test -d '$mnt/file_00025' && ! test -e '$mnt/file_00025/model.glb'"
+# A small monster's PAC: a PMO without weights, no skeleton.
+check "a small monster's PAC (a PMO, no skeleton) has a static model.glb: its body, no skin, no motions" bash -c "
+	python3 - '$mnt/file_06122/model.glb' '$mnt/file_06122/0/mesh.txt' <<'EOF'
+import json, struct, sys
+b = open(sys.argv[1], 'rb').read()
+g = json.loads(b[20:20 + struct.unpack_from('<I', b, 12)[0]])
+groups = sum(1 for line in open(sys.argv[2]) if line.startswith('group '))
+assert [n.get('name') for n in g['nodes']] == ['body'], g['nodes']
+assert 'skins' not in g and not g.get('animations'), 'skinned or animated'
+assert len(g['meshes'][0]['primitives']) == groups, (len(g['meshes'][0]['primitives']), groups)
+EOF"
 read -r p3_joints p3_anims p3_first _ < <(glb_facts "$mnt/file_05248/model.glb")
 p3_slots=$(find "$sample/src/file_05250" -name 'slot*.txt' | wc -l)
 check "the MHP3rd model PAC plays its moveset two entries on: 46 joints, $p3_slots slots" \
