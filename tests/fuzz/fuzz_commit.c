@@ -2,12 +2,13 @@
 /* Fuzz target: a written view's way to a commit, the codecs' side of
  * fs/commit/commit.c: the view's bytes encoded into its item (skeleton.txt,
  * pack.txt, a slot's text or bytes, a slot emptied or shared, an entry's
- * text, a texture's PNG, an item's raw bytes), the item spliced into its
+ * text, a texture's PNG, a PMO's mesh.txt, vertices.tsv or materials.tsv,
+ * an item's raw bytes), the item spliced into its
  * model PAC (codecs/pacpath), then the engine's rules over the item's
  * container after and before the edit (codecs/rules), in a rules mode.
  *
- * The input: bytes 0..8 seed a small model PAC (a rig, a PMO stand-in, a
- * texture bank, an MHFU pack of the rig's parts); byte 8 picks the view,
+ * The input: bytes 0..8 seed a small model PAC (a rig, a PMO, a texture
+ * bank, an MHFU pack of the rig's parts); byte 8 picks the view,
  * byte 9 its slot, entry or image, byte 10 how the written bytes are
  * made from the rest: the rest itself, or the view's current text with
  * the rest as edits (3 bytes: a position and a byte) or spliced in.
@@ -16,7 +17,8 @@
  * (rules come and go): an encoding or splice that fails says why and
  * where; an edit that changes nothing is that; a judged edit's report is
  * whole (not failed), every violation's code, level and message real,
- * demoted ones warnings; an edit the report lets through leaves a PAC
+ * demoted ones warnings; a PMO's texts keep its size; an edit the report
+ * lets through leaves a PAC
  * whose edited member holds exactly the new bytes and whose other members
  * are untouched, the new item decodes and re-encodes to itself, and the
  * same checks give the same report again.  Any broken one abort()s.
@@ -31,8 +33,11 @@
 #include "entries.h"
 #include "kind.h"
 #include "mkmodels.h"
+#include "mkpmo.h"
 #include "pac.h"
 #include "pacpath.h"
+#include "pmo.h"
+#include "pmo_text.h"
 #include "rules.h"
 #include "skeleton.h"
 #include "tmh.h"
@@ -51,8 +56,14 @@ enum { M_SKELETON, M_PMO, M_TMH, M_PACK, M_COUNT };
 /* The views a write can come through. */
 enum view {
 	V_SKELETON_TXT, V_PACK_TXT, V_SLOT_TXT, V_SLOT_BIN, V_SLOT_EMPTY,
-	V_SLOT_SHARE, V_ENTRY_TXT, V_PNG, V_RAW_MEMBER, V_COUNT
+	V_SLOT_SHARE, V_ENTRY_TXT, V_PNG, V_RAW_MEMBER, V_PMO_MESH, V_PMO_VERTICES,
+	V_PMO_MATERIALS, V_COUNT
 };
+
+static bool pmo_view(enum view v)
+{
+	return v == V_PMO_MESH || v == V_PMO_VERTICES || v == V_PMO_MATERIALS;
+}
 
 /* A rig of nparts parts of 1..4 joints each, chained, as MHFU's are. */
 static uint8_t *make_rig(struct rng *r, uint32_t nparts, size_t *len)
@@ -104,9 +115,13 @@ static uint8_t *make_model(uint64_t seed, size_t *len)
 	uint8_t *bytes[M_COUNT];
 	size_t sizes[M_COUNT];
 	bytes[M_SKELETON] = make_rig(&r, nparts, &sizes[M_SKELETON]);
-	sizes[M_PMO] = 16 + gen_below(&r, 48);
-	bytes[M_PMO] = gen_ok(calloc(1, sizes[M_PMO]));
-	memcpy(bytes[M_PMO], "pmo", 4);
+	struct mkpmo pmo;
+	const struct mkpmo_shape shape = {.meshes = 1 + gen_below(&r, 2),
+		.groups_per_mesh = 1 + gen_below(&r, 3), .vertices = 4 + gen_below(&r, 8),
+		.skinned = gen_below(&r, 2), .remap = true};
+	mkpmo_build(r.x, &shape, &pmo);
+	bytes[M_PMO] = pmo.pmo;
+	sizes[M_PMO] = pmo.len;
 	const uint8_t *bank = texture_bank(gen_below(&r, 4), &sizes[M_TMH]);
 	bytes[M_TMH] = gen_ok(malloc(sizes[M_TMH]));
 	memcpy(bytes[M_TMH], bank, sizes[M_TMH]);
@@ -149,6 +164,13 @@ static uint8_t *current(const struct edit *e, const uint8_t *old, size_t len, si
 		if (e->slot < t.count)
 			check(tmh_image_png(&t.images[e->slot], &out, out_len, NULL) == MH_OK);
 		tmh_free(&t);
+	} else if (pmo_view(e->view)) {
+		struct pmo p;
+		check(pmo_decode(old, len, NULL, 0, &p, NULL) == MH_OK);
+		out = (uint8_t *)(e->view == V_PMO_MESH ? pmo_mesh_print(&p, out_len)
+				  : e->view == V_PMO_VERTICES ? pmo_vertices_print(&p, out_len)
+							       : pmo_materials_print(&p, out_len));
+		pmo_free(&p);
 	} else if (e->view != V_RAW_MEMBER) {
 		struct anim a;
 		check(anim_decode(old, len, CLIP_MHFU, &a, NULL) == MH_OK);
@@ -217,6 +239,19 @@ static enum mh_err encode(const struct edit *e, const uint8_t *old, size_t len,
 		if (!err)
 			err = tmh_encode(&t, out, out_len, d);
 		tmh_free(&t);
+	} else if (pmo_view(e->view)) {
+		/* As view_pmo.c: the PMO decoded afresh, the text applied, the
+		 * bounds the skeleton's bones and the bank's images (here, any). */
+		struct pmo p;
+		const char *text = (const char *)e->data;
+		check(pmo_decode(old, len, NULL, 0, &p, NULL) == MH_OK);
+		err = e->view == V_PMO_MESH ? pmo_mesh_apply(&p, text, e->len, 0, d)
+		      : e->view == V_PMO_VERTICES ? pmo_vertices_apply(&p, text, e->len, d)
+						  : pmo_materials_apply(&p, text, e->len, 255, d);
+		if (!err)
+			err = pmo_encode(&p, out, out_len, NULL, NULL, d);
+		check(err || *out_len == len); /* in place */
+		pmo_free(&p);
 	} else if (e->view == V_RAW_MEMBER) {
 		*out = gen_ok(malloc(e->len ? e->len : 1));
 		memcpy(*out, e->data, e->len);
@@ -309,6 +344,11 @@ static void check_accepted(const uint8_t *entry, size_t size, const uint8_t *ent
 		check(anim_decode(item, len, CLIP_MHFU, &a, NULL) == MH_OK);
 		check(anim_encode(&a, &again, &n, NULL) == MH_OK);
 		anim_free(&a);
+	} else if (member == M_PMO) {
+		struct pmo p;
+		check(pmo_decode(item, len, NULL, 0, &p, NULL) == MH_OK);
+		check(pmo_encode(&p, &again, &n, NULL, NULL, NULL) == MH_OK);
+		pmo_free(&p);
 	}
 	check(!again || (n == len && !memcmp(again, item, len)));
 	free(again);
@@ -348,6 +388,7 @@ static const uint16_t MEMBER_OF[V_COUNT] = {
 	[V_SKELETON_TXT] = M_SKELETON, [V_PACK_TXT] = M_PACK, [V_SLOT_TXT] = M_PACK,
 	[V_SLOT_BIN] = M_PACK, [V_SLOT_EMPTY] = M_PACK, [V_SLOT_SHARE] = M_PACK,
 	[V_ENTRY_TXT] = M_PACK, [V_PNG] = M_TMH, [V_RAW_MEMBER] = M_SKELETON,
+	[V_PMO_MESH] = M_PMO, [V_PMO_VERTICES] = M_PMO, [V_PMO_MATERIALS] = M_PMO,
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
