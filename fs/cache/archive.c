@@ -150,24 +150,26 @@ static void describe_holder(int fd, bool exclusive, const char *path, struct fs_
  * is taken again on the file the path names now. */
 #define LOCK_POLL_MS 50
 
-static enum archive_error open_locked(struct archive *ar, const char *path,
-				      bool read_only, unsigned wait_ms, struct fs_diag *msg)
+static enum archive_error open_locked(struct archive *ar, const struct archive_options *o,
+				      struct fs_diag *msg)
 {
+	const struct store_io *io = o->io;
+	const char *path = o->path;
 	const struct timespec poll = {0, LOCK_POLL_MS * 1000000L};
 	for (unsigned waited = 0;;) {
-		int fd = read_only ? -1 : open(path, O_RDWR | O_CLOEXEC);
+		int fd = o->read_only ? -1 : io->open(path, O_RDWR | O_CLOEXEC, 0);
 		bool writable = fd >= 0;
-		if (fd < 0 && (read_only || errno == EACCES || errno == EROFS || errno == EPERM))
-			fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 && (o->read_only || errno == EACCES || errno == EROFS || errno == EPERM))
+			fd = io->open(path, O_RDONLY | O_CLOEXEC, 0);
 		if (fd < 0) {
 			fs_diag_printf(msg, "%s: %s", path, strerror(errno));
 			return AR_EIO;
 		}
-		if (flock(fd, (writable ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0) {
+		if (io->flock(fd, (writable ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0) {
 			struct stat held, named;
-			if (!fstat(fd, &held) && !stat(path, &named) &&
+			if (!io->fstat(fd, &held) && !io->stat(path, &named) &&
 			    (held.st_dev != named.st_dev || held.st_ino != named.st_ino)) {
-				close(fd); /* renamed over meanwhile */
+				io->close(fd); /* renamed over meanwhile */
 				continue;
 			}
 			ar->fd = fd;
@@ -183,56 +185,60 @@ static enum archive_error open_locked(struct archive *ar, const char *path,
 			ar->writable = writable;
 			return AR_OK;
 		}
-		if (errno == EWOULDBLOCK && waited >= wait_ms) {
+		if (errno == EWOULDBLOCK && waited >= o->lock_wait_ms) {
 			describe_holder(fd, writable, path, msg);
-			close(fd);
+			io->close(fd);
 			return AR_EBUSY;
 		}
-		close(fd);
+		io->close(fd);
 		nanosleep(&poll, NULL);
 		waited += LOCK_POLL_MS;
 	}
 }
 
-enum archive_error archive_open(struct archive *ar, const char *path,
-				struct mlog *log, enum databin_game game,
-				bool read_only, unsigned lock_wait_ms, struct fs_diag *msg)
+enum archive_error archive_open(struct archive *ar, const struct archive_options *o,
+				struct fs_diag *msg)
 {
 	struct stat st;
 	pthread_rwlockattr_t attr;
+	const struct archive_options real = {o->path, o->log, o->game, o->read_only,
+					     o->lock_wait_ms, o->io ? o->io : &store_libc};
+	const struct store_io *io = real.io;
+	const char *path = o->path;
 
 	memset(ar, 0, sizeof *ar);
-	ar->log = log;
+	ar->log = o->log;
 	/* Locked before anything is read or replayed: two mounts never
 	 * replay a journal or write at once. */
-	enum archive_error locked = open_locked(ar, path, read_only, lock_wait_ms, msg);
+	enum archive_error locked = open_locked(ar, &real, msg);
 	if (locked != AR_OK)
 		return locked;
-	if (fstat(ar->fd, &st)) {
+	if (io->fstat(ar->fd, &st)) {
 		fs_diag_printf(msg, "%s: %s", path, strerror(errno));
-		close(ar->fd);
+		io->close(ar->fd);
 		return AR_EIO;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		fs_diag_printf(msg, "%s: not a regular file", path);
-		close(ar->fd);
+		io->close(ar->fd);
 		return AR_EIO;
 	}
-	/* Absolute: the daemon leaves the working directory behind. */
-	ar->path = realpath(path, NULL);
-	store_init(&ar->store, &store_libc, &ar->fd, ar->path, ar->writable, ar->locked);
+	/* Absolute: the daemon leaves the working directory behind (a table
+	 * of calls of its own names its files as it likes). */
+	ar->path = io == &store_libc ? realpath(path, NULL) : strdup(path);
+	store_init(&ar->store, io, &ar->fd, ar->path, ar->writable, ar->locked);
 	if (ar->path) {
 		struct fs_diag done = {""};
 		enum journal_recovery r = store_recover(&ar->store, &done);
 		if (r == JOURNAL_FAILED) {
 			*msg = done;
 			free(ar->path);
-			close(ar->fd);
+			io->close(ar->fd);
 			return AR_EIO;
 		}
 		if (r != JOURNAL_NONE) {
-			mlog_printf(log, "%s: %s", ar->path, done.msg);
-			fstat(ar->fd, &st);
+			mlog_printf(o->log, "%s: %s", ar->path, done.msg);
+			io->fstat(ar->fd, &st);
 		}
 	}
 	ar->size = (uint64_t)st.st_size;
@@ -245,7 +251,7 @@ enum archive_error archive_open(struct archive *ar, const char *path,
 	pthread_rwlock_init(&ar->io, &attr);
 	pthread_rwlockattr_destroy(&attr);
 
-	enum archive_error err = ar->path ? identify(ar, game, msg) : AR_EIO;
+	enum archive_error err = ar->path ? identify(ar, o->game, msg) : AR_EIO;
 	if (err == AR_OK && ar->format == FORMAT_DATABIN)
 		ar->store.db = &ar->db; /* else a single PAC, written whole */
 	if (err == AR_OK) {
@@ -318,7 +324,7 @@ void archive_close(struct archive *ar)
 	databin_free(&ar->db);
 	free(ar->path);
 	if (ar->fd >= 0)
-		close(ar->fd);
+		(ar->store.io ? ar->store.io->close : close)(ar->fd);
 	pthread_mutex_destroy(&ar->lock);
 	pthread_rwlock_destroy(&ar->io);
 	memset(ar, 0, sizeof *ar);

@@ -131,15 +131,23 @@ struct archive {
 	struct archive *companion;
 };
 
-/* Opens `path`: a DATA.BIN (plain or encrypted) or a single PAC, locked
+/* What archive_open opens, and how. */
+struct archive_options {
+	const char *path;
+	struct mlog *log;            /* where damaged entries are reported */
+	enum databin_game game;      /* forced; GAME_UNKNOWN: told from it */
+	bool read_only;
+	unsigned lock_wait_ms;       /* how long another mount's lock is waited for */
+	const struct store_io *io;   /* the system calls (store_io.h); NULL: libc's */
+};
+
+/* Opens o->path: a DATA.BIN (plain or encrypted) or a single PAC, locked
  * for the mount's life (exclusively when opened read-write, else shared;
- * AR_EBUSY when another mount still holds it after lock_wait_ms).
- * `game` forces the game
- * (GAME_UNKNOWN: guess).  On failure, a message naming what and where is
- * written to msg. */
-enum archive_error archive_open(struct archive *ar, const char *path,
-				struct mlog *log, enum databin_game game,
-				bool read_only, unsigned lock_wait_ms, struct fs_diag *msg);
+ * AR_EBUSY when another mount still holds it after lock_wait_ms), every
+ * call on it through o->io.  On failure, a message naming what and where
+ * is written to msg. */
+enum archive_error archive_open(struct archive *ar, const struct archive_options *o,
+				struct fs_diag *msg);
 void archive_close(struct archive *ar);
 
 /* At unmount, before the store's hook goes (the history closes): the

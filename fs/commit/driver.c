@@ -59,8 +59,9 @@ enum driver_status driver_open(struct mhfs *fs, const struct driver_options *o,
 	fs->entry_timeout = CACHE_TIMEOUT;
 	fs->rules = o->rules;
 	fs->opened = true;
-	switch (archive_open(&fs->ar, o->archive, &fs->log, o->game, o->read_only,
-			     o->lock_wait_ms, msg)) {
+	const struct archive_options ao = {o->archive, &fs->log, o->game, o->read_only,
+					   o->lock_wait_ms, o->io};
+	switch (archive_open(&fs->ar, &ao, msg)) {
 	case AR_OK:
 		break;
 	case AR_EIO:

@@ -15,6 +15,8 @@
 #include "mhfs.h"
 #include "rules.h"
 
+struct store_io;
+
 struct driver_options {
 	const char *archive;      /* the archive's path */
 	const char *state;        /* -o state=: the record folder; NULL: its
@@ -28,6 +30,8 @@ struct driver_options {
 	size_t scratch_bytes;     /* -o scratch_mb= */
 	size_t history_max;       /* -o history=, 0: the default */
 	enum rules_mode rules;    /* -o rules= */
+	const struct store_io *io; /* the archive's system calls; NULL: libc's
+				     (a test's simulated disk) */
 };
 
 enum driver_status {

@@ -46,6 +46,7 @@ const struct store_io store_libc = {
 	.fsync = fsync,
 	.fdatasync = fdatasync,
 	.fstat = fstat,
+	.stat = stat,
 	.fchmod = fchmod,
 	.fchown = fchown,
 	.flock = flock,

@@ -3,8 +3,8 @@
  * replacement, its backup and their directory goes through a table, as
  * SQLite's os_unix.c makes its calls; and the whole-buffer transfers, the
  * copies and the directory syncs built on it, which the store and its
- * journal share.  "-1 and errno" is this file's convention alone, as the
- * calls' own. */
+ * journal share.  "-1 and errno" is the table's convention alone, as the
+ * calls' own; the helpers answer 0 or an errno, as the rest of fs/. */
 #ifndef FS_STORE_IO_H
 #define FS_STORE_IO_H
 
@@ -27,6 +27,7 @@ struct store_io {
 	int (*fsync)(int fd);
 	int (*fdatasync)(int fd);
 	int (*fstat)(int fd, struct stat *st);
+	int (*stat)(const char *path, struct stat *st);
 	int (*fchmod)(int fd, mode_t mode);
 	int (*fchown)(int fd, uid_t uid, gid_t gid);
 	int (*flock)(int fd, int op);

@@ -4,7 +4,8 @@
  * written and as of their last sync, and names as of the directory's
  * last sync plus the changes since, in order; a call can be made to fail,
  * or the power to go after any call (sim_power_loss gives each state the
- * disk may be left in).  Included once, by that test. */
+ * disk may be left in).  Included by that test and by test_driver.c, which
+ * plans a whole commit on it. */
 #ifndef TESTS_SIMDIR_H
 #define TESTS_SIMDIR_H
 
@@ -385,6 +386,23 @@ static int sim_fstat(int fd, struct stat *st)
 	memset(st, 0, sizeof *st);
 	st->st_mode = S_IFREG | f->mode;
 	st->st_size = (off_t)f->data.len;
+	st->st_ino = (ino_t)(f - S.files) + 1;
+	return 0;
+}
+
+static int sim_stat(const char *path, struct stat *st)
+{
+	if (!enter("stat"))
+		return -1;
+	int f = named(path);
+	if (f < 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	memset(st, 0, sizeof *st);
+	st->st_mode = S_IFREG | S.files[f].mode;
+	st->st_size = (off_t)S.files[f].data.len;
+	st->st_ino = (ino_t)f + 1;
 	return 0;
 }
 
@@ -482,7 +500,7 @@ static int sim_fadvise(int fd, off_t off, off_t len, int advice)
 
 /* The store's hook (store.h note 6), as the history's: a call that syncs
  * the notes given so far. */
-static int sim_hook(void *ctx, struct fs_diag *why)
+static inline int sim_hook(void *ctx, struct fs_diag *why)
 {
 	(void)ctx;
 	if (!enter("hook")) {
@@ -514,6 +532,7 @@ static const struct store_io SIM_IO = {
 	.fsync = sim_fsync,
 	.fdatasync = sim_fdatasync,
 	.fstat = sim_fstat,
+	.stat = sim_stat,
 	.fchmod = sim_fchmod,
 	.fchown = sim_fchown,
 	.flock = sim_flock,
@@ -538,7 +557,7 @@ static void sim_start(const struct bytes *image)
 }
 
 /* Files of `at` written since their last sync. */
-static int dirty_files(const struct sim *at)
+static inline int dirty_files(const struct sim *at)
 {
 	int n = 0;
 	for (int f = 0; f < MAX_FILES; f++)
