@@ -37,8 +37,7 @@ static bool ruled(enum kind k)
 static bool holds_model(const struct pactree *tree)
 {
 	for (uint32_t i = 0; tree && i < tree->count; i++)
-		if (tree->subs[i].size &&
-		    (ruled(tree->subs[i].kind) || tree->subs[i].kind == KIND_PMO))
+		if (tree->subs[i].size && ruled(tree->subs[i].kind))
 			return true;
 	return false;
 }

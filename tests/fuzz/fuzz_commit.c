@@ -120,8 +120,10 @@ static uint8_t *make_model(uint64_t seed, size_t *len)
 		.groups_per_mesh = 1 + gen_below(&r, 3), .vertices = 4 + gen_below(&r, 8),
 		.skinned = gen_below(&r, 2), .remap = true};
 	mkpmo_build(r.x, &shape, &pmo);
-	bytes[M_PMO] = pmo.pmo;
+	bytes[M_PMO] = pmo.pmo; /* taken */
 	sizes[M_PMO] = pmo.len;
+	pmo.pmo = NULL;
+	mkpmo_free(&pmo);
 	const uint8_t *bank = texture_bank(gen_below(&r, 4), &sizes[M_TMH]);
 	bytes[M_TMH] = gen_ok(malloc(sizes[M_TMH]));
 	memcpy(bytes[M_TMH], bank, sizes[M_TMH]);

@@ -42,6 +42,7 @@
 #include "rig.h"
 #include "names.h"
 #include "pmo.h"
+#include "pmo_text.h"
 #include "views.h"
 #include "tmh.h"
 
@@ -635,6 +636,46 @@ static void extract_textures(const char *dir, const char *label, const uint8_t *
 	tmh_free(&t);
 }
 
+/* The bytes an MHP3rd PMO's geometry is in, as the mount pairs them: the
+ * entry after the one holding the PMO (NULL, 0: none). */
+struct companion {
+	const uint8_t *p;
+	size_t len;
+};
+
+/* PMO m[0..n) decoded into *out, its geometry from c when it keeps it
+ * there: whether it decodes. */
+static bool decode_pmo(const uint8_t *m, size_t n, const struct companion *c, struct pmo *out)
+{
+	bool needs = pmo_needs_companion(m, n);
+	bool ok = (!needs || c->p) &&
+		  pmo_decode(m, n, needs ? c->p : NULL, needs ? c->len : 0, out, NULL) == MH_OK;
+	if (!ok) {
+		pmo_free(out);
+		memset(out, 0, sizeof *out);
+	}
+	return ok;
+}
+
+/* A PMO's folder: mesh.txt, vertices.tsv and materials.tsv, or nothing
+ * when it does not decode (the mount's folder is empty then). */
+static void extract_pmo(const char *dir, const uint8_t *p, size_t size, const struct companion *c)
+{
+	char path[PATH_LEN];
+	struct pmo pmo;
+	size_t len;
+	make_dir(dir);
+	if (!decode_pmo(p, size, c, &pmo))
+		return;
+	path_of(path, "%s/mesh.txt", dir);
+	write_text(path, pmo_mesh_print(&pmo, &len), &len);
+	path_of(path, "%s/vertices.tsv", dir);
+	write_text(path, pmo_vertices_print(&pmo, &len), &len);
+	path_of(path, "%s/materials.tsv", dir);
+	write_text(path, pmo_materials_print(&pmo, &len), &len);
+	pmo_free(&pmo);
+}
+
 /* The folder the mount shows for a skeleton (skeleton.txt, bind_world.tsv), a pack
  * (pack.txt, records.txt of an MHP3rd one, the streams, entries/) or a texture bank
  * (its images), with the texts and pictures the codecs make: the mount tests'
@@ -716,21 +757,15 @@ static void bank_pngs(const uint8_t *m, uint32_t n, struct pac_bodies *b, size_t
 	tmh_free(&t);
 }
 
-static void find_bodies(const struct pac *pac, const uint8_t *p, struct pac_bodies *b)
+static void find_bodies(const struct pac *pac, const uint8_t *p, const struct companion *c,
+			struct pac_bodies *b)
 {
 	memset(b, 0, sizeof *b);
 	for (uint32_t i = 0; i < pac->count && b->n < 2; i++) {
 		const uint8_t *m = p + pac->entries[i].offset;
 		uint32_t n = pac->entries[i].size;
-		struct mh_diag d;
-		if (!n || sniff(m, n) != KIND_PMO)
+		if (!n || sniff(m, n) != KIND_PMO || !decode_pmo(m, n, c, &b->pmo[b->n]))
 			continue;
-		if (pmo_needs_companion(m, n) ||
-		    pmo_decode(m, n, NULL, 0, &b->pmo[b->n], &d) != MH_OK) {
-			pmo_free(&b->pmo[b->n]);
-			memset(&b->pmo[b->n], 0, sizeof b->pmo[b->n]);
-			continue;
-		}
 		size_t k = b->n++;
 		b->body[k].pmo = &b->pmo[k];
 		for (uint32_t j = i + 1; j < pac->count; j++) {
@@ -763,14 +798,14 @@ static void free_bodies(struct pac_bodies *b)
  * MHP3rd model PAC, or NULL) with `moveset_from`, as gltf_model_with
  * makes it. */
 static void extract_glb(const char *dir, const struct moveset_source *own, const struct pac *pac,
-			const uint8_t *p, const struct anim *moveset,
+			const uint8_t *p, const struct companion *c, const struct anim *moveset,
 			const struct moveset_source *moveset_from)
 {
 	char path[PATH_LEN];
 	struct mh_diag d;
 	struct anim a;
 	bool have_pack = false;
-	for (uint32_t i = 0; i < pac->count; i++) {
+	for (uint32_t i = 0; own->rig && i < pac->count; i++) {
 		const uint8_t *m = p + pac->entries[i].offset;
 		uint32_t n = pac->entries[i].size;
 		if (n && sniff(m, n) == KIND_ANIM) {
@@ -778,13 +813,14 @@ static void extract_glb(const char *dir, const struct moveset_source *own, const
 			break;
 		}
 	}
-	const struct anim *pack = have_pack ? &a : moveset;
+	/* A static model (no rig) has no motions. */
+	const struct anim *pack = have_pack ? &a : own->rig ? moveset : NULL;
 	struct records map;
 	bool mapped = pack && make_map(pack, have_pack ? own : moveset_from, &map);
 	uint8_t *glb;
 	size_t len;
 	struct pac_bodies bodies;
-	find_bodies(pac, p, &bodies);
+	find_bodies(pac, p, c, &bodies);
 	if (gltf_model_with(own->rig, pack, mapped ? &map : NULL, bodies.body, bodies.n, &glb,
 			    &len, &d))
 		fail(1, "internal error: %s/model.glb: %s", dir, d.msg);
@@ -800,7 +836,8 @@ static void extract_glb(const char *dir, const struct moveset_source *own, const
 
 static bool has_folder(enum kind k)
 {
-	return k == KIND_PAC || k == KIND_SKELETON || k == KIND_ANIM || k == KIND_TMH;
+	return k == KIND_PAC || k == KIND_SKELETON || k == KIND_ANIM || k == KIND_TMH ||
+	       k == KIND_PMO;
 }
 
 /* A model folder's check.txt: the rules its item breaks, `rig` the
@@ -822,9 +859,11 @@ static void extract_check(const char *dir, const uint8_t *p, size_t size,
  * skeleton of the PAC holding it, or NULL. */
 static void extract_pac(const char *dir, const char *label, const uint8_t *p,
 			size_t size, unsigned depth, const struct skeleton *outer_rig,
-			const struct anim *moveset, const struct moveset_source *moveset_from)
+			const struct companion *c, const struct anim *moveset,
+			const struct moveset_source *moveset_from)
 {
-	bool holds_model = false;
+	bool holds_model = false, has_skeleton = false;
+	int first_pmo = -1;
 	struct pac pac;
 	struct mh_diag d;
 	struct skeleton rig;
@@ -852,6 +891,9 @@ static void extract_pac(const char *dir, const char *label, const uint8_t *p,
 			continue; /* an empty (0,0) member has no file */
 		enum kind k = sniff(m, n);
 		holds_model |= k == KIND_SKELETON || k == KIND_ANIM;
+		has_skeleton |= k == KIND_SKELETON;
+		if (k == KIND_PMO && first_pmo < 0)
+			first_pmo = (int)i;
 		path_of(path, "%s/%u%s", dir, i, kind_ext(k));
 		write_file(path, m, n);
 		if (!has_folder(k) || (k == KIND_PAC && depth <= 1))
@@ -859,16 +901,26 @@ static void extract_pac(const char *dir, const char *label, const uint8_t *p,
 		path_of(path, "%s/%u", dir, i);
 		path_of(sublabel, "%s/%u%s", label, i, k == KIND_PAC ? "" : kind_ext(k));
 		if (k == KIND_PAC)
-			extract_pac(path, sublabel, m, n, depth - 1, have_rig ? &rig : NULL, NULL,
-				    NULL);
+			extract_pac(path, sublabel, m, n, depth - 1, have_rig ? &rig : NULL, c,
+				    NULL, NULL);
+		else if (k == KIND_PMO)
+			extract_pmo(path, m, n, c);
 		else
 			extract_model(path, sublabel, k, m, n, have_rig ? &rig : NULL, &own);
 	}
 	if (holds_model)
 		extract_check(dir, p, size, outer_rig);
 	if (have_rig) {
-		extract_glb(dir, &own, &pac, p, moveset, moveset_from);
+		extract_glb(dir, &own, &pac, p, c, moveset, moveset_from);
 		skeleton_free(&rig);
+	} else if (!has_skeleton && first_pmo >= 0) {
+		/* A small monster's static model: its first PMO decodes. */
+		struct pmo pmo;
+		const struct pac_entry *e = &pac.entries[first_pmo];
+		if (decode_pmo(p + e->offset, e->size, c, &pmo)) {
+			pmo_free(&pmo);
+			extract_glb(dir, &own, &pac, p, c, NULL, NULL);
+		}
 	}
 	pac_free(&pac);
 }
@@ -923,6 +975,10 @@ static void extract_entry(const char *dir, struct sink *index, const struct sour
 	char name[32], path[PATH_LEN], label[64];
 	struct moveset_source ms;
 	struct anim moveset;
+	/* Its PMOs' geometry may be in the next entry. */
+	size_t next_len = 0;
+	uint8_t *next = entry_of((void *)src, id + 1, &next_len);
+	const struct companion c = {next, next_len};
 
 	snprintf(name, sizeof name, "file_%05d", (int)id - 1);
 	snprintf(label, sizeof label, "%s%s", name, kind_ext(k));
@@ -930,10 +986,12 @@ static void extract_entry(const char *dir, struct sink *index, const struct sour
 	if (k == KIND_PAC) {
 		/* An MHP3rd model PAC's model.glb plays its standalone moveset. */
 		bool linked = moveset_at(src, id + RECORDS_RIG_BEFORE, &moveset, &ms);
-		extract_pac(path, name, p, size, TREE_DEPTH, NULL, linked ? &moveset : NULL, &ms);
+		extract_pac(path, name, p, size, TREE_DEPTH, NULL, &c, linked ? &moveset : NULL, &ms);
 		if (linked)
 			anim_free(&moveset);
 		moveset_source_free(&ms);
+	} else if (k == KIND_PMO) {
+		extract_pmo(path, p, size, &c);
 	} else if (has_folder(k)) {
 		if (k == KIND_ANIM)
 			moveset_source_of(id, entry_of, (void *)src, &ms);
@@ -948,6 +1006,7 @@ static void extract_entry(const char *dir, struct sink *index, const struct sour
 	fprintf(index->f, "%s\t%u\t%u\t%u\t%llu\t%s\t%s\n", label, id, db->start[id],
 		databin_entry_blocks(db, id), (unsigned long long)size,
 		kind_name(k), plain_id(id) ? "yes" : "no");
+	free(next);
 }
 
 /* Pass 2: the TOC, then every entry padded to its blocks, to each output
