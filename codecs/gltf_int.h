@@ -39,6 +39,7 @@ static inline float glb_f32(double v)
 	return isfinite(f) ? f : 0.0f;
 }
 
+/* The GLB writer (glb.c). */
 void glb_json_f32(struct strbuf *sb, float v);
 /* A JSON string of printable ASCII: anything else is escaped. */
 void glb_json_string(struct strbuf *sb, const char *s);
@@ -49,6 +50,10 @@ void glb_text_int(struct strbuf *sb, const char *text, long long v);
 bool glb_reserve(struct glb *g, size_t more);
 /* The bufferView of the bytes from `start` to the end; target 0: none. */
 uint32_t glb_view(struct glb *g, size_t start, int target);
+/* An accessor's opening up to its type: `{"bufferView":V,"componentType":T,`
+ * then "normalized":true when asked, and "count":N. */
+void glb_accessor_head(struct glb *g, uint32_t view, int type, bool normalized,
+		       uint32_t count);
 /* `count` floats of `comps` components each (1, 2, 3, 4 or 16), as one
  * accessor over a view of their own; with min and max when `bounds`. */
 uint32_t glb_floats(struct glb *g, const float *v, uint32_t count, unsigned comps, bool bounds,
