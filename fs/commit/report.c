@@ -83,6 +83,8 @@ static void keep_text(struct mhfs *fs, const char *path, const uint8_t *data, si
 	pthread_mutex_lock(&fs->scratch.lock);
 	struct scratch *f = scratch_create(&fs->scratch, NODE_REJECTED, name,
 					   S_IFREG | 0644, fs->uid, fs->gid);
+	if (f)
+		f->kept_text = true;
 	if (f && scratch_set(f, data, len))
 		scratch_unlink(&fs->scratch, f);
 	pthread_mutex_unlock(&fs->scratch.lock);
@@ -176,7 +178,7 @@ void report_commit(struct mhfs *fs, const struct edit *e, const struct commit_re
 static void scratch_path(struct mhfs *fs, const struct scratch *f, char *buf, size_t len)
 {
 	struct node dir;
-	if (f->parent != NODE_REJECTED && node_from_ino(fs, f->parent, &dir))
+	if (!f->kept_text && node_from_ino(fs, f->parent, &dir))
 		node_child_path(fs, &dir, f->name, buf, len);
 	else
 		snprintf(buf, len, "%s", f->name);

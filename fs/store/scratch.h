@@ -37,6 +37,9 @@ struct scratch {
 	bool pending;          /* a view being created (a new slot file): its
 				  contents are committed to that view */
 	uint64_t view;         /* pending: the view's inode */
+	bool kept_text;        /* a refused text the record could not take,
+				  kept here instead: named after its view's
+				  path already (report.c) */
 	struct scratch_table *table; /* whose budget its data counts against */
 	struct scratch *next;
 };
