@@ -72,16 +72,15 @@ static bool removed_clip(struct mhfs *fs, const struct node *slot, char *path,
 
 /* ---- the commit -------------------------------------------------------- */
 
-/* The decoded model an encoder may use for item `item` resolved to t
- * (edit.h): a pack's when the cache holds it, built from the bytes the
- * commit edits (a commit to the entry drops it, and the commit holds the
- * io lock exclusively, so no reader holds it either); a PMO's, built if
- * need be, for what it knows beside the PMO (view_pmo.c).  NULL: none. */
-static struct model *decoded_model(struct archive *ar, const struct node *item,
-				   const struct node_target *t)
+/* The decoded model an encoder may use for the view's item `item` (edit.h):
+ * a pack's when the cache holds it, built from the bytes the commit edits
+ * (a commit to the entry drops it, and the commit holds the io lock
+ * exclusively, so no reader holds it either); a PMO's, built if need be,
+ * for what it knows beside the PMO (view_pmo.c).  NULL: none. */
+static struct model *decoded_model(struct archive *ar, const struct node *item)
 {
 	struct item it;
-	if (item_resolve(ar, item, &it) || it.offset != t->offset || it.size != t->size)
+	if (item_resolve(ar, item, &it))
 		return NULL;
 	if (it.kind == KIND_PMO)
 		return item_model(ar, item, &it);
@@ -123,7 +122,7 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 		return r->err = failed(r, EROFS, "the original tree is read-only");
 	item.type = NODE_FILE;
 	item.stream = item.slot = 0;
-	r->entry = item.entry;
+	const struct node own = item; /* the view's item */
 	uint64_t began = archive_now_us();
 	pthread_rwlock_wrlock(&ar->io);
 	node_path(fs, &e->view, r->path, sizeof r->path);
@@ -150,6 +149,11 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 	}
 	inodes_apply(&fs->inodes, &r->plan);
 	r->replayed = was_pending;
+	struct edit ed = *e;
+	const struct view_class *c = node_class(&e->view);
+	if ((ed.next_entry = c->to_next_entry && c->to_next_entry(fs, &e->view)))
+		item = (struct node){.type = NODE_FILE, .entry = own.entry + 1};
+	r->entry = item.entry;
 	if ((err = node_resolve(fs, &item, &t))) {
 		err = failed(r, err, NULL);
 		goto out;
@@ -175,8 +179,7 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 	size_t size = was_entry.size;
 	const uint8_t *old = entry + t.offset;
 	enum clip_format format = was_entry.clip_format;
-	struct edit ed = *e;
-	struct model *cached = decoded_model(ar, &item, &t);
+	struct model *cached = decoded_model(ar, &own);
 	ed.decoded = cached;
 	int encoded = encode_edit(&ed, old, t.size, &format, &item_new, &item_len, &d);
 	/* A pack taken: the model is no longer whole, so it goes whatever
@@ -220,7 +223,10 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 		err = failed(r, ENOMEM, NULL);
 		goto out;
 	}
-	change_of(&e->view, t.kind, kind_of(item_new, item_len), &change);
+	if (ed.next_entry)
+		change_of(&item, t.kind, kind_of(item_new, item_len), &change);
+	else
+		change_of(&e->view, t.kind, kind_of(item_new, item_len), &change);
 	if ((err = invalidate_plan(fs, &change, &r->plan))) {
 		err = failed(r, err, NULL);
 		goto out;

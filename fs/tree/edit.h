@@ -28,6 +28,9 @@ struct edit {
 	uint32_t share_stream;     /* EDIT_SHARE_SLOT: the slot whose clip */
 	uint32_t share_slot;       /*   the view's slot plays too */
 	uint64_t undoes;           /* the commit it undoes (.mhfu/undo), 0 if none */
+	bool next_entry;           /* set by commit_edit: the edit is committed to
+				      the entry after the view's, not to its
+				      item (view.h to_next_entry) */
 	struct model *decoded;     /* set by commit_edit: the edited pack's cached
 				      model, decoded from the bytes edited; an
 				      encoder may take its pack (model_take_pack,

@@ -185,6 +185,11 @@ struct view_class {
 	enum mh_err (*encode)(const struct edit *e, const uint8_t *old, size_t old_len,
 			      enum clip_format *format, uint8_t **out, size_t *out_len,
 			      struct mh_diag *d);
+	/* Whether an edit of this view changes the entry after its item's
+	 * instead of the item (an MHP3rd PMO's vertices, kept in that entry:
+	 * view_pmo.c); NULL: never.  The encoder then gets that entry's bytes
+	 * as the old ones, and e->next_entry. */
+	bool (*to_next_entry)(struct mhfs *fs, const struct node *view);
 	/* The line of the edited text a rule violation points at, 0 if none. */
 	unsigned (*violation_line)(const struct edit *e, const struct rule_violation *v);
 	/* Writable files kept outside the archive (records.txt): the whole

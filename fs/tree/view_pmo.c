@@ -6,9 +6,9 @@
  * An edit is applied to the PMO decoded afresh from the bytes the commit
  * holds, with what the model knows beside it: the geometry of an MHP3rd
  * model kept in the next entry, the skeleton's bones and the texture
- * bank's images.  Vertices kept in that next entry are another entry's
- * bytes, which a commit of this one cannot write: such an edit is
- * refused. */
+ * bank's images.  The vertices of such a model are that next entry's
+ * bytes: an edit of its vertices.tsv is committed to that entry
+ * (to_next_entry), the PMO's own bytes staying as they are. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,25 +67,57 @@ static enum mh_err apply_text(struct pmo *p, enum pmo_view which, const struct e
 	}
 }
 
+/* Whether the model's vertices are in the next entry: its vertices.tsv
+ * commits there. */
+static bool pmo_to_next_entry(struct mhfs *fs, const struct node *view)
+{
+	struct node_target t;
+	memset(&t, 0, sizeof t);
+	t.listing = true; /* its model, not its text */
+	return view->type == NODE_PMO_VERTICES && !pmo_text_resolve(fs, view, &t) &&
+	       t.model->pmo.external;
+}
+
+/* The new bytes of what the edit commits to: the PMO (old), or, with
+ * e->next_entry, the next entry holding its geometry (old), the PMO's own
+ * bytes those the model keeps. */
 static enum mh_err pmo_text_encode(const struct edit *e, const uint8_t *old, size_t old_len,
 				   enum clip_format *format, uint8_t **out, size_t *out_len,
 				   struct mh_diag *d)
 {
 	(void)format;
 	const struct model *m = e->decoded && e->decoded->kind == KIND_PMO ? e->decoded : NULL;
+	if (e->next_entry && !m)
+		return mh_fail(d, MH_EIO, 0, "the PMO beside its geometry could not be read");
 	struct pmo p;
-	uint8_t *companion = NULL;
-	size_t companion_len = 0;
-	enum mh_err err = pmo_decode(old, old_len, m ? m->pmo.companion : NULL,
-				     m ? m->pmo.companion_len : 0, &p, d);
+	uint8_t *pmo = NULL, *companion = NULL;
+	size_t pmo_len = 0, companion_len = 0;
+	enum mh_err err = e->next_entry
+				  ? pmo_decode(m->pmo.raw, m->pmo.raw_len, old, old_len, &p, d)
+				  : pmo_decode(old, old_len, m ? m->pmo.companion : NULL,
+					       m ? m->pmo.companion_len : 0, &p, d);
 	if (!err)
 		err = apply_text(&p, view_of(&e->view), e, m, d);
 	if (!err)
-		err = pmo_encode(&p, out, out_len, &companion, &companion_len, d);
-	if (!err && p.external &&
-	    (companion_len != p.companion_len || memcmp(companion, m->pmo.companion, companion_len)))
-		err = mh_fail(d, MH_ERANGE, 0, "this model's vertices are kept in the next entry "
-			      "(its companion geometry), which an edit of the PMO cannot write yet");
+		err = pmo_encode(&p, &pmo, &pmo_len, &companion, &companion_len, d);
+	/* What the other entry holds must not change (the views say which). */
+	const uint8_t *other = e->next_entry ? m->pmo.raw : m ? m->pmo.companion : NULL;
+	size_t other_len = e->next_entry ? m->pmo.raw_len : m ? m->pmo.companion_len : 0;
+	uint8_t *mine = e->next_entry ? companion : pmo, *theirs = e->next_entry ? pmo : companion;
+	size_t mine_len = e->next_entry ? companion_len : pmo_len;
+	size_t theirs_len = e->next_entry ? pmo_len : companion_len;
+	if (!err && p.external && (theirs_len != other_len || memcmp(theirs, other, other_len)))
+		err = mh_fail(d, MH_ERANGE, 0, "this edit would change both the PMO and the entry "
+			      "holding its geometry: edit one text at a time");
+	if (!err) {
+		*out = mine; /* taken */
+		*out_len = mine_len;
+		if (e->next_entry)
+			companion = NULL;
+		else
+			pmo = NULL;
+	}
+	free(pmo);
 	free(companion);
 	pmo_free(&p);
 	return err;
@@ -96,6 +128,7 @@ static enum mh_err pmo_text_encode(const struct edit *e, const uint8_t *old, siz
 		.flags = VIEW_ITEM | VIEW_WRITABLE, .source = SOURCE_MODEL,  \
 		.in = NODE_PMO_DIR, .fixed_name = file,                      \
 		.resolve = pmo_text_resolve, .encode = pmo_text_encode,      \
+		.to_next_entry = pmo_to_next_entry,                          \
 	}
 
 const struct view_class view_pmo_mesh = PMO_TEXT_VIEW("mesh.txt");

@@ -8,8 +8,9 @@
 # exactly one vertex of the PMO in DATA.BIN (read by mhfudump, outside the
 # mount, and by the reader) and nothing else; values the format cannot
 # hold are refused at path:line:col, the archive untouched and the text
-# kept; a PMO that does not decode is served as bytes with its folder
-# empty and a log line.
+# kept; an MHP3rd model's vertex edit lands in the next entry, which holds
+# its geometry, its PAC unchanged; a PMO that does not decode is served as
+# bytes with its folder empty and a log line.
 #
 #   bash tests/mount/pmo_test.sh MOUNT_BINARY SAMPLE_DIR MHFUDUMP_BINARY
 set -uo pipefail
@@ -137,6 +138,23 @@ check "a vertex row removed is refused" bash -c "
 	awk '!(\$1 == $G && \$2 == $V)' '$dir/vertices.tsv' >'$work/short' &&
 	! cp '$work/short' '$dir/vertices.tsv' 2>/dev/null"
 check "after every refusal the archive is as it was" cmp "$work/before-refusals" "$archive"
+
+# --- an MHP3rd model: its geometry is the next entry's ------------------------------------
+p3=file_05248/1 # the Brute Tigrex; its geometry is file_05249
+"$dump" "$archive" file_05248.pac >"$work/p3pac0"
+"$dump" "$archive" file_05249.bin >"$work/p3geo0"
+check "an MHP3rd model's vertices.tsv, its geometry in the next entry, takes an awk edit" bash -c "
+	awk '\$1 == 0 && \$2 == 0 { \$3 += 1 } 1' '$mnt/$p3/vertices.tsv' >'$work/p3v' &&
+	cat '$work/p3v' >'$mnt/$p3/vertices.tsv'"
+"$dump" "$archive" file_05248.pac >"$work/p3pac1"
+"$dump" "$archive" file_05249.bin >"$work/p3geo1"
+check "... which lands in file_05249 (1 or 2 bytes), the PAC's own bytes unchanged" bash -c "
+	cmp '$work/p3pac0' '$work/p3pac1' &&
+	n=\$(cmp -l '$work/p3geo0' '$work/p3geo1' | wc -l) && test \$n -ge 1 -a \$n -le 2"
+check "... and the reader, given that entry, finds vertex 0 of group 0 moved by 1" bash -c "
+	a=\$(python3 '$here/pmo_reader.py' positions '$mnt/$p3.pmo' '$work/p3geo0' | awk '\$1 == 0 && \$2 == 0 { print \$3 }')
+	b=\$(python3 '$here/pmo_reader.py' positions '$mnt/$p3.pmo' '$work/p3geo1' | awk '\$1 == 0 && \$2 == 0 { print \$3 }')
+	awk -v a=\$a -v b=\$b 'BEGIN { d = b - a - 1; exit !(d > -0.05 && d < 0.05) }'"
 
 # --- a mesh edit ------------------------------------------------------------------------
 check "a material's colour edited in materials.tsv lands" bash -c "

@@ -134,21 +134,27 @@ static int lookup(const char *path, struct node *n)
 	return err;
 }
 
+/* The view's contents (malloc'ed). */
+static struct file_bytes view_bytes(const char *path)
+{
+	struct node n;
+	struct file_bytes b = {0};
+	assert_int_equal(lookup(path, &n), 0);
+	pthread_rwlock_rdlock(&F.fs->ar.io);
+	assert_int_equal(node_contents(F.fs, &n, &b.p, &b.len), 0);
+	pthread_rwlock_unlock(&F.fs->ar.io);
+	return b;
+}
+
 /* The view's contents as a NUL-terminated string. */
 static char *contents(const char *path)
 {
-	struct node n;
-	uint8_t *data;
-	size_t len;
-	assert_int_equal(lookup(path, &n), 0);
-	pthread_rwlock_rdlock(&F.fs->ar.io);
-	assert_int_equal(node_contents(F.fs, &n, &data, &len), 0);
-	pthread_rwlock_unlock(&F.fs->ar.io);
-	char *s = malloc(len + 1);
+	struct file_bytes b = view_bytes(path);
+	char *s = malloc(b.len + 1);
 	assert_non_null(s);
-	memcpy(s, data, len);
-	s[len] = '\0';
-	free(data);
+	memcpy(s, b.p, b.len);
+	s[b.len] = '\0';
+	free(b.p);
 	return s;
 }
 
@@ -317,8 +323,8 @@ static size_t bytes_differing(const struct file_bytes *a, const struct file_byte
 
 /* A PMO's views without a mount: vertices.tsv moves one vertex in place
  * (a byte or two of the archive), materials.tsv refuses a texture past
- * the bank, and an MHP3rd model whose vertices are in the next entry
- * refuses their edit, each refusal leaving the archive as it was. */
+ * the bank, leaving the archive as it was, and an MHP3rd model's vertex
+ * moves in the next entry, which holds its geometry. */
 static void test_pmo_views_commit_in_place(void **state)
 {
 	(void)state;
@@ -350,16 +356,36 @@ static void test_pmo_views_commit_in_place(void **state)
 	struct file_bytes refused = archive_bytes();
 	assert_int_equal(bytes_differing(&after, &refused), 0);
 
-	/* An MHP3rd model whose geometry is the next entry's. */
+	/* An MHP3rd model whose geometry is the next entry's (file_05249):
+	 * the vertex moves there, the PMO's own entry stays. */
 	static const char *const p3rd = "file_05248/1/vertices.tsv";
 	char *p3 = contents(p3rd);
+	struct file_bytes pac_before = view_bytes("file_05248.pac");
+	struct file_bytes geometry_before = view_bytes("file_05249.bin");
 	char *p3_moved = vertex_moved(p3, 0, 0, 1.0f);
-	assert_int_equal(write_view(p3rd, p3_moved, strlen(p3_moved)), EINVAL);
+	assert_int_equal(write_view(p3rd, p3_moved, strlen(p3_moved)), 0);
 	struct file_bytes still = archive_bytes();
-	assert_int_equal(bytes_differing(&after, &still), 0);
-	/* ... but written back as it is, it commits nothing, and is fine. */
-	assert_int_equal(write_view(p3rd, p3, strlen(p3)), 0);
+	changed = bytes_differing(&refused, &still);
+	assert_true(changed >= 1 && changed <= 2);
+	char *p3_now = contents(p3rd);
+	struct file_bytes pac_now = view_bytes("file_05248.pac");
+	struct file_bytes geometry_now = view_bytes("file_05249.bin");
+	assert_string_not_equal(p3_now, p3);
+	assert_int_equal(bytes_differing(&pac_before, &pac_now), 0);
+	changed = bytes_differing(&geometry_before, &geometry_now);
+	assert_true(changed >= 1 && changed <= 2);
 	close_driver();
+	/* Reopened, the model reads its moved vertex from the next entry. */
+	assert_int_equal(open_driver(RULES_STRICT), DRIVER_OK);
+	char *p3_again = contents(p3rd);
+	assert_string_equal(p3_again, p3_now);
+	close_driver();
+	free(p3_now);
+	free(p3_again);
+	free(pac_before.p);
+	free(pac_now.p);
+	free(geometry_before.p);
+	free(geometry_now.p);
 	free(before.p);
 	free(after.p);
 	free(refused.p);
