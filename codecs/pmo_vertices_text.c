@@ -30,26 +30,56 @@ static struct row_shape shape_of(const struct pmo_vtype *vt)
 
 /* ---- printing -------------------------------------------------------------- */
 
-static void put_floats(struct strbuf *sb, const float *v, unsigned n)
+/* The texts of floats printed lately, by their bits: normals, weights and
+ * many UVs take few values (quantised to a byte, a short), so most of a
+ * row's floats are printed once per model, not once per vertex. */
+#define MEMO_SLOTS 1024u
+#define MEMO_TEXT 16u
+struct memo {
+	uint32_t bits[MEMO_SLOTS];
+	uint8_t len[MEMO_SLOTS]; /* 0: empty */
+	char text[MEMO_SLOTS][MEMO_TEXT];
+};
+
+static void put_f32(struct strbuf *sb, struct memo *m, float v)
 {
-	for (unsigned k = 0; k < n; k++) {
-		strbuf_char(sb, '\t');
-		pmo_text_f32(sb, v[k]);
+	uint32_t bits;
+	memcpy(&bits, &v, sizeof bits);
+	unsigned slot = (bits * 2654435761u) >> 22; /* of MEMO_SLOTS */
+	if (m->len[slot] && m->bits[slot] == bits) {
+		strbuf_append(sb, m->text[slot], m->len[slot]);
+		return;
+	}
+	char buf[TEXT_F32_MAX];
+	size_t n = text_f32(buf, sizeof buf, v);
+	strbuf_append(sb, buf, n);
+	if (n < MEMO_TEXT) {
+		m->bits[slot] = bits;
+		m->len[slot] = (uint8_t)n;
+		memcpy(m->text[slot], buf, n);
 	}
 }
 
-static void put_row(struct strbuf *sb, const struct pmo_group *grp, const struct row_shape *s,
-		    uint32_t g, uint32_t v)
+static void put_floats(struct strbuf *sb, struct memo *m, const float *v, unsigned n)
+{
+	for (unsigned k = 0; k < n; k++) {
+		strbuf_char(sb, '\t');
+		put_f32(sb, m, v[k]);
+	}
+}
+
+static void put_row(struct strbuf *sb, struct memo *m, const struct pmo_group *grp,
+		    const struct row_shape *s, uint32_t g, uint32_t v)
 {
 	const struct pmo_vertex *x = &grp->vertices[v];
 	pmo_text_uint(sb, g);
 	strbuf_char(sb, '\t');
 	pmo_text_uint(sb, v);
-	put_floats(sb, x->pos, 3);
+	put_floats(sb, m, x->pos, 3);
 	if (s->normal)
-		put_floats(sb, x->normal, 3);
+		put_floats(sb, m, x->normal, 3);
 	if (s->uv)
-		put_floats(sb, x->uv, 2);
+		put_floats(sb, m, x->uv, 2);
 	for (unsigned k = 0; s->color && k < 4; k++) {
 		strbuf_char(sb, '\t');
 		pmo_text_uint(sb, x->rgba[k]);
@@ -61,7 +91,7 @@ static void put_row(struct strbuf *sb, const struct pmo_group *grp, const struct
 		else
 			pmo_text_uint(sb, (unsigned)grp->slot_bone[k]);
 		strbuf_char(sb, ':');
-		pmo_text_f32(sb, x->weights[k]);
+		put_f32(sb, m, x->weights[k]);
 	}
 	strbuf_char(sb, '\n');
 }
@@ -69,13 +99,17 @@ static void put_row(struct strbuf *sb, const struct pmo_group *grp, const struct
 char *pmo_vertices_print(const struct pmo *p, size_t *len)
 {
 	struct strbuf sb = {0};
+	struct memo *m = calloc(1, sizeof *m);
+	if (!m)
+		return NULL;
 	strbuf_printf(&sb, "# group\tvertex\tx\ty\tz\tnx\tny\tnz\tu\tv\tr\tg\tb\ta\tbone:weight...\n");
 	for (uint32_t g = 0; g < p->group_count; g++) {
 		const struct pmo_group *grp = &p->groups[g];
 		struct row_shape s = shape_of(&grp->vtype);
 		for (uint32_t v = 0; v < grp->vertex_count; v++)
-			put_row(&sb, grp, &s, g, v);
+			put_row(&sb, m, grp, &s, g, v);
 	}
+	free(m);
 	return strbuf_take(&sb, len);
 }
 
