@@ -216,9 +216,14 @@ fresh
 check "pack.txt: a stream's slot count changes" bash -c "
 	sed -i 's/^stream 1 slots 105\$/stream 1 slots 107/' '$mnt/file_06185/3/pack.txt' &&
 	'$dump' '$archive' file_06185/3/pack.txt | grep -q '^stream 1 slots 107\$' && '$dump' --check '$archive'"
-check "a raw member (1.pmo) replaced with cp" bash -c "
-	{ printf 'pmo\0'; head -c 3000 /dev/urandom; } >'$work/new.pmo' && cp '$work/new.pmo' '$mnt/file_06185/1.pmo' &&
+check "a raw member (1.pmo) replaced with cp: another model's PMO" bash -c "
+	cp '$mnt/file_06121/1.pmo' '$work/new.pmo' && cp '$work/new.pmo' '$mnt/file_06185/1.pmo' &&
 	cmp <('$dump' '$archive' file_06185/1.pmo) '$work/new.pmo' && cmp '$mnt/file_06185/1.pmo' '$work/new.pmo' && '$dump' --check '$archive'"
+cp "$archive" "$work/before-junk"
+check "junk behind a PMO's magic over 1.pmo is refused (UNDECODABLE), the archive as it was" bash -c "
+	{ printf 'pmo\0'; head -c 3000 /dev/urandom; } >'$work/junk.pmo' &&
+	! cp '$work/junk.pmo' '$mnt/file_06185/1.pmo' 2>/dev/null &&
+	tail -n 5 '$mnt/.mhfu/log' | grep -q UNDECODABLE && cmp '$work/before-junk' '$archive'"
 check "a raw entry of another kind replaced, growing by blocks" bash -c "
 	{ printf 'HITS'; head -c 9000 /dev/urandom; } >'$work/new.hit' && cp '$work/new.hit' '$mnt/file_00100.bin' &&
 	'$dump' '$archive' file_00100.hit | head -c 9004 | cmp - '$work/new.hit' && '$dump' --check '$archive'"
