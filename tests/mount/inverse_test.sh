@@ -100,11 +100,13 @@ op_grow_stream() {
 		undo_with sed -i "'s/^stream $k slots $((n + 2))\$/stream $k slots $n/'" "$pack/pack.txt"
 }
 
+# The Tigrex's PMO replaced by another model's (one that decodes, its
+# palette within the Tigrex's 48 bones: junk would be refused).
 op_replace_member() {
 	local m=$mnt/file_06185/1.pmo
 	keep "$m"
-	{ head -c 4 "$copy"; head -c $((100 + RANDOM % 3000)) /dev/urandom; } >"$work/new.pmo" &&
-		cp "$work/new.pmo" "$m" && undo_with cp "$copy" "$m"
+	cp "$mnt/$(pick file_06121/1 file_06121/5 file_06130/1 file_06111/1 file_06122/0).pmo" \
+		"$work/new.pmo" && cp "$work/new.pmo" "$m" && undo_with cp "$copy" "$m"
 }
 
 op_tar_stream() {
