@@ -68,6 +68,11 @@ bool lex_next_line(struct lex *lx, enum mh_err *err, struct mh_diag *d)
 	}
 }
 
+void lex_skip_line(struct lex *lx)
+{
+	skip_rest_of_line(lx);
+}
+
 bool lex_word(struct lex *lx, struct lex_word *w, enum mh_err *err,
 	      struct mh_diag *d)
 {

@@ -40,6 +40,10 @@ bool lex_word(struct lex *lx, struct lex_word *w, enum mh_err *err,
 enum mh_err lex_expect(struct lex *lx, struct lex_word *w, const char *what,
 		       struct mh_diag *d);
 
+/* Moves past the rest of the current line (to its newline, which
+ * lex_next_line then takes). */
+void lex_skip_line(struct lex *lx);
+
 /* Fails unless nothing but blanks or a comment remains on the line. */
 enum mh_err lex_end_of_line(struct lex *lx, struct mh_diag *d);
 

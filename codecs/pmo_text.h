@@ -40,6 +40,12 @@ enum mh_err pmo_mesh_apply(struct pmo *p, const char *text, size_t len, unsigned
  * pmo_vertex_set. */
 enum mh_err pmo_vertices_apply(struct pmo *p, const char *text, size_t len, struct mh_diag *d);
 
+/* The same, given the text as pmo_vertices_print printed it for p: a row
+ * written back as printed is taken as its vertex, unparsed (an awk edit
+ * of one row parses one).  The outcome is pmo_vertices_apply's. */
+enum mh_err pmo_vertices_apply_printed(struct pmo *p, const char *text, size_t len,
+				       const char *printed, size_t printed_len, struct mh_diag *d);
+
 /* Applies an edited materials.tsv.  images: the texture bank's image
  * count, which a changed texture index must stay below. */
 enum mh_err pmo_materials_apply(struct pmo *p, const char *text, size_t len, unsigned images,

@@ -307,8 +307,29 @@ static enum mh_err parse_row(struct lex *lx, const struct pmo *p, uint32_t g, ui
 	return parse_values(&r, &s, grp, &grp->vertices[v], out, d);
 }
 
-static enum mh_err parse_rows(const struct pmo *p, const char *text, size_t len, struct rows *rs,
-			      struct mh_diag *d)
+/* The text as it was printed, a row's line found by its number: a row
+ * written back as printed is that vertex unchanged, not parsed again
+ * (an awk edit of one row parses one row). */
+struct printed {
+	const char *text, *end;
+	const char *next;  /* the line of the next row, in order */
+};
+
+/* Whether the line at bol (of text ending at end) is the next printed
+ * row's, byte for byte; the printed rows move on by one either way. */
+static bool as_printed(struct printed *pr, const char *bol, const char *end)
+{
+	if (!pr->text || pr->next >= pr->end)
+		return false;
+	const char *row = pr->next, *nl = memchr(row, '\n', (size_t)(pr->end - row));
+	size_t n = nl ? (size_t)(nl - row) : (size_t)(pr->end - row);
+	pr->next = nl ? nl + 1 : pr->end;
+	return (size_t)(end - bol) >= n && !memcmp(bol, row, n) &&
+	       (bol + n == end || bol[n] == '\n');
+}
+
+static enum mh_err parse_rows(const struct pmo *p, const char *text, size_t len,
+			      struct printed *pr, struct rows *rs, struct mh_diag *d)
 {
 	struct lex lx;
 	lex_init(&lx, text, len);
@@ -322,6 +343,11 @@ static enum mh_err parse_rows(const struct pmo *p, const char *text, size_t len,
 					"(the model has %zu vertices)", g, v, rs->n);
 			rs->at[i] = (size_t)(lx.bol - text);
 			rs->line[i] = lx.line;
+			if (lx.p == lx.bol && as_printed(pr, lx.bol, text + len)) {
+				rs->want[i] = p->groups[g].vertices[v];
+				lex_skip_line(&lx);
+				continue;
+			}
 			if ((err = parse_row(&lx, p, g, v, &rs->want[i], d)))
 				return err;
 		}
@@ -472,10 +498,22 @@ static enum mh_err apply_rows(struct pmo *p, struct rows *rs, const char *text, 
 
 enum mh_err pmo_vertices_apply(struct pmo *p, const char *text, size_t len, struct mh_diag *d)
 {
+	return pmo_vertices_apply_printed(p, text, len, NULL, 0, d);
+}
+
+enum mh_err pmo_vertices_apply_printed(struct pmo *p, const char *text, size_t len,
+				       const char *printed, size_t printed_len, struct mh_diag *d)
+{
 	struct rows rs = {0};
+	struct printed pr = {printed, printed ? printed + printed_len : NULL, printed};
+	/* Past the header comment: the first row's line. */
+	while (printed && pr.next < pr.end && *pr.next == '#') {
+		const char *nl = memchr(pr.next, '\n', (size_t)(pr.end - pr.next));
+		pr.next = nl ? nl + 1 : pr.end;
+	}
 	enum mh_err err = rows_alloc(p, &rs, d);
 	if (!err)
-		err = parse_rows(p, text, len, &rs, d);
+		err = parse_rows(p, text, len, &pr, &rs, d);
 	if (!err)
 		err = apply_rows(p, &rs, text, len, d);
 	rows_free(&rs);

@@ -59,8 +59,14 @@ static enum mh_err apply_text(struct pmo *p, enum pmo_view which, const struct e
 	case PMO_MESH_TXT:
 		return pmo_mesh_apply(p, text, e->len, m && m->bones > 0 ? (unsigned)m->bones : 0u,
 				      d);
-	case PMO_VERTICES_TSV:
-		return pmo_vertices_apply(p, text, e->len, d);
+	case PMO_VERTICES_TSV: {
+		/* The text as the model printed it, if it did: the rows
+		 * written back as they were are not parsed again. */
+		const struct model_text *was =
+			m ? atomic_load(&m->pmo_text[PMO_VERTICES_TSV]) : NULL;
+		return pmo_vertices_apply_printed(p, text, e->len, was ? was->text : NULL,
+						  was ? was->len : 0, d);
+	}
 	default:
 		return pmo_materials_apply(p, text, e->len,
 					   m && m->images >= 0 ? (unsigned)m->images : 255u, d);

@@ -394,6 +394,72 @@ static void test_vertex_edit_colour_weight(void **state)
 	drop(&x);
 }
 
+/* Applies e to a fresh model of `seed` and `shape`, with or without the
+ * printed text: the outcome (code, line, column, message) and the
+ * bytes, as one string to compare. */
+static char *outcome(uint64_t seed, const struct mkpmo_shape *shape, const char *e,
+		     bool printed)
+{
+	struct model x;
+	struct mh_diag d = {0};
+	size_t n, len, clen;
+	build(seed, shape, &x);
+	char *t = print(&x.p, VERTICES, &n);
+	enum mh_err err = printed ? pmo_vertices_apply_printed(&x.p, e, strlen(e), t, n, &d)
+				  : pmo_vertices_apply(&x.p, e, strlen(e), &d);
+	uint8_t *bytes = NULL, *comp = NULL;
+	assert_int_equal(pmo_encode(&x.p, &bytes, &len, &comp, &clen, NULL), MH_OK);
+	char *out = malloc(2 * (len + clen) + 512);
+	assert_non_null(out);
+	int at = snprintf(out, 512, "%d %u:%u %s|", err, d.line, d.col, err ? d.msg : "");
+	for (size_t i = 0; i < len; i++)
+		at += sprintf(out + at, "%02x", bytes[i]);
+	for (size_t i = 0; i < clen; i++)
+		at += sprintf(out + at, "%02x", comp[i]);
+	free(bytes);
+	free(comp);
+	free(t);
+	drop(&x);
+	return out;
+}
+
+/* The printed text given, vertices.tsv applies exactly as without it:
+ * an awk edit, a moved row, a missing row, a value out of reach, a text
+ * whose every line moved by one (a row inserted at the top). */
+static void test_apply_printed_agrees(void **state)
+{
+	(void)state;
+	for (int p3rd = 0; p3rd < 2; p3rd++) {
+		struct model x;
+		uint32_t g;
+		skinned(&x, p3rd, &g);
+		uint64_t seed = p3rd ? 41 : 40;
+		struct mkpmo_shape shape = {.p3rd = p3rd, .meshes = 2, .groups_per_mesh = 3,
+					    .vertices = 30, .skinned = true, .remap = true};
+		size_t n;
+		char *t = print(&x.p, VERTICES, &n);
+		const struct pmo_group *grp = &x.p.groups[g];
+		unsigned line = vertex_line(&x.p, g, 2);
+		char *edits[5];
+		edits[0] = awk_move_x(&x.p, t, g, 2, x.p.meshes[grp->mesh].scale[0] / 7);
+		edits[1] = cut_line(t, line);
+		edits[2] = set_word(t, line, 2, "1e30");
+		edits[3] = malloc(n + 32);
+		snprintf(edits[3], n + 32, "0 0 0 0 0\n%s", t);
+		edits[4] = set_word(t, vertex_line(&x.p, g, 3), 1, "2");
+		for (int k = 0; k < 5; k++) {
+			char *with = outcome(seed, &shape, edits[k], true);
+			char *without = outcome(seed, &shape, edits[k], false);
+			assert_string_equal(with, without);
+			free(with);
+			free(without);
+			free(edits[k]);
+		}
+		free(t);
+		drop(&x);
+	}
+}
+
 static void test_vertex_refusals(void **state)
 {
 	(void)state;
@@ -723,6 +789,7 @@ int main(void)
 		cmocka_unit_test(test_awk_edit),
 		cmocka_unit_test(test_vertex_edit_colour_weight),
 		cmocka_unit_test(test_vertex_refusals),
+		cmocka_unit_test(test_apply_printed_agrees),
 		cmocka_unit_test(test_materials),
 		cmocka_unit_test(test_mesh_edits),
 		cmocka_unit_test(test_mesh_refusals),
