@@ -975,9 +975,11 @@ static void extract_entry(const char *dir, struct sink *index, const struct sour
 	char name[32], path[PATH_LEN], label[64];
 	struct moveset_source ms;
 	struct anim moveset;
-	/* Its PMOs' geometry may be in the next entry. */
+	/* A PAC's or PMO's geometry may be in the next entry (built only
+	 * then: building it costs as much as this one). */
 	size_t next_len = 0;
-	uint8_t *next = entry_of((void *)src, id + 1, &next_len);
+	uint8_t *next = k == KIND_PAC || k == KIND_PMO ? entry_of((void *)src, id + 1, &next_len)
+						       : NULL;
 	const struct companion c = {next, next_len};
 
 	snprintf(name, sizeof name, "file_%05d", (int)id - 1);
