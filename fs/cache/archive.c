@@ -601,8 +601,11 @@ void archive_for_linked(struct archive *ar, uint32_t id, bool id_anim,
 {
 	if (ar->format != FORMAT_DATABIN)
 		return;
-	/* A model PAC whose PMO keeps its geometry in the entry after it. */
-	if (id > 0 && archive_entry_kind(ar, id - 1) == KIND_PAC)
+	/* A model PAC whose PMO keeps its geometry in the entry after it:
+	 * such an entry is data (a display list first), so a commit to a
+	 * model leaves the PAC before it alone. */
+	if (id > 0 && archive_entry_kind(ar, id) == KIND_DATA &&
+	    archive_entry_kind(ar, id - 1) == KIND_PAC)
 		fn(ctx, id - 1);
 	for (uint64_t e = id; e <= (uint64_t)id + RECORDS_LINK_SPAN && e < ar->count; e++) {
 		if (e == id ? !id_anim : archive_entry_kind(ar, (uint32_t)e) != KIND_ANIM)

@@ -225,8 +225,9 @@ void archive_forget_views(struct archive *ar, uint32_t id);
  * to RECORDS_LINK_SPAN entries after it (their maps read their model PAC
  * and the overlays before it), and each one's model PAC, whose model.glb
  * plays it (id's own too, when id is a moveset: id_anim says whether it
- * is, or is about to be, one); and the PAC just before it, whose PMO may
- * keep its geometry in entry id (mhfu-archive(5) "PMO").  None outside a
+ * is, or is about to be, one); and, when entry id is data, the PAC just
+ * before it, whose PMO may keep its geometry there (mhfu-archive(5)
+ * "PMO").  None outside a
  * DATA.BIN.  With `io` held. */
 void archive_for_linked(struct archive *ar, uint32_t id, bool id_anim,
 			void (*fn)(void *ctx, uint32_t e), void *ctx);
