@@ -179,7 +179,8 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 	size_t size = was_entry.size;
 	const uint8_t *old = entry + t.offset;
 	enum clip_format format = was_entry.clip_format;
-	struct model *cached = decoded_model(ar, &own);
+	/* A raw write encodes nothing: no model to build for it. */
+	struct model *cached = e->view.type == NODE_FILE ? NULL : decoded_model(ar, &own);
 	ed.decoded = cached;
 	int encoded = encode_edit(&ed, old, t.size, &format, &item_new, &item_len, &d);
 	/* A pack taken: the model is no longer whole, so it goes whatever
