@@ -86,7 +86,7 @@ static bool pmo_to_next_entry(struct mhfs *fs, const struct node *view)
 
 /* The new bytes of what the edit commits to: the PMO (old), or, with
  * e->next_entry, the next entry holding its geometry (old), the PMO's own
- * bytes those the model keeps. */
+ * bytes those the model keeps.  The other of the two must not change. */
 static enum mh_err pmo_text_encode(const struct edit *e, const uint8_t *old, size_t old_len,
 				   enum clip_format *format, uint8_t **out, size_t *out_len,
 				   struct mh_diag *d)
@@ -96,35 +96,33 @@ static enum mh_err pmo_text_encode(const struct edit *e, const uint8_t *old, siz
 	if (e->next_entry && !m)
 		return mh_fail(d, MH_EIO, 0, "the PMO beside its geometry could not be read");
 	struct pmo p;
-	uint8_t *pmo = NULL, *companion = NULL;
-	size_t pmo_len = 0, companion_len = 0;
 	enum mh_err err = e->next_entry
 				  ? pmo_decode(m->pmo.raw, m->pmo.raw_len, old, old_len, &p, d)
 				  : pmo_decode(old, old_len, m ? m->pmo.companion : NULL,
 					       m ? m->pmo.companion_len : 0, &p, d);
+	/* [0] the PMO, [1] its geometry's entry (external models only) */
+	uint8_t *made[2] = {NULL, NULL};
+	size_t made_len[2] = {0, 0};
 	if (!err)
 		err = apply_text(&p, view_of(&e->view), e, m, d);
 	if (!err)
-		err = pmo_encode(&p, &pmo, &pmo_len, &companion, &companion_len, d);
-	/* What the other entry holds must not change (the views say which). */
-	const uint8_t *other = e->next_entry ? m->pmo.raw : m ? m->pmo.companion : NULL;
-	size_t other_len = e->next_entry ? m->pmo.raw_len : m ? m->pmo.companion_len : 0;
-	uint8_t *mine = e->next_entry ? companion : pmo, *theirs = e->next_entry ? pmo : companion;
-	size_t mine_len = e->next_entry ? companion_len : pmo_len;
-	size_t theirs_len = e->next_entry ? pmo_len : companion_len;
-	if (!err && p.external && (theirs_len != other_len || memcmp(theirs, other, other_len)))
-		err = mh_fail(d, MH_ERANGE, 0, "this edit would change both the PMO and the entry "
-			      "holding its geometry: edit one text at a time");
-	if (!err) {
-		*out = mine; /* taken */
-		*out_len = mine_len;
-		if (e->next_entry)
-			companion = NULL;
-		else
-			pmo = NULL;
+		err = pmo_encode(&p, &made[0], &made_len[0], &made[1], &made_len[1], d);
+	int mine = e->next_entry, other = !mine;
+	if (!err && p.external) {
+		/* decoded with the model's bytes: m is there */
+		const uint8_t *was = other ? m->pmo.companion : m->pmo.raw;
+		size_t was_len = other ? m->pmo.companion_len : m->pmo.raw_len;
+		if (made_len[other] != was_len || memcmp(made[other], was, was_len))
+			err = mh_fail(d, MH_ERANGE, 0, "this edit would change both the PMO "
+				      "and the entry holding its geometry: edit one text at a time");
 	}
-	free(pmo);
-	free(companion);
+	if (!err) {
+		*out = made[mine]; /* taken */
+		*out_len = made_len[mine];
+		made[mine] = NULL;
+	}
+	free(made[0]);
+	free(made[1]);
 	pmo_free(&p);
 	return err;
 }
