@@ -337,7 +337,6 @@ static void test_pmo_views_commit_in_place(void **state)
 	size_t changed = bytes_differing(&before, &after);
 	assert_true(changed >= 1 && changed <= 2);
 	char *now = contents(VERTICES);
-	assert_int_equal(strlen(now), strlen(text) + (strlen(now) - strlen(text)));
 	/* Every other row as it was: only row "12 40" differs. */
 	size_t rows_differing = 0;
 	for (const char *a = text, *b = now; *a && *b;) {
