@@ -155,17 +155,13 @@ static int pmo_companion(struct archive *ar, const struct node *n, const uint8_t
 		return 0;
 	if (ar->format != FORMAT_DATABIN || n->entry + 1 >= ar->count)
 		return ENOENT;
-	uint64_t size = archive_entry_size(ar, n->entry + 1);
-	if (!(*out = malloc(size ? size : 1)))
-		return ENOMEM;
-	int err = archive_read_all(ar, n->entry + 1, 0, *out, size);
-	if (err) {
-		free(*out);
-		*out = NULL;
-		return err;
+	struct entry_state next;
+	int err = archive_entry_load(ar, n->entry + 1, &next);
+	if (!err) {
+		*out = next.bytes; /* taken */
+		*out_len = next.size;
 	}
-	*out_len = size;
-	return 0;
+	return err;
 }
 
 /* ---- MHP3rd movesets: their rig, monster and override --------------------- */
