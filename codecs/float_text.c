@@ -309,6 +309,12 @@ size_t text_f32(char *buf, size_t len, float v)
 	return len ? n : 0;
 }
 
+void strbuf_f32(struct strbuf *sb, float v)
+{
+	char buf[TEXT_F32_MAX];
+	strbuf_append(sb, buf, text_f32(buf, sizeof buf, v));
+}
+
 /* ---- parsing ------------------------------------------------------------- */
 
 static const double EXACT10[23] = {

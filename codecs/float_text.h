@@ -20,6 +20,10 @@
  * Returns the length written. */
 size_t text_f32(char *buf, size_t len, float v);
 
+/* text_f32 of v appended to sb. */
+struct strbuf;
+void strbuf_f32(struct strbuf *sb, float v);
+
 /* s as strtof reads it, when all of s is a finite number (strtof's
  * syntax: sign, digits, point, exponent, or its hex, inf and nan forms);
  * false otherwise, *v untouched. */

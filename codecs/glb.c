@@ -13,13 +13,6 @@
 #include "float_text.h"
 #include "strbuf.h"
 
-void glb_json_f32(struct strbuf *sb, float v)
-{
-	char buf[40];
-	text_f32(buf, sizeof buf, v);
-	strbuf_printf(sb, "%s", buf);
-}
-
 /* A JSON string of printable ASCII: anything else is escaped. */
 void glb_json_string(struct strbuf *sb, const char *s)
 {
@@ -127,7 +120,7 @@ uint32_t glb_floats(struct glb *g, const float *v, uint32_t count, unsigned comp
 			}
 			if (c)
 				strbuf_char(a, ',');
-			glb_json_f32(a, m);
+			strbuf_f32(a, m);
 		}
 		strbuf_char(a, ']');
 	}

@@ -485,7 +485,7 @@ static void put_bone_node(struct strbuf *json, const struct rig *r, uint32_t b)
 	for (int i = 0; i < 3; i++) {
 		if (i)
 			strbuf_char(json, ',');
-		glb_json_f32(json, glb_f32(bone->position[i]));
+		strbuf_f32(json, glb_f32(bone->position[i]));
 	}
 	strbuf_char(json, ']');
 	double e[3] = {bone->rotation[0], bone->rotation[1], bone->rotation[2]}, q[4];
@@ -495,7 +495,7 @@ static void put_bone_node(struct strbuf *json, const struct rig *r, uint32_t b)
 		for (int i = 0; i < 4; i++) {
 			if (i)
 				strbuf_char(json, ',');
-			glb_json_f32(json, glb_f32(q[i]));
+			strbuf_f32(json, glb_f32(q[i]));
 		}
 		strbuf_char(json, ']');
 	}

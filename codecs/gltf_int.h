@@ -12,6 +12,7 @@
 
 #include "diag.h"
 #include "gltf.h"
+#include "float_text.h"
 #include "strbuf.h"
 
 /* glTF's enums (the OpenGL values). */
@@ -39,8 +40,7 @@ static inline float glb_f32(double v)
 	return isfinite(f) ? f : 0.0f;
 }
 
-/* The GLB writer (glb.c). */
-void glb_json_f32(struct strbuf *sb, float v);
+/* The GLB writer (glb.c); its numbers are strbuf_f32's (float_text.h). */
 /* A JSON string of printable ASCII: anything else is escaped. */
 void glb_json_string(struct strbuf *sb, const char *s);
 /* `text`, then v in decimal. */

@@ -276,7 +276,7 @@ static void put_material(const struct pmo *p, uint32_t m, bool blend, const int6
 	for (int i = 0; i < 4; i++) {
 		if (i)
 			strbuf_char(json, ',');
-		glb_json_f32(json, (float)(mat->color >> (8 * i) & 0xFF) / 255.0f);
+		strbuf_f32(json, (float)(mat->color >> (8 * i) & 0xFF) / 255.0f);
 	}
 	strbuf_char(json, ']');
 	if (mat->texture < images && tex_of[mat->texture] >= 0) {

@@ -62,7 +62,7 @@ static void put_floats(struct strbuf *sb, const char *key, const float *v, unsig
 	strbuf_printf(sb, "%s", key);
 	for (unsigned k = 0; k < n; k++) {
 		strbuf_char(sb, ' ');
-		pmo_text_f32(sb, v[k]);
+		strbuf_f32(sb, v[k]);
 	}
 	strbuf_char(sb, '\n');
 }

@@ -14,12 +14,6 @@
 
 /* ---- shared -------------------------------------------------------------- */
 
-void pmo_text_f32(struct strbuf *sb, float v)
-{
-	char buf[TEXT_F32_MAX];
-	strbuf_append(sb, buf, text_f32(buf, sizeof buf, v));
-}
-
 void pmo_text_uint(struct strbuf *sb, unsigned long long v)
 {
 	char buf[24];

@@ -6,12 +6,11 @@
 
 #include <stdbool.h>
 
+#include "float_text.h"
 #include "lex.h"
 #include "pmo.h"
 #include "strbuf.h"
 
-/* v shortest-round-trip (text_f32), and an unsigned integer. */
-void pmo_text_f32(struct strbuf *sb, float v);
 void pmo_text_uint(struct strbuf *sb, unsigned long long v);
 
 /* Whether a and b have the same bits. */
