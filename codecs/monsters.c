@@ -51,7 +51,7 @@ static const struct monster MHP3RD[] = {
 	P3(13, 5202, "baggi"), P3(14, 5205, "great-baggi"), P3(15, 5208, "gold-rathian"),
 	P3(16, 5213, "royal-ludroth"), P3(17, 5220, "ludroth"), P3(18, 5223, "silver-rathalos"),
 	P3(19, 5228, "agnaktor"), P3(20, 5231, "black-diablos"), P3(21, 5238, "uroktor"),
-	P3(22, 5245, "delex"), P3(23, 5250, "black-tigrex"), P3(24, 5255, "alatreon"),
+	P3(22, 5245, "delex"), P3(23, 5250, "brute-tigrex"), P3(24, 5255, "alatreon"),
 	P3(25, 5260, "jhen-mohran"), P3(26, 5267, "giggi"), P3(27, 5274, "aptonoth"),
 	P3(28, 5277, "popo"), P3(29, 5284, "rhenoplos"), P3(30, 5291, "felyne"),
 	P3(31, 5294, "melynx"), P3(32, 5299, "green-nargacuga"), P3(33, 5306, "altaroth"),

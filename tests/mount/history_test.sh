@@ -202,10 +202,10 @@ check "MHP3rd: export/P3rdML/files/ names the changed entries in upper-case hex;
 	ls '$p3'; test \"\$(ls '$p3' | tr '\n' ' ')\" = '000B ' && test ! -e '$mnt/.mhfu/export/NATIVEPSP'"
 check "MHP3rd: P3rdML/files/000B is the entry's bytes as they are" bash -c "
 	cmp '$p3/000B' <('$dump' '$work/p3.BIN' file_00010.bin) && grep -q P3RD '$p3/000B'"
-check "MHP3rd: by-name/black-tigrex links the model PAC, black-tigrex-moveset the moveset two on" bash -c "
-	test \"\$(readlink '$mnt/by-name/black-tigrex')\" = ../file_05248 &&
-	test \"\$(readlink '$mnt/by-name/black-tigrex-moveset')\" = ../file_05250 &&
-	test -f '$mnt/by-name/black-tigrex-moveset/pack.txt' && test ! -e '$mnt/by-name/tigrex'"
+check "MHP3rd: by-name/brute-tigrex links the model PAC, brute-tigrex-moveset the moveset two on" bash -c "
+	test \"\$(readlink '$mnt/by-name/brute-tigrex')\" = ../file_05248 &&
+	test \"\$(readlink '$mnt/by-name/brute-tigrex-moveset')\" = ../file_05250 &&
+	test -f '$mnt/by-name/brute-tigrex-moveset/pack.txt' && test ! -e '$mnt/by-name/tigrex'"
 unmount "$mnt"
 
 # --- a single PAC -------------------------------------------------------------

@@ -18,7 +18,7 @@ static void test_known_places(void **state)
 	m = monster_named(GAME_MHP3RD, "zinogre");
 	assert_int_equal(m->em, 40);
 	assert_int_equal(m->model, 5340); /* file_05339 */
-	assert_int_equal(monster_named(GAME_MHP3RD, "black-tigrex")->model, 5249);
+	assert_int_equal(monster_named(GAME_MHP3RD, "brute-tigrex")->model, 5249);
 	assert_int_equal(monster_named(GAME_MHP3RD, "rathian")->model, 5141);
 	assert_int_equal(monster_named(GAME_MHP3RD, "arzuros")->model, 5350);
 	assert_int_equal(monsters_moveset_step(GAME_MHP3RD), 2);

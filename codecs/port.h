@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: MIT */
+/* Ports (mount.mhfu(8) "PORTS"): an MHP3rd monster's moveset carried onto
+ * an MHFU host, as a pure function
+ *
+ *     (host PAC, donor bundle, settings) -> (PAC, map, layout, checks)
+ *
+ * This version is the host-rig mode (`mode host`): the donor's moveset
+ * retargeted onto the host's own skeleton; the host's skeleton, PMO and
+ * texture bank are kept as they are, and only the pack (member 3) is
+ * rebuilt.  The steps, each a function of the ones before:
+ *
+ *  1. The record map (records.h): which donor bone each record drives,
+ *     the donor's override (donor.h) in force.
+ *  2. Joint matching (port_match.c): bind-world positions (rig.h); cost
+ *     distance + PORT_DEPTH_COST per level of tree depth difference;
+ *     only pairs closer than a quarter of the donor's bounding-box
+ *     diagonal; greedy in cost order, each host joint and donor bone used
+ *     once; then the leading origin chains (joints within PORT_ORIGIN of
+ *     the origin) paired from their hip ends, surplus host ones left
+ *     unmatched.  `map JOINT BONE|-` lines are put in force first.
+ *  3. Tracks (port_motion.c): joint -> donor bone -> record -> the donor
+ *     clip's track, its channels with bits inside PORT_KEPT_BITS copied
+ *     raw and sorted by bit (scale channels dropped); a joint no donor
+ *     bone drives, or whose track keeps no channel, gets a rest track:
+ *     rotation X, Y and Z keyed 0 at frame 0 and at the clip's last key
+ *     (at least frame PORT_REST_SPAN), never an empty track.  `lift`
+ *     adds its location units to the pelvis' location-Y keys (the
+ *     root-most joint with a location-Y channel).
+ *  4. Layout (port_layout.c): donor clip id stream x 100 + slot.  The
+ *     capacity is the host's entry count (PORT_TIGREX_ENTRIES for the
+ *     Tigrex, em 75; otherwise the larger of 100 and one past the host's
+ *     last filled entry), limited to the slots every part has.  `pin`
+ *     lines first (the clip a pin displaces goes to the entry the pin
+ *     freed); then each clip id below the capacity into the entry of its
+ *     number; the rest, by id, into free entries (those the host fills
+ *     first, then the others from 0 up).  A partial entry (the host fills
+ *     it in some parts but not in part 0: the Tigrex's 24 and 25, played
+ *     by the head alone) never gets a whole-rig clip.  Entries left over
+ *     keep the host's clips; clips with no room are listed unplaced.
+ *  5. The split: entry e of part k is slot e % 100 of stream 2k + e / 100
+ *     (entries.h); each part gets the clip's loop and loop_start.
+ *  6. The checks (port_check.c); out.pac exists only when none fails.
+ *
+ * Pure: no I/O, no globals. */
+#ifndef MH_PORT_H
+#define MH_PORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "anim.h"
+#include "diag.h"
+#include "donor.h"
+#include "rules.h"
+#include "skeleton.h"
+
+#define PORT_DEPTH_COST 50.0    /* per level of tree depth difference */
+#define PORT_ORIGIN 1.0         /* an origin joint's distance to the origin at most */
+#define PORT_KEPT_BITS 0x1ffu   /* channels copied: rotation, location, 0x1/0x2/0x4 */
+#define PORT_REST_SPAN 2        /* a rest track's last key at least at this frame */
+#define PORT_TIGREX_EM 75
+#define PORT_TIGREX_ENTRIES 123u
+#define PORT_NONE (-1)
+
+/* ---- settings (port.txt; port_text.c) ---------------------------------- */
+
+enum port_mode { PORT_MODE_HOST };
+
+struct port_pin {
+	uint32_t clip;   /* donor clip id, stream x 100 + slot */
+	uint32_t entry;
+	unsigned line, col; /* where the pin's clip is in port.txt */
+};
+
+struct port_map_line {
+	uint32_t joint;  /* host joint */
+	int32_t bone;    /* donor bone, PORT_NONE for `-` (no bone) */
+	unsigned line, col; /* where the joint is in port.txt */
+};
+
+struct port_settings {
+	enum port_mode mode;
+	bool lift_set;
+	double lift;               /* model units (16 location units each) */
+	unsigned lift_line, lift_col;
+	uint32_t npins;
+	struct port_pin *pins;     /* in text order; a clip or entry at most once */
+	uint32_t nmaps;
+	struct port_map_line *maps; /* in text order; a joint at most once */
+};
+
+/* Parses port.txt: blank and '#' lines ignored; `mode host`, `lift N`
+ * (at most once each), `pin CLIP ENTRY`, `map JOINT BONE|-`.  A line
+ * that breaks the grammar is MH_ESYNTAX at its line:col saying what was
+ * expected; `mode own` is refused as not supported yet.  Ranges are
+ * port_settings_check's.  On failure *s is empty.  The caller frees *s. */
+enum mh_err port_settings_parse(const char *text, size_t len, struct port_settings *s,
+				struct mh_diag *d);
+
+/* Checks s against the host (its PAC) and the donor (NULL: none yet):
+ * a map's joint past the host's joints or bone past the donor's bones, a
+ * pin's clip the donor does not have or entry past the capacity, a lift
+ * whose location units leave the keys' range: MH_ERANGE at the value's
+ * line:col with the allowed range. */
+enum mh_err port_settings_check(const struct port_settings *s, const uint8_t *host,
+				size_t host_len, int host_em, const struct donor *donor,
+				struct mh_diag *d);
+
+void port_settings_free(struct port_settings *s); /* s may be NULL */
+
+/* ---- the port (port.c) ------------------------------------------------- */
+
+/* Why a host joint has the donor bone it has (map.tsv's `why`). */
+enum port_why {
+	PORT_WHY_NEAREST,   /* greedy, by cost */
+	PORT_WHY_ORIGIN,    /* the leading origin chains, paired from the hip */
+	PORT_WHY_SET,       /* a `map` line */
+	PORT_WHY_UNSET,     /* a `map JOINT -` line */
+	PORT_WHY_TOO_FAR,   /* no donor bone within the cutoff was left */
+	PORT_WHY_SURPLUS,   /* a leading origin joint the donor has no match for */
+	PORT_WHY_NO_RECORD, /* matched, but no record drives that bone: rests */
+	PORT_WHY_NOT_ANIMATED, /* past the host's animated joints: no track */
+};
+
+struct port_joint {
+	int32_t bone;       /* donor bone, PORT_NONE */
+	int32_t record;     /* the record driving it, PORT_NONE */
+	double distance;    /* between bind-world positions, when bone >= 0 */
+	int32_t depth_gap;  /* donor depth - host depth, when bone >= 0 */
+	enum port_why why;
+};
+
+/* How an entry got what it plays (layout.tsv's `how`). */
+enum port_how {
+	PORT_HOW_OWN,       /* the donor clip of the entry's number */
+	PORT_HOW_PINNED,    /* a `pin` line */
+	PORT_HOW_MOVED,     /* displaced by a pin: into the entry the pin freed */
+	PORT_HOW_FREE_HOST, /* a free entry the host fills */
+	PORT_HOW_FREE,      /* another free entry */
+	PORT_HOW_PARTIAL,   /* a partial entry: the host's clips kept */
+	PORT_HOW_HOST,      /* no donor clip: the host's clips kept */
+	PORT_HOW_EMPTY,     /* no donor clip and no host clip */
+	PORT_HOW_UNPLACED,  /* a donor clip no entry was left for */
+};
+
+struct port_place {
+	int32_t entry;      /* PORT_NONE for an unplaced clip */
+	int32_t clip;       /* donor clip id, PORT_NONE when the host's are kept */
+	int32_t frames;     /* the clip's length (its last key), donor's or host's */
+	bool loop;
+	float loop_start;
+	enum port_how how;
+};
+
+enum port_check_code {
+	PORT_CHECK_RULES,   /* the engine's rules on the result (rules.h) */
+	PORT_CHECK_SPAN,    /* every animated joint keyed for its clip's whole span */
+	PORT_CHECK_SCALE,   /* no scale bits */
+	PORT_CHECK_PLACED,  /* every donor clip placed or listed unplaced, frames and loop kept */
+	PORT_CHECK_HIP,     /* the host's hip driven */
+	PORT_CHECK_FORK,    /* records with location channels at or above the fork */
+	PORT_CHECK_SIZE,    /* a warning: the PAC is larger than the host's */
+	PORT_CHECKS,
+};
+
+struct port_check {
+	bool passed;
+	enum rule_level level;  /* RULE_ERROR, PORT_CHECK_SIZE RULE_WARNING */
+	char figure[192];       /* the figure behind the verdict, in words */
+};
+
+struct port_result {
+	uint32_t njoints;          /* the host's bones */
+	struct port_joint *joints; /* per host joint */
+	int32_t hip;               /* the host's hip: its last leading origin joint */
+	int32_t pelvis;            /* the joint `lift` moves, PORT_NONE */
+	uint32_t capacity;
+	uint32_t nplaces;
+	struct port_place *places; /* entries 0..capacity-1 in order, then the unplaced */
+	struct port_check checks[PORT_CHECKS];
+	struct rule_report rules;  /* PORT_CHECK_RULES's violations */
+	struct anim pack;          /* the built pack (also when a check failed) */
+	uint8_t *pac;              /* out.pac: NULL when a check failed */
+	size_t pac_len;
+	size_t host_len;           /* the host PAC's size, for PORT_CHECK_SIZE */
+};
+
+/* Ports donor onto the MHFU model PAC host[0..host_len) (member 0 its
+ * skeleton, member 3 its pack), species host_em (-1 unknown) with
+ * settings s (port_settings_check'ed).  MH_OK with *r filled, out.pac
+ * set when every error-level check passed; an error (the host is no
+ * model PAC with a skeleton and an MHFU pack: MH_ECORRUPT; MH_ENOMEM)
+ * with *r empty.  The caller frees *r (port_result_free). */
+enum mh_err port_run(const uint8_t *host, size_t host_len, int host_em,
+		     const struct donor *donor, const struct port_settings *s,
+		     struct port_result *r, struct mh_diag *d);
+
+/* The checks on a built pack, port_run's last step, there for tests that
+ * break a built pack on purpose: fills r->checks and r->rules from
+ * r->pack, r->joints and r->places (r->pac is left alone). */
+enum mh_err port_verify(const uint8_t *host, size_t host_len, const struct donor *donor,
+			struct port_result *r, struct mh_diag *d);
+
+void port_result_free(struct port_result *r); /* r may be NULL */
+
+/* ---- texts (port_text.c) ----------------------------------------------- */
+
+/* port.txt as the mount shows it: comments naming host and donor (either
+ * label may be NULL), the lines of s (normalized), then every computed
+ * default as a comment line (`# mode host`, `# lift 0`, `# map J B` per
+ * host joint, `# pin C E` per placed clip) from r (NULL: no donor yet).
+ * Malloc'ed, NULL when out of memory. */
+char *port_settings_print(const struct port_settings *s, const struct port_result *r,
+			  const char *host_label, const char *donor_label, size_t *len);
+
+/* map.tsv: a heading line, then per host joint: joint donor_bone record
+ * distance depth_gap why ("-" for none). */
+char *port_map_tsv(const struct port_result *r, size_t *len);
+
+/* layout.tsv: a heading line, then per entry: entry clip frames loop how,
+ * then a row per unplaced clip (entry "-", how "unplaced"). */
+char *port_layout_tsv(const struct port_result *r, size_t *len);
+
+/* check.txt: per check a line "NAME ok|error|warning: figure", then the
+ * rules' violations, then whether out.pac exists. */
+char *port_check_text(const struct port_result *r, size_t *len);
+
+const char *port_check_name(enum port_check_code c); /* "rules", "span", ... */
+const char *port_why_name(enum port_why w);          /* "nearest", ... */
+const char *port_how_name(enum port_how h);          /* "own", ... */
+
+#endif
