@@ -292,6 +292,16 @@ const struct model_text *model_keep_glb(struct model *m, uint8_t *bytes, size_t 
 	return keep_picture(m, &m->glb, (char *)bytes, len);
 }
 
+const struct model_text *model_keep_made(struct model *m, _Atomic(struct model_text *) *slot,
+					 uint8_t *bytes, size_t len)
+{
+	size_t kept;
+	const struct model_text *t = model_text_keep(slot, (char *)bytes, len, &kept);
+	if (t)
+		model_count(m, kept);
+	return t;
+}
+
 const struct model_text *model_text_share(const struct model_text *t)
 {
 	if (t)
@@ -353,6 +363,9 @@ void model_free(struct model *m)
 		model_text_put(atomic_load(&m->pmo_text[v]));
 	pmo_free(&m->pmo);
 	model_text_put(atomic_load(&m->glb));
+	for (int v = 0; v < PORT_VIEWS; v++)
+		model_text_put(atomic_load(&m->port[v]));
+	model_text_put(atomic_load(&m->donor));
 	model_text_put(atomic_load(&m->bind_world));
 	model_text_put(atomic_load(&m->entries_index));
 	free(m->clip_offset);

@@ -38,6 +38,11 @@ struct model_text {
 /* A PMO's text views (pmo_text.h), in the order of model.pmo_text. */
 enum pmo_view { PMO_MESH_TXT, PMO_VERTICES_TSV, PMO_MATERIALS_TSV, PMO_VIEWS };
 
+/* A model folder's port/ files made from the port (view_port.c), in the
+ * order of model.port. */
+enum port_view { PORT_TXT, PORT_MAP_TSV, PORT_LAYOUT_TSV, PORT_CHECK_TXT, PORT_OUT_PAC,
+		 PORT_MODEL_GLB, PORT_VIEWS };
+
 struct model {
 	enum kind kind;              /* KIND_SKELETON, KIND_ANIM, KIND_TMH or KIND_PMO */
 	struct skeleton skel;        /* KIND_SKELETON */
@@ -71,6 +76,12 @@ struct model {
 	char override_note[512];     /* an override kept that is not in force: why */
 	_Atomic(struct model_text *) glb; /* KIND_SKELETON: its PAC's model.glb,
 					     kept once made (view_model.c) */
+	_Atomic(struct model_text *) port[PORT_VIEWS]; /* KIND_SKELETON of an MHFU
+					model PAC: its port/ files, kept once made;
+					one the port does not give is kept absent
+					(model_keep_port) */
+	_Atomic(struct model_text *) donor; /* KIND_SKELETON of an MHP3rd model
+					       PAC: its donor.pac (view_donor.c) */
 	_Atomic(struct model_text *) bind_world; /* KIND_SKELETON: bind_world.tsv,
 						    printed on first use */
 	_Atomic(struct model_text *) entries_index; /* KIND_ANIM (MHFU): entries/
@@ -155,6 +166,13 @@ void model_take_pack(struct model *m, struct anim *a);
  * kept one first; returns the one kept, NULL when out of memory (bytes
  * freed).  Counted in m's memory like its texts. */
 const struct model_text *model_keep_glb(struct model *m, uint8_t *bytes, size_t len);
+
+/* Keeps bytes (malloc'ed, taken; NULL: the file is absent, a kept text
+ * whose text is NULL) in m's slot (m->port[v], m->donor), unless another
+ * reader kept one first; returns the one kept, NULL when out of memory.
+ * Counted in m's memory like its texts. */
+const struct model_text *model_keep_made(struct model *m, _Atomic(struct model_text *) *slot,
+					 uint8_t *bytes, size_t len);
 
 /* A skeleton's bind_world.tsv and an MHFU pack's entries/index.tsv,
  * printed on first use; NULL when out of memory. */

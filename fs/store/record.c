@@ -16,7 +16,6 @@
 
 #define REJECTED "rejected"
 #define OVERRIDES "overrides"
-#define OVERRIDE_EXT ".records"
 
 /* A stable name for a path, not a secret. */
 static uint64_t path_hash(const char *s)
@@ -377,23 +376,25 @@ int record_remove(struct record *r, const char *name)
 
 /* ---- overrides ---------------------------------------------------------- */
 
-/* KEY's file name in overrides/: '/' as '%', then OVERRIDE_EXT. */
-static void override_name(const char *key, char *buf, size_t len)
+/* KEY's file name in overrides/: '/' as '%', then its extension. */
+static void override_name(const char *key, const char *ext, char *buf, size_t len)
 {
 	size_t i = 0;
-	for (; key[i] && i + sizeof OVERRIDE_EXT < len; i++)
+	for (; key[i] && i + strlen(ext) + 1 < len; i++)
 		buf[i] = key[i] == '/' ? '%' : key[i];
-	snprintf(buf + i, len - i, "%s", OVERRIDE_EXT);
+	snprintf(buf + i, len - i, "%s", ext);
 }
 
-void record_override_path(const struct record *r, const char *key, char *buf, size_t len)
+void record_override_path(const struct record *r, const char *key, const char *ext,
+			  char *buf, size_t len)
 {
 	char name[256];
-	override_name(key, name, sizeof name);
+	override_name(key, ext, name, sizeof name);
 	snprintf(buf, len, "%s/%s/%s", r->path ? r->path : "?", OVERRIDES, name);
 }
 
-int record_override_get(struct record *r, const char *key, uint8_t **data, size_t *len)
+int record_override_get(struct record *r, const char *key, const char *ext, uint8_t **data,
+			size_t *len)
 {
 	char name[256];
 	if (r->dir < 0)
@@ -401,13 +402,14 @@ int record_override_get(struct record *r, const char *key, uint8_t **data, size_
 	int dir = openat(r->dir, OVERRIDES, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dir < 0)
 		return errno;
-	override_name(key, name, sizeof name);
+	override_name(key, ext, name, sizeof name);
 	int err = record_read_file(dir, name, data, len);
 	close(dir);
 	return err;
 }
 
-int record_override_put(struct record *r, const char *key, const void *data, size_t len)
+int record_override_put(struct record *r, const char *key, const char *ext, const void *data,
+			size_t len)
 {
 	char name[256], temp[272];
 	if (r->dir < 0)
@@ -417,7 +419,7 @@ int record_override_put(struct record *r, const char *key, const void *data, siz
 	int dir = openat(r->dir, OVERRIDES, O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = 0;
 	if (dir < 0)
 		return errno;
-	override_name(key, name, sizeof name);
+	override_name(key, ext, name, sizeof name);
 	if (!len) {
 		if (unlinkat(dir, name, 0) && errno != ENOENT)
 			err = errno;

@@ -93,14 +93,23 @@ int record_read_file(int dir, const char *name, uint8_t **data, size_t *len);
 /* Removes a kept text.  0 or an errno. */
 int record_remove(struct record *r, const char *name);
 
-/* Overrides (an MHP3rd moveset's records.txt): overrides/KEY.records,
- * KEY naming the item ('/' as '%').  record_override_get: its text,
- * malloc'ed; ENOENT when there is none (or no folder).  record_override_put:
- * replaces it durably (written beside, synced, renamed over, the folder
- * synced); len 0 removes it.  0 or an errno. */
-int record_override_get(struct record *r, const char *key, uint8_t **data, size_t *len);
-int record_override_put(struct record *r, const char *key, const void *data, size_t len);
-/* Where an override is kept, for messages: "DIR/overrides/KEY.records". */
-void record_override_path(const struct record *r, const char *key, char *buf, size_t len);
+/* What a user set that is kept beside the archive, never in it, in
+ * overrides/KEY.EXT, KEY naming the item ('/' as '%'): an MHP3rd
+ * moveset's records.txt (RECORD_RECORDS), a model folder's port/port.txt
+ * (RECORD_PORT_TXT) and the donor copied into it (RECORD_PORT_DONOR).
+ * record_override_get: its bytes, malloc'ed; ENOENT when there are none
+ * (or no folder).  record_override_put: replaces them durably (written
+ * beside, synced, renamed over, the folder synced); len 0 removes them.
+ * 0 or an errno. */
+#define RECORD_RECORDS ".records"
+#define RECORD_PORT_TXT ".port.txt"
+#define RECORD_PORT_DONOR ".donor.pac"
+int record_override_get(struct record *r, const char *key, const char *ext, uint8_t **data,
+			size_t *len);
+int record_override_put(struct record *r, const char *key, const char *ext, const void *data,
+			size_t len);
+/* Where they are kept, for messages: "DIR/overrides/KEY.EXT". */
+void record_override_path(const struct record *r, const char *key, const char *ext,
+			  char *buf, size_t len);
 
 #endif

@@ -244,9 +244,9 @@ static void map_source(struct archive *ar, const struct node *n, const struct it
 	}
 	char key[96];
 	item_override_key(ar, n, key, sizeof key);
-	if (ar->record && !record_override_get(ar->record, key, override, &src->override_len)) {
+	if (ar->record && !record_override_get(ar->record, key, RECORD_RECORDS, override, &src->override_len)) {
 		src->override = *override;
-		record_override_path(ar->record, key, src->override_path,
+		record_override_path(ar->record, key, RECORD_RECORDS, src->override_path,
 				     sizeof src->override_path);
 	}
 }

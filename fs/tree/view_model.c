@@ -29,10 +29,7 @@
 /* A dual model set's second body (members 4-6) at most. */
 #define MAX_BODIES 2
 
-/* The decoded model of the PAC's first member of kind k into *m, NULL
- * when there is none or it does not decode: 0; EIO when it could not be
- * built now (a failed read or allocation, tried again at the next use). */
-static int first_member_model(struct mhfs *fs, const struct node *dir,
+int pac_first_model(struct mhfs *fs, const struct node *dir,
 			      const struct pactree *tree, enum kind k, struct model **m)
 {
 	*m = NULL;
@@ -174,9 +171,9 @@ static int pac_skeleton(struct mhfs *fs, const struct node *n, struct node_targe
 		return err;
 	if (!t->tree)
 		return ENOENT;
-	err = first_member_model(fs, &dir, t->tree, KIND_SKELETON, &t->model);
+	err = pac_first_model(fs, &dir, t->tree, KIND_SKELETON, &t->model);
 	if (!err && !t->model && !has_member(t->tree, KIND_SKELETON))
-		err = first_member_model(fs, &dir, t->tree, KIND_PMO, &t->model);
+		err = pac_first_model(fs, &dir, t->tree, KIND_PMO, &t->model);
 	return err ? err : t->model ? 0 : ENOENT;
 }
 
@@ -203,6 +200,29 @@ static int linked_moveset(struct mhfs *fs, const struct node *dir, struct model 
 	return *m || atomic_load(&it.cache->failed) ? 0 : EIO;
 }
 
+int model_glb_make(struct mhfs *fs, const struct node *dir, const struct pactree *tree,
+		   const struct skeleton *rig, const struct anim *pack, const struct records *map,
+		   const char *name, uint8_t **bytes, size_t *len)
+{
+	struct mh_diag d = {0};
+	struct pac_bodies bodies = {.n = 0};
+	int err = pac_bodies(fs, dir, tree, &bodies);
+	if (err) {
+		pac_bodies_free(&bodies);
+		return err;
+	}
+	enum mh_err e = gltf_model_with(rig, pack, map, bodies.body, bodies.n, bytes, len, &d);
+	pac_bodies_free(&bodies);
+	if (e == MH_OK)
+		return 0;
+	if (e != MH_ENOMEM) {
+		char label[128];
+		item_label(node_archive(fs, dir), dir, label, sizeof label);
+		mlog_printf(fs->ar.log, "%s/%s: not made: %s", label, name, d.msg);
+	}
+	return e == MH_ERANGE ? EFBIG : mh_errno(e);
+}
+
 /* Made on first use and kept with the skeleton's model: a read-only
  * mount asks for a file's contents at every read request, and the
  * Tigrex's file is megabytes.  A commit to the PAC builds its models
@@ -215,32 +235,16 @@ static int model_glb_resolve(struct mhfs *fs, const struct node *n, struct node_
 	const struct model_text *glb = atomic_load_explicit(&t->model->glb, memory_order_acquire);
 	if (!glb) {
 		struct node dir = pac_folder_of(n);
-		struct model *pack;
-		struct mh_diag d = {0};
+		struct model *pack = NULL;
 		uint8_t *bytes;
 		size_t len;
-		struct pac_bodies bodies = {.n = 0};
 		const struct skeleton *rig =
 			t->model->kind == KIND_SKELETON ? &t->model->skel : NULL;
-		pack = NULL;
-		if ((rig && (err = first_member_model(fs, &dir, t->tree, KIND_ANIM, &pack))) ||
+		if ((rig && (err = pac_first_model(fs, &dir, t->tree, KIND_ANIM, &pack))) ||
 		    (rig && !pack && (err = linked_moveset(fs, &dir, &pack))) ||
-		    (err = pac_bodies(fs, &dir, t->tree, &bodies))) {
-			pac_bodies_free(&bodies);
+		    (err = model_glb_make(fs, &dir, t->tree, rig, pack ? &pack->pack : NULL,
+					  pack ? pack->records : NULL, "model.glb", &bytes, &len)))
 			return err;
-		}
-		enum mh_err e = gltf_model_with(rig, pack ? &pack->pack : NULL,
-						pack ? pack->records : NULL, bodies.body, bodies.n,
-						&bytes, &len, &d);
-		pac_bodies_free(&bodies);
-		if (e != MH_OK) {
-			if (e != MH_ENOMEM) {
-				char label[128];
-				item_label(node_archive(fs, &dir), &dir, label, sizeof label);
-				mlog_printf(fs->ar.log, "%s/model.glb: not made: %s", label, d.msg);
-			}
-			return e == MH_ERANGE ? EFBIG : mh_errno(e);
-		}
 		if (!(glb = model_keep_glb(t->model, bytes, len)))
 			return ENOMEM;
 	}

@@ -82,7 +82,7 @@ static int records_commit(struct mhfs *fs, const struct edit *e, struct commit_r
 		return 0;
 	}
 	item_override_key(&fs->ar, &e->view, key, sizeof key);
-	record_override_path(&fs->record, key, where, sizeof where);
+	record_override_path(&fs->record, key, RECORD_RECORDS, where, sizeof where);
 	size_t len;
 	char *text = records_setting_print(&set, &len);
 	if (!text)
@@ -90,7 +90,7 @@ static int records_commit(struct mhfs *fs, const struct edit *e, struct commit_r
 	else if (fs->record.dir < 0)
 		err = not_judged(r, EROFS, "the record is not kept on disk, so an override would "
 				 "not outlive the mount (see -o state=)");
-	else if ((err = record_override_put(&fs->record, key, text, len)))
+	else if ((err = record_override_put(&fs->record, key, RECORD_RECORDS, text, len)))
 		snprintf(r->why, sizeof r->why, "%s: %s", where, strerror(err));
 	if (err)
 		r->outcome = COMMIT_FAILED;
