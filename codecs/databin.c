@@ -35,6 +35,11 @@ const char *databin_game_name(enum databin_game game)
 	return game < GAME_COUNT ? GAMES[game].name : GAMES[GAME_UNKNOWN].name;
 }
 
+uint32_t databin_game_entries(enum databin_game game)
+{
+	return game < GAME_COUNT ? GAMES[game].entries : 0;
+}
+
 enum databin_game databin_game_parse(const char *name)
 {
 	for (int g = GAME_UNKNOWN + 1; g < GAME_COUNT; g++)

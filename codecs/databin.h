@@ -151,6 +151,8 @@ bool databin_entry_plain(const struct databin *db, uint32_t id);
 bool databin_game_plain_id(enum databin_game game, uint32_t id);
 
 const char *databin_game_name(enum databin_game game);
+/* The entry count of `game`'s retail archive, 0 when not known. */
+uint32_t databin_game_entries(enum databin_game game);
 /* Parses a name as databin_game_name prints it (or "mhfu", "mhp2g",
  * "mhp3rd"); GAME_UNKNOWN if none. */
 enum databin_game databin_game_parse(const char *name);
