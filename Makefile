@@ -223,10 +223,14 @@ $(BUILD)/tests/fuzz/fuzz_pmo_text: $(BUILD)/tests/fuzz/fuzz_pmo_text.o $(BUILD)/
 	$(CC) $(MH_LDFLAGS) $(FUZZ_MAIN) -o $@ $^ $(CODEC_LIBS)
 
 # The sample archive every test and the demo use: deterministic from the seed.
+# Beside it, p3rd/: an MHP3rd archive of port donors, its Tigrex donor
+# made from the same seed.
 $(SAMPLE)/.done: $(SAMPLE_GEN)
-	@rm -rf $(SAMPLE)/src && mkdir -p $(SAMPLE)
+	@rm -rf $(SAMPLE)/src $(SAMPLE)/p3rd && mkdir -p $(SAMPLE)/p3rd
 	$(SAMPLE_GEN) --seed $(SAMPLE_SEED) --out $(SAMPLE)/DATA.BIN \
 		--plain-out $(SAMPLE)/DATA.plain.BIN --extract $(SAMPLE)/src
+	$(SAMPLE_GEN) --seed $(SAMPLE_SEED) --game mhp3rd --out $(SAMPLE)/p3rd/DATA.BIN \
+		--extract $(SAMPLE)/p3rd/src
 	@touch $@
 
 sample: $(SAMPLE)/.done

@@ -46,10 +46,7 @@
 #include "views.h"
 #include "tmh.h"
 
-#define ENTRIES 6656u      /* MHFU NA/EU: later issues use real ids (6186) */
-#define SIZE_PAIRS 812u    /* fixed in the game's executable */
-#define TOP_PACS 300u      /* top-level PAC entries */
-#define EACH_MAGIC 36u     /* entries per known magic */
+#define MAX_ENTRIES 6656u  /* MHFU NA/EU's count, the largest */
 #define PAC_NEST 3u        /* nesting levels below a top-level PAC */
 #define FILL_MARK_AT 64u   /* past the fill's first pair, where it is visible */
 #define OUT_BUFFER (1u << 20) /* stdio buffer of each archive output */
@@ -336,29 +333,54 @@ static void build_pac(struct rng *r, bool full, unsigned depth, bool nest,
 
 struct opts {
 	uint64_t seed;
+	enum databin_game game; /* GAME_MHFU or GAME_MHP3RD */
 	bool full; /* --scale full */
 	const char *out, *plain_out, *extract; /* NULL: not wanted */
 };
 
-struct plan {
-	uint8_t content[ENTRIES]; /* enum content */
-	bool rec[ENTRIES];        /* has a size record */
-	uint32_t len[ENTRIES];    /* content bytes, measured by pass 1 */
+/* What each game's sample holds besides its models. */
+struct layout {
+	enum databin_game game;
+	uint32_t entries;    /* the game's count (databin_game_entries) */
+	uint32_t size_pairs; /* fixed in the game's executable */
+	uint32_t top_pacs;   /* top-level PAC entries */
+	uint32_t each_magic; /* entries per known magic */
+	const struct mkmodel_place *models;
+	size_t nmodels;
 };
 
-static bool plain_id(uint32_t id)
+/* MHFU: 812 pairs, as MHP2G's executable has (later MHFU issues use
+ * real ids: 6186 entries).  MHP3rd: filler around the donors, its pair
+ * count (not known) the sample's own. */
+static struct layout layout_of(enum databin_game game)
 {
-	return databin_game_plain_id(GAME_MHFU, id);
+	if (game == GAME_MHP3RD)
+		return (struct layout){game, databin_game_entries(game), 400, 0, 0,
+				       MKMODEL_P3RD_PLACES, MKMODEL_P3RD_PLACES_COUNT};
+	return (struct layout){GAME_MHFU, databin_game_entries(GAME_MHFU), 812, 300, 36,
+			       MKMODEL_PLACES, MKMODEL_PLACES_COUNT};
+}
+
+struct plan {
+	struct layout l;
+	uint8_t content[MAX_ENTRIES]; /* enum content */
+	bool rec[MAX_ENTRIES];        /* has a size record */
+	uint32_t len[MAX_ENTRIES];    /* content bytes, measured by pass 1 */
+};
+
+static bool plain_id(const struct plan *p, uint32_t id)
+{
+	return databin_game_plain_id(p->l.game, id);
 }
 
 /* Exact counts of PACs and magic entries, shuffled over the ids not
  * stored plain; the rest are random blobs. */
 static void plan_contents(struct rng *r, struct plan *p)
 {
-	uint32_t ids[ENTRIES], n = 0, k = 0;
+	uint32_t ids[MAX_ENTRIES], n = 0, k = 0;
 
-	for (uint32_t id = 0; id < ENTRIES; id++)
-		if (plain_id(id))
+	for (uint32_t id = 0; id < p->l.entries; id++)
+		if (plain_id(p, id))
 			p->content[id] = C_PLAIN;
 		else
 			ids[n++] = id; /* C_BLOB unless drawn below */
@@ -367,25 +389,25 @@ static void plan_contents(struct rng *r, struct plan *p)
 		ids[i] = ids[j];
 		ids[j] = t;
 	}
-	for (uint32_t i = 0; i < TOP_PACS; i++)
+	for (uint32_t i = 0; i < p->l.top_pacs; i++)
 		p->content[ids[k++]] = C_PAC;
-	for (uint32_t i = 0; i < NMAGICS * EACH_MAGIC; i++)
+	for (uint32_t i = 0; i < NMAGICS * p->l.each_magic; i++)
 		p->content[ids[k++]] = (uint8_t)(C_MAGIC0 + i % NMAGICS);
 }
 
-/* Exactly SIZE_PAIRS records: every third plain id, then a uniform pick
+/* Exactly size_pairs records: every third plain id, then a uniform pick
  * among the others (selection sampling: ids come out ascending). */
 static void plan_records(struct rng *r, struct plan *p)
 {
-	uint32_t need = SIZE_PAIRS, left = 0;
+	uint32_t need = p->l.size_pairs, left = 0;
 
-	for (uint32_t id = 0; id < ENTRIES; id++)
-		if (plain_id(id))
+	for (uint32_t id = 0; id < p->l.entries; id++)
+		if (plain_id(p, id))
 			need -= id % 3 == 0;
 		else
 			left++;
-	for (uint32_t id = 0; id < ENTRIES; id++) {
-		if (plain_id(id))
+	for (uint32_t id = 0; id < p->l.entries; id++) {
+		if (plain_id(p, id))
 			p->rec[id] = id % 3 == 0;
 		else if ((p->rec[id] = rng_below(r, left--) < need))
 			need--;
@@ -414,9 +436,9 @@ static void build_entry(const struct opts *o, const struct plan *p, uint32_t id,
 	struct ctx c = {o->full, p->rec[id]};
 	const struct mkmodel_place *model = NULL;
 
-	for (uint32_t i = 0; i < MODEL_COUNT; i++)
-		if (MKMODEL_PLACES[i].id == id)
-			model = &MKMODEL_PLACES[i];
+	for (size_t i = 0; i < p->l.nmodels; i++)
+		if (p->l.models[i].id == id)
+			model = &p->l.models[i];
 	rng_init(&r, o->seed, id);
 	out->len = 0;
 	if (model)
@@ -440,14 +462,15 @@ static void build_entry(const struct opts *o, const struct plan *p, uint32_t id,
  * (its id 0 does not ascend past the last record). */
 static void model_toc(const struct plan *p, struct databin *db)
 {
-	size_t used = (ENTRIES + 1) * 4 + SIZE_PAIRS * 8;
+	uint32_t entries = p->l.entries;
+	size_t used = (entries + 1) * 4 + p->l.size_pairs * 8;
 	size_t toc_len = align_up(used, DATABIN_BLOCK);
 
-	*db = (struct databin){.count = ENTRIES, .game = GAME_MHFU};
-	db->start = xcalloc(ENTRIES + 1, sizeof *db->start);
-	db->sizes = xcalloc(SIZE_PAIRS, sizeof *db->sizes);
+	*db = (struct databin){.count = entries, .game = p->l.game};
+	db->start = xcalloc(entries + 1, sizeof *db->start);
+	db->sizes = xcalloc(p->l.size_pairs, sizeof *db->sizes);
 	db->start[0] = (uint32_t)(toc_len / DATABIN_BLOCK);
-	for (uint32_t id = 0; id < ENTRIES; id++) {
+	for (uint32_t id = 0; id < entries; id++) {
 		db->start[id + 1] = db->start[id] +
 			(uint32_t)(align_up(p->len[id], DATABIN_BLOCK) / DATABIN_BLOCK);
 		if (p->rec[id])
@@ -1007,7 +1030,7 @@ static void extract_entry(const char *dir, struct sink *index, const struct sour
 	write_file(path, p, size);
 	fprintf(index->f, "%s\t%u\t%u\t%u\t%llu\t%s\t%s\n", label, id, db->start[id],
 		databin_entry_blocks(db, id), (unsigned long long)size,
-		kind_name(k), plain_id(id) ? "yes" : "no");
+		kind_name(k), plain_id(src->p, id) ? "yes" : "no");
 	free(next);
 }
 
@@ -1039,7 +1062,7 @@ static void write_archive(const struct opts *o, const struct plan *p,
 		free(toc);
 	}
 
-	for (uint32_t id = 0; id < ENTRIES; id++) {
+	for (uint32_t id = 0; id < p->l.entries; id++) {
 		build_entry(o, p, id, &b);
 		if (b.len != p->len[id])
 			fail(1, "internal error: entry %u is not reproducible", id);
@@ -1048,7 +1071,7 @@ static void write_archive(const struct opts *o, const struct plan *p,
 		sink_write(&plain, b.p, span);
 		if (o->extract)
 			extract_entry(o->extract, &index, &(struct source){o, p, db}, id, b.p);
-		if (!plain_id(id)) /* last: it encrypts in place */
+		if (!plain_id(p, id)) /* last: it encrypts in place */
 			cipher_encrypt(db->start[id], 0, b.p, span);
 		sink_write(&out, b.p, span);
 	}
@@ -1061,10 +1084,12 @@ static void write_archive(const struct opts *o, const struct plan *p,
 /* ---- Command line ---- */
 
 static const char USAGE[] =
-	"usage: mkarchive [--seed N] [--scale small|full] --out DATA.BIN\n"
+	"usage: mkarchive [--seed N] [--game G] [--scale small|full] --out DATA.BIN\n"
 	"                 [--plain-out PLAIN.BIN] [--extract DIR]\n"
-	"Writes a deterministic sample MHFU (NA/EU) DATA.BIN of 6656 entries.\n"
+	"Writes a deterministic sample DATA.BIN: MHFU (NA/EU, 6656 entries) or\n"
+	"MHP3rd (JP, 5955 entries: filler and three port donors).\n"
 	"  --seed N          PRNG seed (default 1); same seed, same bytes\n"
+	"  --game G          mhfu (default) or mhp3rd\n"
 	"  --scale S         small (~20 MB, default) or full (~500 MB)\n"
 	"  --out FILE        the archive encrypted as on the UMD\n"
 	"  --plain-out FILE  the same archive fully decrypted\n"
@@ -1077,6 +1102,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	static const struct option LONG[] = {
 		{"seed", required_argument, NULL, 's'},
 		{"scale", required_argument, NULL, 'S'},
+		{"game", required_argument, NULL, 'g'},
 		{"out", required_argument, NULL, 'o'},
 		{"plain-out", required_argument, NULL, 'p'},
 		{"extract", required_argument, NULL, 'x'},
@@ -1086,7 +1112,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	int c;
 	char *end;
 
-	*o = (struct opts){.seed = 1};
+	*o = (struct opts){.seed = 1, .game = GAME_MHFU};
 	opterr = 0; /* our own message, below */
 	while ((c = getopt_long(argc, argv, "", LONG, NULL)) != -1) {
 		switch (c) {
@@ -1100,6 +1126,11 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			if (strcmp(optarg, "small") && strcmp(optarg, "full"))
 				fail(2, "--scale wants small or full, not '%s'", optarg);
 			o->full = !strcmp(optarg, "full");
+			break;
+		case 'g':
+			o->game = databin_game_parse(optarg);
+			if (o->game != GAME_MHFU && o->game != GAME_MHP3RD)
+				fail(2, "--game wants mhfu or mhp3rd, not '%s'", optarg);
 			break;
 		case 'o': o->out = optarg; break;
 		case 'p': o->plain_out = optarg; break;
@@ -1125,10 +1156,11 @@ int main(int argc, char **argv)
 	struct buf b = {0};
 
 	parse_args(argc, argv, &o);
+	p->l = layout_of(o.game);
 	rng_init(&r, o.seed, UINT64_MAX); /* the plan's stream: no entry's id */
 	plan_contents(&r, p);
 	plan_records(&r, p);
-	for (uint32_t id = 0; id < ENTRIES; id++) { /* pass 1: lengths */
+	for (uint32_t id = 0; id < p->l.entries; id++) { /* pass 1: lengths */
 		build_entry(&o, p, id, &b);
 		p->len[id] = (uint32_t)b.len;
 	}

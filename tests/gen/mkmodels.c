@@ -16,16 +16,18 @@
 #include <string.h>
 
 #include "anim.h"
+#include "entries.h"
 #include "mkpmo.h"
 #include "pac.h"
 #include "pmo.h"
+#include "port.h"
 #include "records.h"
 #include "rig.h"
 #include "rng.h"
 #include "skeleton.h"
 #include "tmh.h"
 
-const struct mkmodel_place MKMODEL_PLACES[MODEL_COUNT] = {
+const struct mkmodel_place MKMODEL_PLACES[] = {
 	{6186, MODEL_TIGREX},       /* file_06185: em75, the Tigrex */
 	{6122, MODEL_FOUR_STREAMS}, /* file_06121 */
 	{6131, MODEL_TWO_STREAMS},  /* file_06130 */
@@ -48,6 +50,29 @@ const struct mkmodel_place MKMODEL_PLACES[MODEL_COUNT] = {
 	{6112, MODEL_ODD_STREAMS},  /* file_06111: em01's place */
 	{6123, MODEL_STATIC},       /* file_06122: an em id the monster table does not name */
 };
+const size_t MKMODEL_PLACES_COUNT = sizeof MKMODEL_PLACES / sizeof *MKMODEL_PLACES;
+
+/* The MHP3rd sample: each group's overlays right before its model, the
+ * models where codecs/monsters.c's MHP3rd table puts them; the identity
+ * donor after the table's last monster (slagtoth-em068, 5458-5460). */
+const struct mkmodel_place MKMODEL_P3RD_PLACES[] = {
+	{5247, MODEL_EM023_OVERLAY0},        /* file_05246 */
+	{5248, MODEL_EM023_OVERLAY1},
+	{5249, MODEL_BRUTE_TIGREX},          /* file_05248: brute-tigrex */
+	{5250, MODEL_BRUTE_TIGREX_GEOMETRY},
+	{5251, MODEL_BRUTE_TIGREX_MOVESET},  /* file_05250 */
+	{5338, MODEL_EM040_OVERLAY0},        /* file_05337 */
+	{5339, MODEL_EM040_OVERLAY1},
+	{5340, MODEL_ZINOGRE_FULL},          /* file_05339: zinogre */
+	{5341, MODEL_ZINOGRE_FULL_GEOMETRY},
+	{5342, MODEL_ZINOGRE_FULL_MOVESET},  /* file_05341 */
+	{5499, MODEL_EM099_OVERLAY0},        /* file_05498 */
+	{5500, MODEL_EM099_OVERLAY1},
+	{5501, MODEL_TIGREX_DONOR},          /* file_05500: no by-name/ link */
+	{5502, MODEL_TIGREX_DONOR_GEOMETRY},
+	{5503, MODEL_TIGREX_DONOR_MOVESET},  /* file_05502 */
+};
+const size_t MKMODEL_P3RD_PLACES_COUNT = sizeof MKMODEL_P3RD_PLACES / sizeof *MKMODEL_P3RD_PLACES;
 
 /* A rig: joint counts of each part, then the unanimated chain. */
 struct rig_shape {
@@ -60,6 +85,12 @@ struct rig_shape {
 /* An MHP3rd quadruped (quadruped_tree), then the unanimated chain. */
 struct quad_shape {
 	uint32_t lead, spine, front, rear, severed;
+};
+
+/* A rig shaped like MHP3rd's Brute Tigrex (brute_tree), then the
+ * unanimated chain: 4 legs of `leg` joints. */
+struct brute_shape {
+	uint32_t spine, head, tail, leg, severed;
 };
 
 static float coord(struct rng *r)
@@ -95,9 +126,38 @@ static void quadruped_tree(struct skeleton *s, const struct quad_shape *q)
 		s->bones[b].parent = i == 0 || i == q->front ? (int32_t)fork : (int32_t)b - 1;
 }
 
+/* A chain of n bones from bone *at on, the first one's parent `attach`. */
+static void chain(struct skeleton *s, uint32_t *at, uint32_t n, int32_t attach)
+{
+	for (uint32_t i = 0; i < n; i++, (*at)++)
+		s->bones[*at].parent = i ? (int32_t)*at - 1 : attach;
+}
+
+static uint32_t brute_animated(const struct brute_shape *q)
+{
+	return 2 + q->spine + q->head + q->tail + 4 * q->leg;
+}
+
+/* The Brute Tigrex's parents: a root and the hip (the body fork, both
+ * placed at the origin by the caller), the spine off the hip, the head
+ * chain off the spine's end (in the middle of the bone order, as the
+ * game's rig has it), the tail off the hip, two front legs off the
+ * spine's end, two rear ones off the hip.  q->spine >= 1. */
+static void brute_tree(struct skeleton *s, const struct brute_shape *q)
+{
+	uint32_t b = 0;
+	chain(s, &b, 2, -1);
+	chain(s, &b, q->spine, 1);
+	int32_t shoulders = (int32_t)b - 1;
+	chain(s, &b, q->head, shoulders);
+	chain(s, &b, q->tail, 1);
+	for (int leg = 0; leg < 4; leg++)
+		chain(s, &b, q->leg, leg < 2 ? shoulders : 1);
+}
+
 static int finish_skeleton(struct skeleton *s, enum skeleton_game game, uint32_t animated,
-			   bool chain_roots, struct rng *r, uint8_t **out, size_t *len,
-			   char *why, size_t why_len);
+			   uint32_t origins, bool chain_roots, struct rng *r, uint8_t **out,
+			   size_t *len, char *why, size_t why_len);
 
 /* A quadruped's skeleton, bones placed and named as build_skeleton's. */
 static int build_quadruped(const struct quad_shape *q, struct rng *r, uint8_t **out,
@@ -112,7 +172,23 @@ static int build_quadruped(const struct quad_shape *q, struct rng *r, uint8_t **
 	}
 	quadruped_tree(&s, q);
 	part_tree(&s, r, animated, q->severed, -1, false);
-	return finish_skeleton(&s, SKELETON_MHP3RD, animated, false, r, out, len, why, why_len);
+	return finish_skeleton(&s, SKELETON_MHP3RD, animated, 0, false, r, out, len, why, why_len);
+}
+
+/* The Brute Tigrex's skeleton, its first two joints at the origin. */
+static int build_brute(const struct brute_shape *q, struct rng *r, uint8_t **out, size_t *len,
+		       char *why, size_t why_len)
+{
+	struct skeleton s;
+	struct mh_diag d = {0};
+	uint32_t animated = brute_animated(q);
+	if (skeleton_init(&s, SKELETON_MHP3RD, animated + q->severed, &d)) {
+		snprintf(why, why_len, "skeleton: %s", d.msg);
+		return -1;
+	}
+	brute_tree(&s, q);
+	part_tree(&s, r, animated, q->severed, -1, false);
+	return finish_skeleton(&s, SKELETON_MHP3RD, animated, 2, false, r, out, len, why, why_len);
 }
 
 static int build_skeleton(const struct rig_shape *shape, struct rng *r,
@@ -141,15 +217,16 @@ static int build_skeleton(const struct rig_shape *shape, struct rng *r,
 	part_tree(&s, r, animated, shape->severed, -1, false);
 	for (uint32_t i = 0; i < shape->severed; i++)
 		s.bones[animated + i].part = shape->game == SKELETON_MHFU ? nparts : 0;
-	return finish_skeleton(&s, shape->game, animated, shape->chain_roots, r, out, len, why,
+	return finish_skeleton(&s, shape->game, animated, 0, shape->chain_roots, r, out, len, why,
 			       why_len);
 }
 
-/* Places, kinds and names the bones of s (its parents set), links it,
- * sets its params and encodes it; frees s. */
+/* Places, kinds and names the bones of s (its parents set), the first
+ * `origins` with a zero offset (a chain from a root: at the origin), links it, sets its params and
+ * encodes it; frees s. */
 static int finish_skeleton(struct skeleton *s, enum skeleton_game game, uint32_t animated,
-			   bool chain_roots, struct rng *r, uint8_t **out, size_t *len,
-			   char *why, size_t why_len)
+			   uint32_t origins, bool chain_roots, struct rng *r, uint8_t **out,
+			   size_t *len, char *why, size_t why_len)
 {
 	struct mh_diag d = {0};
 	for (uint32_t b = 0; b < s->nbones; b++) {
@@ -158,6 +235,8 @@ static int finish_skeleton(struct skeleton *s, enum skeleton_game game, uint32_t
 		bone->position[0] = coord(r);
 		bone->position[1] = coord(r);
 		bone->position[2] = severed && b > animated ? -120.0f : coord(r);
+		if (b < origins) /* drawn all the same: what follows stays as it was */
+			memset(bone->position, 0, 3 * sizeof *bone->position);
 		if (b > 0 && rng_below(r, 10) == 0) {
 			bone->kind = 2;
 			bone->link = (int32_t)rng_below(r, b);
@@ -679,20 +758,47 @@ static const struct pack_shape P3RD_PACK = {
 	CLIP_P3RD, 3, {100, 30, 0}, {70, 20, 0}, {43, 43, 0}, {0, 0}, 0, 6, 0, NULL,
 };
 
+/* An MHP3rd model's rig: one of the three shapes. */
+struct p3rd_rig {
+	const struct rig_shape *parts;
+	const struct quad_shape *quad;
+	const struct brute_shape *brute;
+};
+
+static const struct p3rd_rig P3RD_MODEL_RIG = {&P3RD_RIG, NULL, NULL};
+
+static const struct quad_shape RATHIAN_RIG = {2, 2, 12, 12, 2};
+static const struct quad_shape RATHALOS_RIG = {1, 3, 12, 12, 2};
+/* 51 bones: em040's skip list reaches bone 47. */
+static const struct quad_shape ZINOGRE_RIG = {0, 1, 23, 21, 5};
+/* 47 bones, 44 animated. */
+static const struct brute_shape BRUTE_RIG = {4, 8, 10, 5, 3};
+
 /* The MHP3rd groups' sets: a rig, a moveset of as many records as the
- * rig's animated joints the skip list leaves, the first ones moving. */
+ * rig's animated joints the skip list leaves, the first ones moving (on
+ * the fork or above it). */
 static const struct {
 	enum mkmodel model;
-	struct quad_shape rig;
+	struct p3rd_rig rig;
 	struct pack_shape pack;
 } P3RD_SETS[] = {
-	{MODEL_RATHIAN, {2, 2, 12, 12, 2},
+	{MODEL_RATHIAN, {NULL, &RATHIAN_RIG, NULL},
 	 {CLIP_P3RD, 2, {40, 10}, {12, 4}, {24, 24}, {0, 0}, 0, 2, 0, NULL}},
-	{MODEL_RATHALOS, {1, 3, 12, 12, 2},
+	{MODEL_RATHALOS, {NULL, &RATHALOS_RIG, NULL},
 	 {CLIP_P3RD, 2, {40, 10}, {12, 4}, {25, 25}, {0, 0}, 0, 3, 0, NULL}},
-	{MODEL_ZINOGRE, {0, 1, 23, 21, 5},
+	{MODEL_ZINOGRE, {NULL, &ZINOGRE_RIG, NULL},
 	 {CLIP_P3RD, 3, {60, 20, 0}, {16, 6, 0}, {37, 37, 0}, {0, 0}, 0, 2, 0, NULL}},
+	/* Clip ids 0-57 and 100-118: 24 among them, which the Tigrex's
+	 * head plays alone. */
+	{MODEL_BRUTE_TIGREX, {NULL, NULL, &BRUTE_RIG},
+	 {CLIP_P3RD, 2, {100, 30}, {58, 19}, {44, 44}, {0, 0}, 0, 2, 0, NULL}},
+	/* Every slot filled: more clip ids than the Tigrex has entries. */
+	{MODEL_ZINOGRE_FULL, {NULL, &ZINOGRE_RIG, NULL},
+	 {CLIP_P3RD, 3, {100, 30, 10}, {100, 30, 10}, {37, 37, 37}, {0, 0}, 0, 2, 0, NULL}},
 };
+
+/* The identity donor's monster: an id no table or skip list knows. */
+#define TIGREX_DONOR_EM 99
 
 /* The overlays opening the groups: their names. */
 static const struct {
@@ -701,6 +807,8 @@ static const struct {
 } OVERLAYS[] = {
 	{MODEL_EM001_OVERLAY0, "em001m0.ovl"}, {MODEL_EM001_OVERLAY1, "em001m1.ovl"},
 	{MODEL_EM040_OVERLAY0, "em040m0.ovl"}, {MODEL_EM040_OVERLAY1, "em040m1.ovl"},
+	{MODEL_EM023_OVERLAY0, "em023m0.ovl"}, {MODEL_EM023_OVERLAY1, "em023m1.ovl"},
+	{MODEL_EM099_OVERLAY0, "em099m0.ovl"}, {MODEL_EM099_OVERLAY1, "em099m1.ovl"},
 };
 
 /* An AI overlay: "MWo3", a header whose name sits at RECORDS_OVERLAY_NAME_AT, code. */
@@ -714,21 +822,21 @@ static uint8_t *overlay(struct rng *r, const char *name, size_t *len)
 	return p;
 }
 
-/* An MHP3rd model's skeleton (of `rig`, else `quad`). */
-static int p3rd_skeleton(const struct rig_shape *rig, const struct quad_shape *quad,
-			 struct rng *r, uint8_t **out, size_t *len, char *why, size_t why_len)
+/* An MHP3rd model's skeleton. */
+static int p3rd_skeleton(const struct p3rd_rig *rig, struct rng *r, uint8_t **out, size_t *len,
+			 char *why, size_t why_len)
 {
-	return rig ? build_skeleton(rig, r, out, len, why, why_len)
-		   : build_quadruped(quad, r, out, len, why, why_len);
+	return rig->parts ? build_skeleton(rig->parts, r, out, len, why, why_len)
+	       : rig->quad ? build_quadruped(rig->quad, r, out, len, why, why_len)
+			   : build_brute(rig->brute, r, out, len, why, why_len);
 }
 
 /* An MHP3rd model PAC's members: skeleton, PMO (its region in the
  * companion entry after the PAC), TMH, low-detail PMO, TMH. */
-static int p3rd_members(const struct rig_shape *rig, const struct quad_shape *quad,
-			const struct body_shape *body, struct rng *r, uint8_t **bytes,
-			size_t *sizes, char *why, size_t why_len)
+static int p3rd_members(const struct p3rd_rig *rig, const struct body_shape *body, struct rng *r,
+			uint8_t **bytes, size_t *sizes, char *why, size_t why_len)
 {
-	if (p3rd_skeleton(rig, quad, r, &bytes[0], &sizes[0], why, why_len))
+	if (p3rd_skeleton(rig, r, &bytes[0], &sizes[0], why, why_len))
 		return -1;
 	struct rng at_body = *r;
 	skip_standin(r);
@@ -745,16 +853,16 @@ static int p3rd_members(const struct rig_shape *rig, const struct quad_shape *qu
 
 /* The companion entry after an MHP3rd model PAC (`model`, built from
  * seed): its PMO's region and tail, made again as the PAC makes it. */
-static uint8_t *p3rd_geometry(enum mkmodel model, const struct rig_shape *rig,
-			      const struct quad_shape *quad, const struct body_shape *body,
-			      uint64_t seed, size_t *len, char *why, size_t why_len)
+static uint8_t *p3rd_geometry(enum mkmodel model, const struct p3rd_rig *rig,
+			      const struct body_shape *body, uint64_t seed, size_t *len, char *why,
+			      size_t why_len)
 {
 	struct rng r;
 	uint8_t *skel = NULL;
 	size_t skel_len = 0;
 	struct mkpmo m;
 	rng_init(&r, seed, 0x6d6f64656c00u + model);
-	if (p3rd_skeleton(rig, quad, &r, &skel, &skel_len, why, why_len))
+	if (p3rd_skeleton(rig, &r, &skel, &skel_len, why, why_len))
 		return NULL;
 	int rc = build_skinned(body, &r, skel, skel_len, TEX_COUNT(P3RD_TEX), &m, why, why_len);
 	free(skel);
@@ -800,6 +908,285 @@ static int static_members(struct rng *r, uint8_t **bytes, size_t *sizes, char *w
 	m.pmo = NULL;
 	mkpmo_free(&m);
 	return 0;
+}
+
+/* ---- the identity donor -----------------------------------------------------
+ * The MHFU sample's Tigrex offered as an MHP3rd donor: its rig as an
+ * MHP3rd skeleton of the same bones, an MHP3rd PMO around it textured
+ * from its bank, and a moveset whose clip id e (stream e / 100, slot
+ * e % 100) is the whole-rig clip the Tigrex plays as entry e, for each
+ * entry its part 0 fills: the parts' tracks in joint order, the part-0
+ * clip's loop.  A part whose slot for the entry is empty (none, on this
+ * Tigrex) gets rest tracks, as a port gives a joint no record drives
+ * (port.h): the engine would keep whatever that part played before,
+ * which no clip of its own says.  Its overlays name an id no table
+ * knows, so its record map is offset 0 without skips: porting it back
+ * onto the Tigrex gives the Tigrex's motions. */
+
+/* What the donor is made of: the Tigrex's rig, pack and bank, and the
+ * rig as MHP3rd's, encoded. */
+struct tigrex_donor_parts {
+	struct skeleton rig;
+	struct anim pack;
+	uint8_t *bank, *skel;
+	size_t bank_len, skel_len;
+};
+
+static void tigrex_donor_parts_free(struct tigrex_donor_parts *t)
+{
+	skeleton_free(&t->rig);
+	anim_free(&t->pack);
+	free(t->bank);
+	free(t->skel);
+	memset(t, 0, sizeof *t);
+}
+
+/* The Tigrex's rig as an MHP3rd skeleton: the same bones (parents,
+ * links, kinds, bind offsets), named as finish_skeleton names them, all
+ * in part 0; params as finish_skeleton sets MHP3rd's. */
+static int donor_skeleton(const struct skeleton *fu, uint8_t **out, size_t *len, char *why,
+			  size_t why_len)
+{
+	struct skeleton s;
+	struct mh_diag d = {0};
+	if (skeleton_init(&s, SKELETON_MHP3RD, fu->nbones, &d)) {
+		snprintf(why, why_len, "donor skeleton: %s", d.msg);
+		return -1;
+	}
+	for (uint32_t b = 0; b < fu->nbones; b++) {
+		struct skeleton_bone *bone = &s.bones[b];
+		*bone = fu->bones[b];
+		bone->part = 0;
+		memset(bone->rest, 0, sizeof bone->rest);
+		snprintf((char *)bone->rest, SKELETON_NAME_LEN, "b%03u", b % 1000);
+	}
+	uint32_t params[] = {0, fu->nparams > 1 ? fu->params[1] : fu->nbones, 0};
+	skeleton_set_params(&s, 3, params);
+	s.params_count = 2;
+	int rc = 0;
+	if (skeleton_encode(&s, out, len, &d)) {
+		snprintf(why, why_len, "donor skeleton: %s", d.msg);
+		rc = -1;
+	}
+	skeleton_free(&s);
+	return rc;
+}
+
+/* The Tigrex of the MHFU sample built from `seed`, taken apart. */
+static int tigrex_donor_parts(uint64_t seed, struct tigrex_donor_parts *t, char *why,
+			      size_t why_len)
+{
+	struct pac pac;
+	struct mh_diag d = {0};
+	size_t len;
+	memset(t, 0, sizeof *t);
+	uint8_t *p = mkmodel_build(MODEL_TIGREX, seed, &len, why, why_len);
+	if (!p)
+		return -1;
+	int rc = -1;
+	if (pac_decode(p, len, &pac, &d)) {
+		snprintf(why, why_len, "tigrex: %s", d.msg);
+		free(p);
+		return -1;
+	}
+	/* Its members: skeleton, PMO, bank, pack (mkmodel_build). */
+	const struct pac_entry *e = pac.entries;
+	if (pac.count < 4 || skeleton_decode(p + e[0].offset, e[0].size, &t->rig, &d) ||
+	    anim_decode(p + e[3].offset, e[3].size, CLIP_NONE, &t->pack, &d))
+		snprintf(why, why_len, "tigrex: %s", d.msg[0] ? d.msg : "not a model PAC");
+	else if (!(t->bank = malloc(e[2].size)))
+		snprintf(why, why_len, "out of memory");
+	else {
+		memcpy(t->bank, p + e[2].offset, e[2].size);
+		t->bank_len = e[2].size;
+		rc = donor_skeleton(&t->rig, &t->skel, &t->skel_len, why, why_len);
+	}
+	pac_free(&pac);
+	free(p);
+	if (rc)
+		tigrex_donor_parts_free(t);
+	return rc;
+}
+
+/* A copy of track t appended to c: channels and keys as they are. */
+static int copy_track(struct clip *c, const struct clip_track *t)
+{
+	struct clip_track *to = clip_add_track(c, t->mask);
+	for (uint32_t k = 0; to && k < t->nchannels; k++) {
+		struct clip_channel *ch = clip_add_channel(to, t->channels[k].bit);
+		for (uint32_t i = 0; ch && i < t->channels[k].nkeys; i++)
+			if (!clip_add_key(ch, t->channels[k].keys[i]))
+				ch = NULL;
+		if (!ch)
+			to = NULL;
+	}
+	return to ? 0 : -1;
+}
+
+/* A rest track appended to c: rotation X, Y and Z keyed 0 at frame 0
+ * and at `last` (at least PORT_REST_SPAN), as a port makes one. */
+static int rest_track(struct clip *c, int32_t last)
+{
+	static const uint32_t rot[] = {CLIP_ROT_X, CLIP_ROT_Y, CLIP_ROT_Z};
+	struct clip_track *t = clip_add_track(c, 0);
+	int16_t end = (int16_t)(last > PORT_REST_SPAN ? last : PORT_REST_SPAN);
+	for (int k = 0; t && k < 3; k++) {
+		struct clip_channel *ch = clip_add_channel(t, rot[k]);
+		if (!ch || !clip_add_key(ch, (struct clip_key){0, 0, 0, 0}) ||
+		    !clip_add_key(ch, (struct clip_key){0, end, 0, 0}))
+			t = NULL;
+	}
+	return t ? 0 : -1;
+}
+
+/* Entry e of the Tigrex's pack as one whole-rig clip into *c; false
+ * when part 0 does not fill it. */
+static int donor_clip(const struct tigrex_donor_parts *t, uint32_t e, struct clip *c, bool *filled,
+		      char *why, size_t why_len)
+{
+	const struct anim *fu = &t->pack;
+	uint32_t stream, slot;
+	int32_t lead = entries_part_clip(fu, e, 0, &stream, &slot);
+	memset(c, 0, sizeof *c);
+	if (!(*filled = lead >= 0))
+		return 0;
+	c->loop = fu->clips[lead].loop;
+	c->loop_start = fu->clips[lead].loop_start;
+	for (uint32_t k = 0, at = 0; k < entries_parts(fu); k++) {
+		uint32_t first, count;
+		if (!anim_part_joints_of(&t->rig.bones[0].part, sizeof *t->rig.bones, t->rig.nbones,
+					 k, &first, &count) || first != at) {
+			snprintf(why, why_len, "tigrex: part %u is not the joints after part %u", k,
+				 k - 1);
+			return -1;
+		}
+		int32_t clip = entries_part_clip(fu, e, k, &stream, &slot);
+		const struct clip *from = clip >= 0 ? &fu->clips[clip] : NULL;
+		for (uint32_t j = 0; j < count; j++)
+			if (from && j < from->ntracks ? copy_track(c, &from->tracks[j])
+						      : rest_track(c, entries_clip_frames(
+									 &fu->clips[lead]))) {
+				snprintf(why, why_len, "out of memory");
+				return -1;
+			}
+		at += count;
+	}
+	return 0;
+}
+
+/* The donor's moveset: clip id e for each entry e part 0 fills, in as
+ * many streams (of the same slots) as part 0 has. */
+static int donor_moveset(const struct tigrex_donor_parts *t, uint8_t **out, size_t *len,
+			 char *why, size_t why_len)
+{
+	const struct anim *fu = &t->pack;
+	struct anim a;
+	struct mh_diag d = {0};
+	uint32_t nstreams = fu->nstreams < 2 ? fu->nstreams : 2, slots[2] = {0, 0};
+	for (uint32_t s = 0; s < nstreams; s++)
+		slots[s] = fu->streams[s].nslots;
+	if (anim_init(&a, CLIP_P3RD, nstreams, slots, &d))
+		goto fail;
+	for (uint32_t e = 0; e < ENTRIES_MAX; e++) {
+		struct clip c;
+		bool filled;
+		int32_t clip;
+		if (donor_clip(t, e, &c, &filled, why, why_len)) {
+			clip_free(&c);
+			anim_free(&a);
+			return -1;
+		}
+		if (!filled)
+			continue;
+		if ((clip = anim_add_clip(&a, &c)) < 0) {
+			clip_free(&c);
+			snprintf(d.msg, sizeof d.msg, "out of memory");
+			goto fail;
+		}
+		if (anim_set_slot(&a, e / 100, e % 100, clip, &d))
+			goto fail;
+	}
+	if (anim_compact(&a, &d) || anim_encode(&a, out, len, &d))
+		goto fail;
+	anim_free(&a);
+	return 0;
+fail:
+	snprintf(why, why_len, "donor moveset: %s", d.msg);
+	anim_free(&a);
+	return -1;
+}
+
+/* Fails unless the donor's record map, as the mount makes it, is the
+ * identity: offset 0 by the fork rule, no skips. */
+static int check_identity_map(const struct tigrex_donor_parts *t, const uint8_t *moveset,
+			      size_t len, char *why, size_t why_len)
+{
+	struct skeleton s;
+	struct anim a;
+	struct records map = {0};
+	struct mh_diag d = {0};
+	int rc = -1;
+	if (skeleton_decode(t->skel, t->skel_len, &s, &d)) {
+		snprintf(why, why_len, "donor skeleton: %s", d.msg);
+		return -1;
+	}
+	if (anim_decode(moveset, len, CLIP_NONE, &a, &d) ||
+	    records_init(&map, &s, &a, TIGREX_DONOR_EM, &d))
+		snprintf(why, why_len, "donor moveset: %s", d.msg);
+	else if (map.offset || map.nskip || !map.fork_kept)
+		snprintf(why, why_len,
+			 "the identity donor's record map has offset %u and %u skips (fork %d%s), "
+			 "not offset 0 and none", map.offset, map.nskip, (int)map.fork,
+			 map.fork_kept ? "" : ", rule broken");
+	else
+		rc = 0;
+	records_free(&map);
+	anim_free(&a);
+	skeleton_free(&s);
+	return rc;
+}
+
+/* The identity donor's model PAC (skeleton, PMO, bank), its geometry or
+ * its moveset. */
+static uint8_t *tigrex_donor(enum mkmodel model, uint64_t seed, size_t *len, char *why,
+			     size_t why_len)
+{
+	struct tigrex_donor_parts t;
+	struct mkpmo body;
+	struct rng at;
+	uint8_t *out = NULL;
+	if (tigrex_donor_parts(seed, &t, why, why_len))
+		return NULL;
+	if (model == MODEL_TIGREX_DONOR_MOVESET) {
+		if (!donor_moveset(&t, &out, len, why, why_len) &&
+		    check_identity_map(&t, out, *len, why, why_len)) {
+			free(out);
+			out = NULL;
+		}
+		tigrex_donor_parts_free(&t);
+		return out;
+	}
+	rng_init(&at, seed, 0x6d6f64656c00u + MODEL_TIGREX_DONOR);
+	if (build_skinned(&P3RD_SET_BODY, &at, t.skel, t.skel_len, bank_images(t.bank, t.bank_len),
+			  &body, why, why_len)) {
+		tigrex_donor_parts_free(&t);
+		return NULL;
+	}
+	if (model == MODEL_TIGREX_DONOR_GEOMETRY) {
+		out = body.companion;
+		*len = body.companion_len;
+		body.companion = NULL;
+	} else {
+		struct pac_blob m[3] = {
+			{t.skel, (uint32_t)t.skel_len},
+			{body.pmo, (uint32_t)body.len},
+			{t.bank, (uint32_t)t.bank_len},
+		};
+		out = model_pac(m, 3, NULL, len, why, why_len);
+	}
+	mkpmo_free(&body);
+	tigrex_donor_parts_free(&t);
+	return out;
 }
 
 /* The set whose model, geometry or moveset `model` is: its index, and
@@ -868,11 +1255,11 @@ uint8_t *mkmodel_build(enum mkmodel model, uint64_t seed, size_t *len,
 	}
 	case MODEL_P3RD:
 		count = 5;
-		if (p3rd_members(&P3RD_RIG, NULL, &P3RD_BODY, &r, bytes, sizes, why, why_len))
+		if (p3rd_members(&P3RD_MODEL_RIG, &P3RD_BODY, &r, bytes, sizes, why, why_len))
 			goto out;
 		break;
 	case MODEL_P3RD_GEOMETRY:
-		out = p3rd_geometry(MODEL_P3RD, &P3RD_RIG, NULL, &P3RD_BODY, seed, len, why,
+		out = p3rd_geometry(MODEL_P3RD, &P3RD_MODEL_RIG, &P3RD_BODY, seed, len, why,
 				    why_len);
 		goto out;
 	case MODEL_STATIC:
@@ -883,6 +1270,11 @@ uint8_t *mkmodel_build(enum mkmodel model, uint64_t seed, size_t *len,
 	case MODEL_P3RD_MOVESET:
 		build_pack(&P3RD_PACK, &r, &out, len, why, why_len);
 		goto out;
+	case MODEL_TIGREX_DONOR:
+	case MODEL_TIGREX_DONOR_GEOMETRY:
+	case MODEL_TIGREX_DONOR_MOVESET:
+		out = tigrex_donor(model, seed, len, why, why_len);
+		goto out;
 	case MODEL_COUNT:
 		goto out;
 	default: {
@@ -892,7 +1284,7 @@ uint8_t *mkmodel_build(enum mkmodel model, uint64_t seed, size_t *len,
 				out = overlay(&r, OVERLAYS[i].name, len);
 		if (set < 0 || which == 1) {
 			if (set >= 0)
-				out = p3rd_geometry(P3RD_SETS[set].model, NULL, &P3RD_SETS[set].rig,
+				out = p3rd_geometry(P3RD_SETS[set].model, &P3RD_SETS[set].rig,
 						    &P3RD_SET_BODY, seed, len, why, why_len);
 			goto out;
 		}
@@ -901,8 +1293,7 @@ uint8_t *mkmodel_build(enum mkmodel model, uint64_t seed, size_t *len,
 			goto out;
 		}
 		count = 5;
-		if (p3rd_members(NULL, &P3RD_SETS[set].rig, &P3RD_SET_BODY, &r, bytes, sizes, why,
-				 why_len))
+		if (p3rd_members(&P3RD_SETS[set].rig, &P3RD_SET_BODY, &r, bytes, sizes, why, why_len))
 			goto out;
 		break;
 	}

@@ -34,15 +34,34 @@ enum mkmodel {
 	MODEL_ODD_STREAMS,  /* MHFU, 3 parts whose odd streams are filled too
 			       (entries 100-124), 120 and 121 the head's alone */
 	MODEL_STATIC,       /* MHFU small monster: no skeleton, a static PMO and its bank */
+	/* The MHP3rd sample's port donors (mkarchive --game mhp3rd), each a
+	 * group of two overlays and one set as above. */
+	MODEL_EM023_OVERLAY0,   /* em023m0.ovl */
+	MODEL_EM023_OVERLAY1,   /* em023m1.ovl */
+	MODEL_BRUTE_TIGREX,     /* em023: 47 bones, 2 origin joints, fork 1 */
+	MODEL_BRUTE_TIGREX_GEOMETRY,
+	MODEL_BRUTE_TIGREX_MOVESET, /* 77 clips in 2 streams, 44 records */
+	MODEL_ZINOGRE_FULL,     /* em040 (overlays MODEL_EM040_*): MODEL_ZINOGRE's rig */
+	MODEL_ZINOGRE_FULL_GEOMETRY,
+	MODEL_ZINOGRE_FULL_MOVESET, /* 140 clip ids in 3 streams, 37 records */
+	MODEL_EM099_OVERLAY0,   /* em099m0.ovl: an id no table knows */
+	MODEL_EM099_OVERLAY1,   /* em099m1.ovl */
+	MODEL_TIGREX_DONOR,     /* MODEL_TIGREX's rig as MHP3rd's, an MHP3rd PMO, its bank */
+	MODEL_TIGREX_DONOR_GEOMETRY,
+	MODEL_TIGREX_DONOR_MOVESET, /* entry e of the Tigrex's pack as clip id e */
 	MODEL_COUNT
 };
 
-/* Where the sample puts each model: engine ids (file_NNNNN + 1). */
+/* Where a sample puts each model: engine ids (file_NNNNN + 1). */
 struct mkmodel_place {
 	uint32_t id;
 	enum mkmodel model;
 };
-extern const struct mkmodel_place MKMODEL_PLACES[MODEL_COUNT];
+/* The MHFU sample's, and the MHP3rd sample's. */
+extern const struct mkmodel_place MKMODEL_PLACES[];
+extern const size_t MKMODEL_PLACES_COUNT;
+extern const struct mkmodel_place MKMODEL_P3RD_PLACES[];
+extern const size_t MKMODEL_P3RD_PLACES_COUNT;
 
 /* The bytes of `model`, the same for the same seed; malloc'ed.  NULL
  * with a message in why when a codec refuses what was built (a bug). */
