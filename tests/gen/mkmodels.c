@@ -1054,8 +1054,7 @@ static int donor_clip(const struct tigrex_donor_parts *t, uint32_t e, struct cli
 	c->loop_start = fu->clips[lead].loop_start;
 	for (uint32_t k = 0, at = 0; k < entries_parts(fu); k++) {
 		uint32_t first, count;
-		if (!anim_part_joints_of(&t->rig.bones[0].part, sizeof *t->rig.bones, t->rig.nbones,
-					 k, &first, &count) || first != at) {
+		if (!rig_part_joints(&t->rig, k, &first, &count) || first != at) {
 			snprintf(why, why_len, "tigrex: part %u is not the joints after part %u", k,
 				 k - 1);
 			return -1;
