@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* mkarchive: writes a deterministic sample DATA.BIN in the MHFU NA/EU layout
- * (mhfu-archive(5) "DATA.BIN"), for the tests, the demo and the benchmarks.
+ * (mhfu-archive(5) "DATA.BIN"), for the tests, the demo and the benchmarks,
+ * or with --game mhp3rd an MHP3rd one (point 4).
  *
  *  1. Everything derives from --seed: the plan (what each entry holds,
  *     which entries have a size record) from one PRNG stream, each entry's
@@ -13,7 +14,16 @@
  *     each entry one run seeded with its start block, MHFU's plain ids
  *     stored plain); --plain-out is the same layout fully decrypted;
  *     --extract writes what the mount shows: each entry's logical bytes,
- *     each PAC's folder of members (and its model.glb), and index.tsv. */
+ *     each PAC's folder of members (and its model.glb), and index.tsv.
+ *  4. --game mhp3rd: MHP3rd's 5955 entries (databin_game_entries), its
+ *     plain ids 17-20 and 81-92 PSP modules and movies stored plain, so
+ *     the mount tells the game by their magics; small random filler but
+ *     for the port donors of MKMODEL_P3RD_PLACES (mkmodels.c), each two
+ *     AI overlays then model PAC, geometry and moveset: the Brute Tigrex
+ *     (em023, file_05246-05250), the Zinogre (em040, file_05337-05341)
+ *     and the identity donor, the MHFU sample's Tigrex of the same seed
+ *     as MHP3rd's (em099, file_05498-05502).  `make sample` writes it to
+ *     build/sample/p3rd/. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
