@@ -109,6 +109,10 @@ enum mh_err port_settings_check(const struct port_settings *s, const uint8_t *ho
 
 void port_settings_free(struct port_settings *s); /* s may be NULL */
 
+/* The same settings: mode, lift, pins and maps in order; where they were
+ * written (line, col) is not compared. */
+bool port_settings_equal(const struct port_settings *a, const struct port_settings *b);
+
 /* ---- the port (port.c) ------------------------------------------------- */
 
 /* Why a host joint has the donor bone it has (map.tsv's `why`). */
