@@ -72,16 +72,29 @@ struct donor {
 };
 
 /* Lays a bundle out.  MH_ERANGE when a member is missing (only the
- * geometry may be empty) or too large for a PAC.  *out malloc'ed. */
+ * geometry may be empty) or too large for a PAC, the monster is outside
+ * 0..65535, the name is not 1..DONOR_NAME_MAX-1 printable characters
+ * without blanks (nor "-"), or the override does not fit the map
+ * (records_override's).  The members are checked as donor_decode checks
+ * them, with its codes (offsets within the member), so what encodes
+ * decodes; the override written is the one in force, without what it
+ * sets to the computed value.  *out malloc'ed. */
 enum mh_err donor_encode(const struct donor_parts *p, uint8_t **out, size_t *len,
 			 struct mh_diag *d);
 
 /* Decodes the bundle occupying buf[0..len): the PAC, the settings (a bad
  * line is MH_ESYNTAX at its line:col, offset the settings member's), the
  * skeleton (it must be MHP3rd's), the moveset (MHP3rd clips) and the
- * record map.  MH_EUNKNOWN for bytes that are no bundle at all (no PAC,
- * or no settings member starting with DONOR_MAGIC).  On failure *dn is
- * empty.  The caller owns *dn (donor_free). */
+ * record map.  The PMO and the texture bank are checked by their heads
+ * only (PMO_MAGIC and version 102, TMH_MAGIC: a host-rig port keeps the
+ * host's), the geometry present exactly when pmo_needs_companion.  Only
+ * what donor_encode writes decodes (alignment 16, no tail, the settings
+ * in their one spelling), so decode -> encode gives the bytes.
+ * MH_EUNKNOWN for bytes that are no bundle at all (no PAC, or no settings
+ * member starting with DONOR_MAGIC, also when the bytes end before that
+ * line does); a member that is not what it should be is MH_ECORRUPT at
+ * its offset.  On failure *dn is empty.  The caller owns *dn
+ * (donor_free). */
 enum mh_err donor_decode(const uint8_t *buf, size_t len, struct donor *dn,
 			 struct mh_diag *d);
 
