@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+/* What the port's files share (port.h): the host opened once, the
+ * donor's clips by id, and each step's function.  Pure: no I/O, no
+ * globals. */
+#ifndef MH_PORT_INT_H
+#define MH_PORT_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "anim.h"
+#include "clip.h"
+#include "entries.h"
+#include "pac.h"
+#include "port.h"
+#include "skeleton.h"
+
+/* The MHFU model PAC's members the port reads. */
+#define PORT_HOST_SKELETON 0u
+#define PORT_HOST_PACK 3u
+/* Clip ids: stream x PORT_ID_STREAM + slot. */
+#define PORT_ID_STREAM 100u
+
+/* The host, decoded, with what the layout needs of it. */
+struct port_host {
+	struct pac pac;
+	struct skeleton skel;      /* member 0, MHFU */
+	struct anim pack;          /* member 3, MHFU */
+	uint32_t animated;         /* rig_animated */
+	uint32_t nparts;           /* entries_parts of the pack */
+	uint32_t *part_first;      /* per part: its joints' run; */
+	uint32_t *part_count;      /*   count 0 for a part without joints */
+	uint32_t capacity;
+	bool filled[ENTRIES_MAX];  /* entries_listed */
+	bool partial[ENTRIES_MAX]; /* filled, but not in part 0 */
+};
+
+/* Decodes host[0..len) (MH_ECORRUPT: no model PAC with an MHFU skeleton
+ * whose animated joints each play a part of an MHFU pack, as runs) and
+ * works out its capacity for species em.  On failure *h is empty. */
+enum mh_err port_host_open(const uint8_t *host, size_t len, int em, struct port_host *h,
+			   struct mh_diag *d);
+void port_host_free(struct port_host *h);
+
+/* Part k's clip at entry e: NULL when the slot is empty or missing. */
+const struct clip *port_part_clip(const struct anim *a, uint32_t entry, uint32_t part);
+
+/* A donor clip: its id and the moveset's clip (owned by the moveset). */
+struct port_clip {
+	uint32_t id;
+	const struct clip *clip;
+};
+
+/* Every filled slot of every stream, by ascending id; MH_ECORRUPT for a
+ * filled slot past PORT_ID_STREAM - 1 (its id would be the next
+ * stream's).  *out malloc'ed (NULL when n is 0). */
+enum mh_err port_donor_clips(const struct anim *moveset, struct port_clip **out, uint32_t *n,
+			     struct mh_diag *d);
+/* The donor clip of id `id`, NULL when the donor has none. */
+const struct clip *port_donor_clip(const struct anim *moveset, uint32_t id);
+
+/* The settings against an opened host (port_settings_check). */
+enum mh_err port_settings_check_host(const struct port_settings *s, const struct port_host *h,
+				     const struct donor *donor, struct mh_diag *d);
+
+/* ---- port_match.c ---- */
+
+/* Fills joints[0..host->nbones) and *hip (step 2 of port.h). */
+enum mh_err port_match(const struct skeleton *host, const struct skeleton *donor,
+		       const struct records *map, const struct port_settings *s,
+		       struct port_joint *joints, int32_t *hip, struct mh_diag *d);
+
+/* A bone's depth: its parents up to a root (a chain that does not end
+ * counts as far as the bones go). */
+int32_t port_depth(const struct skeleton *s, uint32_t b);
+
+/* ---- port_motion.c ---- */
+
+/* The pelvis: the root-most animated joint (least depth, then lowest
+ * index) whose track has a location-Y channel in some donor clip;
+ * PORT_NONE when none. */
+int32_t port_pelvis(const struct skeleton *host, uint32_t animated,
+		    const struct port_joint *joints, const struct port_clip *clips,
+		    uint32_t nclips);
+
+/* Whether a donor channel is copied: one bit inside PORT_KEPT_BITS, and
+ * keys. */
+bool port_kept_channel(const struct clip_channel *ch);
+
+/* The donor clip as the host's whole rig, MHFU: one track per animated
+ * joint; `lift` location units added to the pelvis' location-Y keys
+ * (saturating).  *out empty on failure (MH_ENOMEM). */
+enum mh_err port_whole_clip(const struct clip *donor, const struct port_joint *joints,
+			    uint32_t animated, int32_t pelvis, int32_t lift, struct clip *out,
+			    struct mh_diag *d);
+
+/* Part k's share of a whole-rig clip (its joints' tracks, the loop): a
+ * copy into *out. */
+enum mh_err port_part_of(const struct clip *whole, const struct port_host *h, uint32_t part,
+			 struct clip *out, struct mh_diag *d);
+
+/* ---- port_layout.c ---- */
+
+/* The places (port.h's struct port_place, r->places' order) of the donor
+ * clips on the host, pins in force.  Frames and loop are the donor
+ * clip's, or the host's part-0 clip's for the entries it keeps. */
+enum mh_err port_layout(const struct port_host *h, const struct port_clip *clips, uint32_t nclips,
+			const struct port_settings *s, struct port_place **places,
+			uint32_t *nplaces, struct mh_diag *d);
+
+/* Whether a place holds a donor clip in an entry. */
+bool port_place_donor(const struct port_place *p);
+
+/* ---- port_check.c ---- */
+
+/* The host's PAC with member 3 replaced by pack's bytes (everything else
+ * as it was, checked).  *out malloc'ed. */
+enum mh_err port_build_pac(const uint8_t *host, const struct port_host *h, const uint8_t *pack,
+			   size_t pack_len, uint8_t **out, size_t *len, struct mh_diag *d);
+
+/* port_verify on an opened host; *pac (NULL: not wanted) gets the built
+ * PAC when the pack encodes, NULL otherwise. */
+enum mh_err port_verify_host(const uint8_t *host, size_t host_len, const struct port_host *h,
+			     const struct donor *donor, struct port_result *r, uint8_t **pac,
+			     size_t *pac_len, struct mh_diag *d);
+
+#endif
