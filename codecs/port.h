@@ -13,33 +13,48 @@
  *     the donor's override (donor.h) in force.
  *  2. Joint matching (port_match.c): bind-world positions (rig.h); cost
  *     distance + PORT_DEPTH_COST per level of tree depth difference;
- *     only pairs closer than a quarter of the donor's bounding-box
- *     diagonal; greedy in cost order, each host joint and donor bone used
- *     once; then the leading origin chains (joints within PORT_ORIGIN of
- *     the origin) paired from their hip ends, surplus host ones left
- *     unmatched.  `map JOINT BONE|-` lines are put in force first.
+ *     only pairs closer (strictly) than a quarter of the donor's
+ *     bounding-box diagonal; greedy in cost order (ties: lower host
+ *     joint, then lower bone), each host joint and donor bone used once,
+ *     over every host joint (those past the animated ones get no track:
+ *     not_animated); then the leading origin chains (joints from 0 up
+ *     within PORT_ORIGIN of the origin) paired from their hip ends,
+ *     surplus host ones left unmatched, a joint whose greedy bone the
+ *     pairing takes left too_far.  `map JOINT BONE|-` lines are put in
+ *     force first: their joints and bones stay out of both passes.  A
+ *     matched bone's record is the lowest driving it; none: no_record.
  *  3. Tracks (port_motion.c): joint -> donor bone -> record -> the donor
- *     clip's track, its channels with bits inside PORT_KEPT_BITS copied
- *     raw and sorted by bit (scale channels dropped); a joint no donor
- *     bone drives, or whose track keeps no channel, gets a rest track:
- *     rotation X, Y and Z keyed 0 at frame 0 and at the clip's last key
- *     (at least frame PORT_REST_SPAN), never an empty track.  `lift`
- *     adds its location units to the pelvis' location-Y keys (the
- *     root-most joint with a location-Y channel).
- *  4. Layout (port_layout.c): donor clip id stream x 100 + slot.  The
- *     capacity is the host's entry count (PORT_TIGREX_ENTRIES for the
- *     Tigrex, em 75; otherwise the larger of 100 and one past the host's
- *     last filled entry), limited to the slots every part has.  `pin`
- *     lines first (the clip a pin displaces goes to the entry the pin
- *     freed); then each clip id below the capacity into the entry of its
- *     number; the rest, by id, into free entries (those the host fills
- *     first, then the others from 0 up).  A partial entry (the host fills
- *     it in some parts but not in part 0: the Tigrex's 24 and 25, played
- *     by the head alone) never gets a whole-rig clip.  Entries left over
- *     keep the host's clips; clips with no room are listed unplaced.
+ *     clip's track, its kept channels (one bit inside PORT_KEPT_BITS,
+ *     with keys: scale dropped) copied raw and sorted by bit, stably; a
+ *     joint no donor bone drives, or whose track keeps no channel or is
+ *     past the clip's tracks, gets a rest track: rotation X, Y and Z
+ *     keyed 0 at frame 0 and at the clip's length (entries_clip_frames;
+ *     at least frame PORT_REST_SPAN), never an empty track.  `lift`
+ *     adds round(16 x lift) location units to the pelvis' location-Y
+ *     keys, saturating at the s16 range (the pelvis: the animated joint
+ *     of least depth, then lowest index, whose donor track has a kept
+ *     location-Y channel in some clip).
+ *  4. Layout (port_layout.c): donor clip id stream x 100 + slot, every
+ *     filled slot of every stream (a filled slot past 99 makes the donor
+ *     MH_ECORRUPT).  The capacity is the host's entry count
+ *     (PORT_TIGREX_ENTRIES for the Tigrex, em 75; otherwise the larger
+ *     of 100 and one past the host's last filled entry), limited to the
+ *     entries whose slots every part with joints has (and ENTRIES_MAX).
+ *     `pin` lines first; then each clip id below the capacity into the
+ *     entry of its number, and a clip whose entry a pin took into the
+ *     entry that pin freed: the pinned clip's own number, followed back
+ *     while another pin took that one too (moved); the rest, by id, into
+ *     free entries (those the host fills first, then the others from 0
+ *     up).  A partial entry (the host fills it in some parts but not in
+ *     part 0: the Tigrex's 24 and 25, played by the head alone) never
+ *     gets a whole-rig clip, nor a pin.  Entries left over keep the
+ *     host's clips; clips with no room are listed unplaced.
  *  5. The split: entry e of part k is slot e % 100 of stream 2k + e / 100
  *     (entries.h); each part gets the clip's loop and loop_start.
  *  6. The checks (port_check.c); out.pac exists only when none fails.
+ *     out.pac is the host's PAC with member 3 replaced (anim_compact,
+ *     anim_encode), every other member, the alignment and the tail as
+ *     they were.
  *
  * Pure: no I/O, no globals. */
 #ifndef MH_PORT_H
@@ -99,10 +114,11 @@ enum mh_err port_settings_parse(const char *text, size_t len, struct port_settin
 				struct mh_diag *d);
 
 /* Checks s against the host (its PAC) and the donor (NULL: none yet):
- * a map's joint past the host's joints or bone past the donor's bones, a
- * pin's clip the donor does not have or entry past the capacity, a lift
- * whose location units leave the keys' range: MH_ERANGE at the value's
- * line:col with the allowed range. */
+ * a map's joint past the host's joints or bone past the donor's bones
+ * (at the map's line:col), a pin's clip the donor does not have, entry
+ * past the capacity or partial (at the pin's), a lift whose location
+ * units leave the keys' range, -2048..2047.9375: MH_ERANGE with the
+ * allowed range.  A host that is no model PAC: port_run's errors. */
 enum mh_err port_settings_check(const struct port_settings *s, const uint8_t *host,
 				size_t host_len, int host_em, const struct donor *donor,
 				struct mh_diag *d);
@@ -151,19 +167,31 @@ enum port_how {
 struct port_place {
 	int32_t entry;      /* PORT_NONE for an unplaced clip */
 	int32_t clip;       /* donor clip id, PORT_NONE when the host's are kept */
-	int32_t frames;     /* the clip's length (its last key), donor's or host's */
+	int32_t frames;     /* the clip's length (entries_clip_frames), the donor
+			       clip's, or for a kept entry the host's clip of
+			       the lowest part filling it (0 when empty) */
 	bool loop;
 	float loop_start;
 	enum port_how how;
 };
 
 enum port_check_code {
-	PORT_CHECK_RULES,   /* the engine's rules on the result (rules.h) */
-	PORT_CHECK_SPAN,    /* every animated joint keyed for its clip's whole span */
-	PORT_CHECK_SCALE,   /* no scale bits */
-	PORT_CHECK_PLACED,  /* every donor clip placed or listed unplaced, frames and loop kept */
-	PORT_CHECK_HIP,     /* the host's hip driven */
-	PORT_CHECK_FORK,    /* records with location channels at or above the fork */
+	/* the engine's rules on out.pac (rules_check_item, before the
+	 * host's PAC, not whole_model): no error */
+	PORT_CHECK_RULES,
+	/* every animated joint of every placed donor clip keyed over the
+	 * clip's length L (entries_clip_frames): among its track's channels
+	 * with keys, one's first key at frame <= 0 and one's last >= L */
+	PORT_CHECK_SPAN,
+	PORT_CHECK_SCALE,   /* no bit past PORT_KEPT_BITS in a placed clip's parts */
+	/* every donor clip placed once or listed unplaced; a placed one's
+	 * part clips (every part with joints) there, its loop and loop_start
+	 * in each, and the longest of them its length L (PORT_REST_SPAN when
+	 * L is shorter: the rest tracks' least span) */
+	PORT_CHECK_PLACED,
+	PORT_CHECK_HIP,     /* the hip (r->hip) has a donor bone and a record */
+	PORT_CHECK_FORK,    /* records with location channels at or above the
+			       fork (records_fork_kept on the donor's map) */
 	PORT_CHECK_SIZE,    /* a warning: the PAC is larger than the host's */
 	PORT_CHECKS,
 };
@@ -192,10 +220,12 @@ struct port_result {
 
 /* Ports donor onto the MHFU model PAC host[0..host_len) (member 0 its
  * skeleton, member 3 its pack), species host_em (-1 unknown) with
- * settings s (port_settings_check'ed).  MH_OK with *r filled, out.pac
- * set when every error-level check passed; an error (the host is no
- * model PAC with a skeleton and an MHFU pack: MH_ECORRUPT; MH_ENOMEM)
- * with *r empty.  The caller frees *r (port_result_free). */
+ * settings s.  MH_OK with *r filled, out.pac set when every error-level
+ * check passed; an error with *r empty: s out of range
+ * (port_settings_check's MH_ERANGE), the host no model PAC with an MHFU
+ * skeleton naming its animated joints, each a part of an MHFU pack in
+ * runs, or the donor's moveset filling a slot past 99 (MH_ECORRUPT),
+ * MH_ENOMEM.  The caller frees *r (port_result_free). */
 enum mh_err port_run(const uint8_t *host, size_t host_len, int host_em,
 		     const struct donor *donor, const struct port_settings *s,
 		     struct port_result *r, struct mh_diag *d);
