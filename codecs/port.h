@@ -231,8 +231,10 @@ enum mh_err port_run(const uint8_t *host, size_t host_len, int host_em,
 		     struct port_result *r, struct mh_diag *d);
 
 /* The checks on a built pack, port_run's last step, there for tests that
- * break a built pack on purpose: fills r->checks and r->rules from
- * r->pack, r->joints and r->places (r->pac is left alone). */
+ * break a built pack on purpose: fills r->checks, r->rules and
+ * r->host_len from r->pack (which it compacts: clips may move), r->joints,
+ * r->hip and r->places (r->pac is left alone).  A pack that no longer
+ * encodes fails RULES (and SIZE); MH_ENOMEM, or port_run's host errors. */
 enum mh_err port_verify(const uint8_t *host, size_t host_len, const struct donor *donor,
 			struct port_result *r, struct mh_diag *d);
 
