@@ -956,6 +956,14 @@ static void checks_fail_on_their_faults(void **state)
 	assert_false(r.checks[PORT_CHECK_RULES].passed);
 	assert_non_null(strstr(r.checks[PORT_CHECK_RULES].figure, "PARTITION"));
 	assert_true(r.rules.n > 0);
+
+	/* A pack that no longer encodes (an MHFU mask with bit 31): RULES
+	 * and SIZE fail, saying why. */
+	((struct clip *)part_clip(&r.pack, 0, 0))->tracks[0].mask |= 0x80000000u;
+	assert_int_equal(port_verify(h.pac, h.len, &dn, &r, &d), MH_OK);
+	assert_false(r.checks[PORT_CHECK_RULES].passed);
+	assert_non_null(strstr(r.checks[PORT_CHECK_RULES].figure, "no PAC: "));
+	assert_false(r.checks[PORT_CHECK_SIZE].passed);
 	port_result_free(&r);
 
 	/* PLACED: a part that stopped looping; then a clip not listed. */
