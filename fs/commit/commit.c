@@ -70,6 +70,24 @@ static bool removed_clip(struct mhfs *fs, const struct node *slot, char *path,
 }
 
 
+/* Zero-extends the malloc'ed bytes[0..len) to whole DATA.BIN blocks (at
+ * least one), as an entry without a size record is stored: 0 or ENOMEM. */
+static int pad_to_blocks(uint8_t **bytes, size_t *len)
+{
+	size_t want = (*len + DATABIN_BLOCK - 1) / DATABIN_BLOCK * DATABIN_BLOCK;
+	if (!want)
+		want = DATABIN_BLOCK;
+	if (want == *len)
+		return 0;
+	uint8_t *p = realloc(*bytes, want);
+	if (!p)
+		return ENOMEM;
+	memset(p + *len, 0, want - *len);
+	*bytes = p;
+	*len = want;
+	return 0;
+}
+
 /* ---- the commit -------------------------------------------------------- */
 
 /* The decoded model an encoder may use for the view's item `item` (edit.h):
@@ -222,6 +240,13 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 	if (!raw_entry && was_entry.padded &&
 	    databin_repad(entry, size, &entry_new, &entry_len, NULL)) {
 		err = failed(r, ENOMEM, NULL);
+		goto out;
+	}
+	/* The store keeps such an entry in whole blocks, so the user's bytes
+	 * read back zero-extended to their last block: the history keeps
+	 * them so, or the commit could not be undone. */
+	if (raw_entry && was_entry.padded && (err = pad_to_blocks(&entry_new, &entry_len))) {
+		err = failed(r, err, NULL);
 		goto out;
 	}
 	if (ed.next_entry)

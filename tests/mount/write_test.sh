@@ -310,6 +310,9 @@ check "a truncate of an entry without a size record logs the size it now has, it
 	truncate -s 100000 '$mnt/file_00000.bin' && test \$(stat -c %s '$mnt/file_00000.bin') = 100352 &&
 	test \$('$dump' '$archive' file_00000.bin | wc -c) = 100352 &&
 	grep -q 'file_00000.bin: committed (100000 bytes, entry 1 now 100352 bytes)' '$mnt/.mhfu/log'"
+check "that commit is undone: the history keeps the entry as it reads back, its padding too" bash -c "
+	id=\$(tail -1 '$mnt/.mhfu/history' | cut -f1) && echo \$id > '$mnt/.mhfu/undo' &&
+	cmp '$mnt/file_00000.bin' '$sample/src/file_00000.bin'"
 
 # --- every rule, broken through a real program: refused, archive unchanged ---
 fresh
