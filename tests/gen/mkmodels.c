@@ -80,6 +80,8 @@ struct rig_shape {
 	uint32_t parts[4];  /* joints per part; 0 ends the list */
 	uint32_t severed;   /* joints of the unanimated root chain */
 	bool chain_roots;   /* roots are siblings of each other */
+	uint32_t origins;   /* leading joints at the origin (the Tigrex's 0-2, its
+			       hip last), the others placed at random */
 };
 
 /* An MHP3rd quadruped (quadruped_tree), then the unanimated chain. */
@@ -217,7 +219,8 @@ static int build_skeleton(const struct rig_shape *shape, struct rng *r,
 	part_tree(&s, r, animated, shape->severed, -1, false);
 	for (uint32_t i = 0; i < shape->severed; i++)
 		s.bones[animated + i].part = shape->game == SKELETON_MHFU ? nparts : 0;
-	return finish_skeleton(&s, shape->game, animated, 0, shape->chain_roots, r, out, len, why,
+	return finish_skeleton(&s, shape->game, animated, shape->origins, shape->chain_roots, r,
+			       out, len, why,
 			       why_len);
 }
 
@@ -731,29 +734,29 @@ static uint8_t *model_pac(struct pac_blob *members, uint32_t count,
 	return out;
 }
 
-static const struct rig_shape TIGREX_RIG = {SKELETON_MHFU, {31, 9, 5}, 3, false};
+static const struct rig_shape TIGREX_RIG = {SKELETON_MHFU, {31, 9, 5}, 3, false, 3};
 static const struct pack_shape TIGREX_PACK = {
 	CLIP_MHFU, 6, {100, 105, 100, 105, 100, 105}, {62, 0, 64, 0, 62, 0},
 	{31, 31, 9, 9, 5, 5}, {24, 25}, 2, 1, 0, "tail\x01\x02\x03\x04mhfufs tigrex",
 };
-static const struct rig_shape FOUR_RIG = {SKELETON_MHFU, {20, 8}, 2, true};
+static const struct rig_shape FOUR_RIG = {SKELETON_MHFU, {20, 8}, 2, true, 0};
 static const struct pack_shape FOUR_PACK = {
 	CLIP_MHFU, 4, {100, 100, 100, 100}, {30, 12, 20, 8}, {20, 20, 8, 8},
 	{0, 0}, 0, 1, 1, NULL,
 };
-static const struct rig_shape SMALL_RIG = {SKELETON_MHFU, {17}, 0, false};
+static const struct rig_shape SMALL_RIG = {SKELETON_MHFU, {17}, 0, false, 0};
 static const struct pack_shape TWO_PACK = {
 	CLIP_MHFU, 2, {100, 105}, {25, 10}, {17, 17}, {0, 0}, 0, 1, 0, NULL,
 };
 /* Odd streams filled in every part, as many natives have them: entries
  * 100-119 and 122 play everywhere, 120 and 121 the head's stream 3
  * alone, 123 and 124 every part but the head; 20 and 21 no part. */
-static const struct rig_shape ODD_RIG = {SKELETON_MHFU, {26, 8, 6}, 2, false};
+static const struct rig_shape ODD_RIG = {SKELETON_MHFU, {26, 8, 6}, 2, false, 0};
 static const struct pack_shape ODD_PACK = {
 	CLIP_MHFU, 6, {100, 105, 100, 105, 100, 105}, {40, 23, 40, 23, 40, 23},
 	{26, 26, 8, 8, 6, 6}, {20, 21}, 3, 1, 1, NULL,
 };
-static const struct rig_shape P3RD_RIG = {SKELETON_MHP3RD, {43}, 3, false};
+static const struct rig_shape P3RD_RIG = {SKELETON_MHP3RD, {43}, 3, false, 0};
 static const struct pack_shape P3RD_PACK = {
 	CLIP_P3RD, 3, {100, 30, 0}, {70, 20, 0}, {43, 43, 0}, {0, 0}, 0, 6, 0, NULL,
 };
