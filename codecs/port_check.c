@@ -100,28 +100,44 @@ static enum mh_err check_pac(const uint8_t *host, size_t host_len, const struct 
 	return MH_OK;
 }
 
-/* Whether a track is keyed from frame 0 through `frames`: a channel's
- * first key at frame 0 or before, and a channel's last key at `frames`
- * or after.  *from and *to say how far it is keyed. */
-static bool spans(const struct clip_track *t, int32_t frames, int32_t *from, int32_t *to)
+/* How far a track is keyed, over its channels with keys whose bits the
+ * port keeps: false when none has a key. */
+static bool keyed_over(const struct clip_track *t, int32_t *from, int32_t *to)
 {
 	bool any = false;
 	for (uint32_t i = 0; t && i < t->nchannels; i++) {
 		const struct clip_channel *ch = &t->channels[i];
-		if (!ch->nkeys)
+		if (!ch->nkeys || (ch->bit & ~PORT_KEPT_BITS))
 			continue;
 		int32_t first = ch->keys[0].frame, last = ch->keys[ch->nkeys - 1].frame;
 		*from = !any || first < *from ? first : *from;
 		*to = !any || last > *to ? last : *to;
 		any = true;
 	}
-	return any && *from <= 0 && *to >= frames;
+	return any;
 }
 
 /* The donor clip a place holds, NULL for the host's. */
 static const struct clip *placed_clip(const struct donor *donor, const struct port_place *p)
 {
 	return port_place_donor(p) ? port_donor_clip(&donor->moveset, (uint32_t)p->clip) : NULL;
+}
+
+/* Whether joint j's ported track c_track spans what it must in donor clip
+ * src of length `frames`: the span of the donor track it plays (a
+ * channel ending early holds its last key, in the donor's game as in
+ * natives), else, a rest track, 0 through the clip's length. */
+static bool spans(const struct port_result *r, uint32_t j, const struct clip *src,
+		  const struct clip_track *c_track, int32_t frames, int32_t *from, int32_t *to,
+		  int32_t *want_from, int32_t *want_to)
+{
+	int32_t record = j < r->njoints ? r->joints[j].record : PORT_NONE;
+	*want_from = 0;
+	*want_to = frames < PORT_REST_SPAN ? PORT_REST_SPAN : frames;
+	if (record >= 0 && (uint32_t)record < src->ntracks &&
+	    keyed_over(&src->tracks[record], want_from, want_to) && *want_from < 0)
+		*want_from = 0;
+	return keyed_over(c_track, from, to) && *from <= *want_from && *to >= *want_to;
 }
 
 static void check_span(const struct port_host *h, const struct donor *donor,
@@ -134,6 +150,7 @@ static void check_span(const struct port_host *h, const struct donor *donor,
 	for (uint32_t k = 0; k < h->nparts; k++)
 		for (uint32_t t = 0; t < h->part_count[k]; t++) {
 			bool ok = true;
+			uint32_t j = h->part_first[k] + t;
 			for (uint32_t i = 0; i < r->nplaces && ok; i++) {
 				const struct port_place *p = &r->places[i];
 				const struct clip *src = placed_clip(donor, p);
@@ -141,13 +158,14 @@ static void check_span(const struct port_host *h, const struct donor *donor,
 					continue;
 				const struct clip *c = port_part_clip(&r->pack, (uint32_t)p->entry, k);
 				int32_t frames = entries_clip_frames(src), from = 0, to = 0;
-				ok = spans(c && t < c->ntracks ? &c->tracks[t] : NULL, frames, &from,
-					   &to);
+				int32_t want_from, want_to;
+				ok = spans(r, j, src, c && t < c->ntracks ? &c->tracks[t] : NULL,
+					   frames, &from, &to, &want_from, &want_to);
 				if (!ok && !fault[0])
 					snprintf(fault, sizeof fault,
 						 "; joint %u in entry %d (clip %d) keyed over %d..%d, "
-						 "not 0..%d", h->part_first[k] + t, (int)p->entry,
-						 (int)p->clip, (int)from, (int)to, (int)frames);
+						 "not %d..%d", j, (int)p->entry, (int)p->clip,
+						 (int)from, (int)to, (int)want_from, (int)want_to);
 			}
 			keyed += ok;
 		}
