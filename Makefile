@@ -273,6 +273,7 @@ mount-tests: $(MOUNT) $(MKARCHIVE) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX
 	bash tests/mount/record_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/mount/kinds_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/mount/records_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
+	bash tests/mount/port_test.sh $(MOUNT) $(SAMPLE)
 	bash tests/mount/scratch_test.sh $(MOUNT) $(SAMPLE)
 	bash tests/mount/crash_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(CRASH_ROUNDS)
 	bash tests/mount/concurrency_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(STORM_SECONDS)

@@ -179,9 +179,12 @@ enum port_check_code {
 	/* the engine's rules on out.pac (rules_check_item, before the
 	 * host's PAC, not whole_model): no error */
 	PORT_CHECK_RULES,
-	/* every animated joint of every placed donor clip keyed over the
-	 * clip's length L (entries_clip_frames): among its track's channels
-	 * with keys, one's first key at frame <= 0 and one's last >= L */
+	/* every animated joint of every placed donor clip keyed over its
+	 * span: a joint playing a donor track over that track's (from frame
+	 * 0, or the donor's first key if later, to the donor's last key: a
+	 * channel ending early holds its last key, in natives too), a rest
+	 * track from 0 to the clip's length L (entries_clip_frames; at least
+	 * PORT_REST_SPAN); over the channels with keys whose bits are kept */
 	PORT_CHECK_SPAN,
 	PORT_CHECK_SCALE,   /* no bit past PORT_KEPT_BITS in a placed clip's parts */
 	/* every donor clip placed once or listed unplaced; a placed one's
@@ -261,6 +264,12 @@ char *port_layout_tsv(const struct port_result *r, size_t *len);
 /* check.txt: per check a line "NAME ok|error|warning: figure", then the
  * rules' violations, then whether out.pac exists. */
 char *port_check_text(const struct port_result *r, size_t *len);
+
+/* check.txt of a port that could not run: `why` it could not (a donor
+ * that does not decode, settings that no longer fit), or, NULL, that no
+ * donor was given and what to copy in. */
+char *port_check_unmade(const char *host_label, const char *donor_label, const char *why,
+			size_t *len);
 
 const char *port_check_name(enum port_check_code c); /* "rules", "span", ... */
 const char *port_why_name(enum port_why w);          /* "nearest", ... */

@@ -371,6 +371,22 @@ char *port_check_text(const struct port_result *r, size_t *len)
 	return strbuf_take(&sb, len);
 }
 
+char *port_check_unmade(const char *host_label, const char *donor_label, const char *why,
+			size_t *len)
+{
+	struct strbuf sb = {0};
+	if (why) {
+		strbuf_printf(&sb, "# check.txt: the port of %s onto %s\nport error: %s\n"
+			      "out.pac: absent: the port could not be made\n",
+			      donor_label ? donor_label : "donor.pac", host_label, why);
+	} else {
+		strbuf_printf(&sb, "# check.txt: the port onto %s\n"
+			      "donor absent: copy an MHP3rd model's donor.pac into this folder\n"
+			      "out.pac: absent: no donor\n", host_label);
+	}
+	return strbuf_take(&sb, len);
+}
+
 const char *port_check_name(enum port_check_code c)
 {
 	switch (c) {

@@ -97,7 +97,16 @@ struct commit_result;
 	X(NODE_PMO_DIR, view_pmo_dir)   /* a PMO's folder */                    \
 	X(NODE_PMO_MESH, view_pmo_mesh) /* DIR/mesh.txt */                      \
 	X(NODE_PMO_VERTICES, view_pmo_vertices) /* DIR/vertices.tsv */          \
-	X(NODE_PMO_MATERIALS, view_pmo_materials) /* DIR/materials.tsv */
+	X(NODE_PMO_MATERIALS, view_pmo_materials) /* DIR/materials.tsv */  \
+	X(NODE_DONOR_PAC, view_donor_pac) /* an MHP3rd model's donor.pac */     \
+	X(NODE_PORT_DIR, view_port_dir) /* an MHFU model's port/ */             \
+	X(NODE_PORT_TXT, view_port_txt) /* port/port.txt */                     \
+	X(NODE_PORT_DONOR, view_port_donor) /* port/donor.pac */                \
+	X(NODE_PORT_MAP, view_port_map) /* port/map.tsv */                      \
+	X(NODE_PORT_LAYOUT, view_port_layout) /* port/layout.tsv */             \
+	X(NODE_PORT_CHECK, view_port_check) /* port/check.txt */                \
+	X(NODE_PORT_GLB, view_port_glb) /* port/model.glb */                    \
+	X(NODE_PORT_OUT, view_port_out) /* port/out.pac */
 
 #define VIEW_ENUM(type, cls) type,
 enum node_type { NODE_NONE, VIEW_TABLE(VIEW_ENUM) NODE_TYPES };

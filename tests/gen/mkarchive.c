@@ -54,6 +54,9 @@
 #include "pmo.h"
 #include "pmo_text.h"
 #include "views.h"
+#include "donor.h"
+#include "monsters.h"
+#include "port.h"
 #include "tmh.h"
 
 #define MAX_ENTRIES 6656u  /* MHFU NA/EU's count, the largest */
@@ -996,6 +999,73 @@ static bool moveset_at(const struct source *src, uint32_t id, struct anim *a,
 	return ok;
 }
 
+/* The first non-empty member of kind k at or after member `from`, -1. */
+static int member_of(const struct pac *pac, const uint8_t *p, uint32_t from, enum kind k)
+{
+	for (uint32_t i = from; i < pac->count; i++)
+		if (pac->entries[i].size &&
+		    sniff(p + pac->entries[i].offset, pac->entries[i].size) == k)
+			return (int)i;
+	return -1;
+}
+
+/* What the mount adds to a top-level model PAC's folder for ports
+ * (mount.mhfu(8) PORTS): an MHP3rd model with its moveset two entries on
+ * has donor.pac (codecs/donor.h); an MHFU one holding a pack has port/,
+ * whose port.txt and check.txt say that no donor was given yet. */
+static void extract_port_files(const char *dir, const char *name, const struct source *src,
+			       uint32_t id, const uint8_t *p, size_t size,
+			       const struct companion *c, const struct moveset_source *ms)
+{
+	char path[PATH_LEN];
+	struct pac pac;
+	struct skeleton rig;
+	struct mh_diag d;
+	if (pac_decode(p, size, &pac, &d))
+		return;
+	int skel = member_of(&pac, p, 0, KIND_SKELETON), pmo = member_of(&pac, p, 0, KIND_PMO);
+	int tmh = pmo < 0 ? -1 : member_of(&pac, p, (uint32_t)pmo + 1, KIND_TMH);
+	const struct pac_entry *e = pac.entries;
+	if (skel < 0 || skeleton_decode(p + e[skel].offset, e[skel].size, &rig, &d)) {
+		pac_free(&pac);
+		return;
+	}
+	if (rig.game == SKELETON_MHFU && member_of(&pac, p, 0, KIND_ANIM) >= 0) {
+		size_t len = 0;
+		struct port_settings none = {.mode = PORT_MODE_HOST};
+		path_of(path, "%s/port", dir);
+		make_dir(path);
+		path_of(path, "%s/port/port.txt", dir);
+		write_text(path, port_settings_print(&none, NULL, name, NULL, &len), &len);
+		path_of(path, "%s/port/check.txt", dir);
+		write_text(path, port_check_unmade(name, NULL, NULL, &len), &len);
+	} else if (rig.game == SKELETON_MHP3RD && ms && ms->rig && tmh >= 0) {
+		size_t moveset_len, count, len;
+		uint8_t *moveset = entry_of((void *)src, id + RECORDS_RIG_BEFORE, &moveset_len), *out;
+		const struct monster *m = monsters_of(src->db->game, &count);
+		const char *monster_name = NULL;
+		for (size_t i = 0; i < count; i++)
+			if (m[i].model == id)
+				monster_name = m[i].name;
+		bool companion = pmo_needs_companion(p + e[pmo].offset, e[pmo].size);
+		struct donor_parts parts = {
+			.member = {p + e[skel].offset, p + e[pmo].offset, p + e[tmh].offset, moveset,
+				   companion ? c->p : NULL},
+			.len = {e[skel].size, e[pmo].size, e[tmh].size, moveset_len,
+				companion ? c->len : 0},
+			.model = id, .monster = ms->monster, .name = monster_name,
+		};
+		if (!moveset || donor_encode(&parts, &out, &len, &d))
+			fail(1, "internal error: %s/donor.pac: %s", dir, moveset ? d.msg : "no moveset");
+		path_of(path, "%s/donor.pac", dir);
+		write_file(path, out, len);
+		free(out);
+		free(moveset);
+	}
+	skeleton_free(&rig);
+	pac_free(&pac);
+}
+
 /* Writes one entry's logical bytes (p, padded) to DIR/name, its folder if
  * it has one, and its line of the index.  The name is the community's
  * file_NNNNN, NNNNN = engine id - 1, so entry 0 is file_-0001. */
@@ -1022,6 +1092,7 @@ static void extract_entry(const char *dir, struct sink *index, const struct sour
 		/* An MHP3rd model PAC's model.glb plays its standalone moveset. */
 		bool linked = moveset_at(src, id + RECORDS_RIG_BEFORE, &moveset, &ms);
 		extract_pac(path, name, p, size, TREE_DEPTH, NULL, &c, linked ? &moveset : NULL, &ms);
+		extract_port_files(path, name, src, id, p, size, &c, linked ? &ms : NULL);
 		if (linked)
 			anim_free(&moveset);
 		moveset_source_free(&ms);
