@@ -401,7 +401,7 @@ static enum mh_err parse_line(struct parser *ps)
 
 enum mh_err clip_reject_nul(const char *text, size_t len, struct mh_diag *d)
 {
-	const char *nul = memchr(text, '\0', len);
+	const char *nul = len ? memchr(text, '\0', len) : NULL; /* an empty text may be NULL */
 	if (!nul)
 		return MH_OK;
 	unsigned line = 1, col = 1;

@@ -36,6 +36,18 @@ static void assert_refused(const char *text, size_t len, enum mh_err code, unsig
 
 /* ---- parsing ---------------------------------------------------------------- */
 
+/* No port.txt kept yet: the mount parses nothing, a NULL text. */
+static void test_parse_nothing(void **state)
+{
+	(void)state;
+	struct port_settings s;
+	struct mh_diag d = {0};
+	assert_int_equal(port_settings_parse(NULL, 0, &s, &d), MH_OK);
+	assert_false(s.lift_set);
+	assert_int_equal(s.npins + s.nmaps, 0);
+	port_settings_free(&s);
+}
+
 static void test_parse_every_form(void **state)
 {
 	(void)state;
@@ -395,6 +407,7 @@ static void test_settings_equal(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_nothing),
 		cmocka_unit_test(test_parse_every_form),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_map_tsv),
