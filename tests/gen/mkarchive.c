@@ -1012,8 +1012,9 @@ static int member_of(const struct pac *pac, const uint8_t *p, uint32_t from, enu
 /* What the mount adds to a top-level model PAC's folder for ports
  * (mount.mhfu(8) PORTS): an MHP3rd model with its moveset two entries on
  * has donor.pac (codecs/donor.h); an MHFU one holding a pack has port/,
- * whose port.txt and check.txt say that no donor was given yet. */
-static void extract_port_files(const char *dir, const char *name, const struct source *src,
+ * whose port.txt and check.txt say that no donor was given yet; `label`
+ * names the PAC as they do ("file_06185.pac"). */
+static void extract_port_files(const char *dir, const char *label, const struct source *src,
 			       uint32_t id, const uint8_t *p, size_t size,
 			       const struct companion *c, const struct moveset_source *ms)
 {
@@ -1036,9 +1037,9 @@ static void extract_port_files(const char *dir, const char *name, const struct s
 		path_of(path, "%s/port", dir);
 		make_dir(path);
 		path_of(path, "%s/port/port.txt", dir);
-		write_text(path, port_settings_print(&none, NULL, name, NULL, &len), &len);
+		write_text(path, port_settings_print(&none, NULL, label, NULL, &len), &len);
 		path_of(path, "%s/port/check.txt", dir);
-		write_text(path, port_check_unmade(name, NULL, NULL, &len), &len);
+		write_text(path, port_check_unmade(label, NULL, NULL, &len), &len);
 	} else if (rig.game == SKELETON_MHP3RD && ms && ms->rig && tmh >= 0) {
 		size_t moveset_len, count, len;
 		uint8_t *moveset = entry_of((void *)src, id + RECORDS_RIG_BEFORE, &moveset_len), *out;
@@ -1092,7 +1093,7 @@ static void extract_entry(const char *dir, struct sink *index, const struct sour
 		/* An MHP3rd model PAC's model.glb plays its standalone moveset. */
 		bool linked = moveset_at(src, id + RECORDS_RIG_BEFORE, &moveset, &ms);
 		extract_pac(path, name, p, size, TREE_DEPTH, NULL, &c, linked ? &moveset : NULL, &ms);
-		extract_port_files(path, name, src, id, p, size, &c, linked ? &ms : NULL);
+		extract_port_files(path, label, src, id, p, size, &c, linked ? &ms : NULL);
 		if (linked)
 			anim_free(&moveset);
 		moveset_source_free(&ms);

@@ -78,7 +78,31 @@ check "every entry the layout gives a donor clip plays it for as long as the don
 		got=\$(awk -F'\t' -v e=\$(printf %03d \$e) '\$1 == e { print \$4 }' '$pac/3/entries/index.tsv')
 		[ \"\$got\" = \"\$frames\" ] || { echo \"entry \$e: \$got frames, want \$frames\"; exit 1; }
 	done"
+entries_out=$(grep -vc '^#' "$pac/3/entries/index.tsv")
 unmount "$pac"
+here=$(dirname "$(realpath "$0")")
+if have node && have npm && NODE_PATH=$(npm root -g) node -e "require('gltf-validator')" 2>/dev/null; then
+	check "the Khronos glTF validator finds no error in port/model.glb" \
+		env NODE_PATH="$(npm root -g)" node "$here/gltf_validate.js" "$port/model.glb"
+else
+	skip "the Khronos glTF validator" "npm's gltf-validator is not installed (bash tests/deps.sh pictures)"
+fi
+if have blender; then
+	# The host's body on the host's rig, an action per entry out.pac plays.
+	cp "$port/model.glb" "$work/port.glb"
+	got=$(GLB=$work/port.glb blender --background --factory-startup --python-expr '
+import os, bpy
+bpy.ops.wm.read_factory_settings(use_empty=True)
+bpy.ops.import_scene.gltf(filepath=os.environ["GLB"], import_shading="FLAT")
+bones = sum(len(o.data.bones) for o in bpy.data.objects if o.type == "ARMATURE")
+verts = sum(len(o.data.vertices) for o in bpy.data.objects if o.type == "MESH")
+print("IMPORTED", bones, len(bpy.data.actions), verts)
+' 2>&1 | awk '$1 == "IMPORTED" { print $2, $3, $4 }')
+	check "Blender imports port/model.glb: the host's 48 bones, its body, an action per entry of out.pac ($entries_out; got: ${got:-nothing})" \
+		awk -v g="${got:-}" -v n="$entries_out" 'BEGIN { split(g, f, " "); exit !(f[1] == 48 && f[2] == n && f[3] > 1000) }'
+else
+	skip "the Blender import of port/model.glb" "blender is not installed (bash tests/deps.sh pictures)"
+fi
 # The Tigrex's entry has no size record: it reads back in whole blocks.
 check "cp port/out.pac over the raw entry commits it" bash -c "
 	cp '$port/out.pac' '$work/ported.pac' && cp '$work/ported.pac' '$fu/file_06185.pac' &&
