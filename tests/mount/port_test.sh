@@ -154,6 +154,14 @@ check "a wrong offset trips the fork check: check.txt says so, out.pac is absent
 	grep -q '^out.pac: absent' '$port/check.txt'"
 sed -i 's/^offset 3 /offset auto /' "$p3/$brute_moveset/records.txt"
 
+check "the Zinogre's 140 clips on the Tigrex's 123 entries: the placed and the unplaced rows add up, none dropped" bash -c "
+	cp '$p3/by-name/zinogre/donor.pac' '$port/donor.pac' &&
+	placed=\$(awk -F'\t' '\$1 ~ /^[0-9]+\$/ && \$2 != \"-\"' '$port/layout.tsv' | wc -l) &&
+	unplaced=\$(awk -F'\t' '\$5 == \"unplaced\"' '$port/layout.tsv' | wc -l) &&
+	test \$placed -gt 0 && test \$unplaced -gt 0 && test \$((placed + unplaced)) = 140 &&
+	grep -q \"^placed ok: \$placed of 140 donor clips placed, \$unplaced listed unplaced\" '$port/check.txt' &&
+	awk -F'\t' '\$5 == \"unplaced\" && (\$2 == 24 || \$2 == 25)' '$port/layout.tsv' | grep -q ."
+
 # ---- the identity port --------------------------------------------------------------
 # A whole-rig clip has one loop, part 0's; the sample's parts loop each
 # their own way, so the other parts' slots are compared but for the loop.
