@@ -222,6 +222,9 @@ $(BUILD)/tests/fuzz/fuzz_pmo: $(BUILD)/tests/fuzz/fuzz_pmo.o $(BUILD)/tests/gen/
 $(BUILD)/tests/fuzz/fuzz_pmo_text: $(BUILD)/tests/fuzz/fuzz_pmo_text.o $(BUILD)/tests/gen/mkpmo.o \
 		$(if $(FUZZ_MAIN),,$(BUILD)/tests/fuzz/fuzz_driver.o) $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) $(FUZZ_MAIN) -o $@ $^ $(CODEC_LIBS)
+$(BUILD)/tests/fuzz/fuzz_port_body: $(BUILD)/tests/fuzz/fuzz_port_body.o $(BUILD)/tests/gen/mkpmo.o \
+		$(if $(FUZZ_MAIN),,$(BUILD)/tests/fuzz/fuzz_driver.o) $(LIBCODECS)
+	$(CC) $(MH_LDFLAGS) $(FUZZ_MAIN) -o $@ $^ $(CODEC_LIBS)
 
 # The sample archive every test and the demo use: deterministic from the seed.
 # Beside it, p3rd/: an MHP3rd archive of port donors, its Tigrex donor
