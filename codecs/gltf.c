@@ -22,6 +22,7 @@
 #include "clip.h"
 #include "curve.h"
 #include "entries.h"
+#include "pose.h"
 #include "quat.h"
 #include "records.h"
 #include "rig.h"
@@ -104,42 +105,6 @@ static uint32_t put_quats(struct glb *g, const struct quat_run *run, uint32_t co
 
 /* ---- the rig -------------------------------------------------------------- */
 
-/* Rz Ry Rx as a column-major 3x3 matrix. */
-static void euler_matrix(const double e[3], double m[9])
-{
-	double cx = cos(e[0]), sx = sin(e[0]), cy = cos(e[1]), sy = sin(e[1]);
-	double cz = cos(e[2]), sz = sin(e[2]);
-	double r[9] = {cy * cz, cy * sz, -sy,
-		       cz * sx * sy - cx * sz, cx * cz + sx * sy * sz, cy * sx,
-		       cx * cz * sy + sx * sz, cx * sy * sz - cz * sx, cy * cx};
-	memcpy(m, r, sizeof r);
-}
-
-/* Node parents: a bone's own, unless it is outside the skeleton, the
- * bone itself, or closes a loop (then the bone is a root). */
-static void node_parents(const struct skeleton *s, int32_t *parent, uint32_t *seen)
-{
-	uint32_t n = s->nbones;
-	for (uint32_t b = 0; b < n; b++) {
-		int32_t p = s->bones[b].parent;
-		parent[b] = p >= 0 && (uint32_t)p < n && (uint32_t)p != b ? p : -1;
-		seen[b] = 0;
-	}
-	for (uint32_t b = 0; b < n; b++) {
-		/* Walk up, marking with this walk's number: meeting a mark of
-		 * the same walk is a loop, cut where it closes. */
-		int32_t at = (int32_t)b;
-		while (parent[at] >= 0 && seen[at] != b + 1) {
-			seen[at] = b + 1;
-			if (seen[parent[at]] == b + 1) {
-				parent[at] = -1;
-				break;
-			}
-			at = parent[at];
-		}
-	}
-}
-
 /* Each bone's bind transform in model space: its parent's times its own
  * (translation the bind offset, rotation the bind Euler rotation).
  * Parents may follow their children in a broken skeleton: recursion by
@@ -148,25 +113,12 @@ static void bind_world(struct rig *r, uint32_t b, bool *done)
 {
 	if (done[b])
 		return;
-	const struct skeleton_bone *bone = &r->s->bones[b];
-	double e[3] = {bone->rotation[0], bone->rotation[1], bone->rotation[2]}, m[9];
-	double t[3] = {bone->position[0], bone->position[1], bone->position[2]};
-	euler_matrix(e, m);
-	double *w = r->world[b];
+	double m[9], t[3];
+	pose_local(&r->s->bones[b], NULL, 0, m, t);
 	int32_t p = r->parent[b];
-	if (p < 0) {
-		memcpy(w, m, sizeof m);
-		memcpy(w + 9, t, sizeof t);
-	} else {
+	if (p >= 0)
 		bind_world(r, (uint32_t)p, done);
-		const double *pw = r->world[p];
-		for (int c = 0; c < 3; c++)
-			for (int i = 0; i < 3; i++)
-				w[c * 3 + i] = pw[i] * m[c * 3] + pw[3 + i] * m[c * 3 + 1] +
-					       pw[6 + i] * m[c * 3 + 2];
-		for (int i = 0; i < 3; i++)
-			w[9 + i] = pw[9 + i] + pw[i] * t[0] + pw[3 + i] * t[1] + pw[6 + i] * t[2];
-	}
+	pose_compose(p >= 0 ? r->world[p] : NULL, m, t, r->world[b]);
 	done[b] = true;
 }
 
@@ -187,7 +139,7 @@ static bool rig_init(struct rig *r, const struct skeleton *s)
 	r->parts = malloc((r->animated ? r->animated : 1) * sizeof *r->parts);
 	bool ok = seen && done && r->parent && r->world && r->parts;
 	if (ok) {
-		node_parents(s, r->parent, seen);
+		pose_parents(s, r->parent, seen);
 		for (uint32_t b = 0; b < r->n; b++)
 			bind_world(r, b, done);
 		for (uint32_t j = 0; j < r->animated; j++)
@@ -229,17 +181,6 @@ static uint32_t put_inverse_binds(struct glb *g, const struct rig *r)
 }
 
 /* ---- the motions ------------------------------------------------------------ */
-
-/* The channel of bit `bit` a track plays: the last listed (curve.h),
- * NULL if none or it has no keys. */
-static const struct clip_channel *channel_of(const struct clip_track *t, uint32_t bit)
-{
-	const struct clip_channel *played = NULL;
-	for (uint32_t c = 0; c < t->nchannels; c++)
-		if (t->channels[c].bit == bit)
-			played = &t->channels[c];
-	return played && played->nkeys ? played : NULL;
-}
 
 static const uint32_t ROT_BITS[3] = {CLIP_ROT_X, CLIP_ROT_Y, CLIP_ROT_Z};
 static const uint32_t LOC_BITS[3] = {CLIP_LOC_X, CLIP_LOC_Y, CLIP_LOC_Z};
@@ -324,7 +265,7 @@ static uint32_t driven(const struct motion *m, uint32_t n, uint32_t *with_loc)
 			continue;
 		count++;
 		for (int a = 0; a < 3; a++)
-			if (channel_of(m->track_of[b], LOC_BITS[a])) {
+			if (pose_channel(m->track_of[b], LOC_BITS[a])) {
 				(*with_loc)++;
 				break;
 			}
@@ -406,8 +347,8 @@ static void put_motion(struct glb *g, const struct rig *r, const struct motion *
 		const struct clip_channel *rot[3], *loc[3];
 		bool moves = false;
 		for (int a = 0; a < 3; a++) {
-			rot[a] = channel_of(t, ROT_BITS[a]);
-			moves |= (loc[a] = channel_of(t, LOC_BITS[a])) != NULL;
+			rot[a] = pose_channel(t, ROT_BITS[a]);
+			moves |= (loc[a] = pose_channel(t, LOC_BITS[a])) != NULL;
 		}
 		quat_run_sample(&sp->run, rot, m->frames);
 		uint32_t out = put_quats(g, &sp->run, m->frames);
