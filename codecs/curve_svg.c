@@ -10,6 +10,7 @@
 #include "entries.h"
 #include "records.h"
 #include "strbuf.h"
+#include "svg.h"
 #include "names.h"
 #include "views.h"
 
@@ -31,71 +32,6 @@
 #define STEP_PX 3     /* the curve between two keys: a point every 3 pixels, */
 #define SPAN_STEPS 24 /* at most 24 steps */
 #define KEY_R 2.5
-
-/* ---- numbers and text --------------------------------------------------- */
-
-/* Text as XML character data or an attribute value.  Control characters
- * XML does not allow become '?'. */
-static void put_escaped(struct strbuf *sb, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&':
-			strbuf_printf(sb, "&amp;");
-			break;
-		case '<':
-			strbuf_printf(sb, "&lt;");
-			break;
-		case '>':
-			strbuf_printf(sb, "&gt;");
-			break;
-		case '"':
-			strbuf_printf(sb, "&quot;");
-			break;
-		case '\'':
-			strbuf_printf(sb, "&apos;");
-			break;
-		default:
-			strbuf_char(sb, (unsigned char)*s < 0x20 && *s != '\t' ? '?' : *s);
-		}
-	}
-}
-
-/* floor and ceil for the magnitudes plotted here (well inside long
- * long), without libm. */
-static double floor_of(double v)
-{
-	double t = (double)(long long)v;
-	return t > v ? t - 1 : t;
-}
-
-static double ceil_of(double v)
-{
-	double t = (double)(long long)v;
-	return t < v ? t + 1 : t;
-}
-
-/* A tick spacing of 1, 2 or 5 times a power of ten near `span` (> 0),
- * and the decimals its labels need. */
-static double nice_step(double span, int *decimals)
-{
-	double p = 1;
-	int d = 0;
-	while (p * 10 <= span)
-		p *= 10;
-	while (p > span) {
-		p /= 10;
-		d++;
-	}
-	double m = span / p, step = m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10;
-	if (step == 10) {
-		step = 1;
-		p *= 10;
-		d = d ? d - 1 : 0;
-	}
-	*decimals = d;
-	return step * p;
-}
 
 /* ---- one plot ----------------------------------------------------------- */
 
@@ -205,9 +141,9 @@ static struct axis value_axis(uint32_t bit, double vmin, double vmax)
 		lo -= 1;
 		hi += 1;
 	}
-	a.step = nice_step((hi - lo) / 4, &a.decimals);
-	a.lo = floor_of(lo / a.step) * a.step;
-	a.hi = ceil_of(hi / a.step) * a.step;
+	a.step = svg_nice_step((hi - lo) / 4, &a.decimals);
+	a.lo = svg_floor(lo / a.step) * a.step;
+	a.hi = svg_ceil(hi / a.step) * a.step;
 	return a;
 }
 
@@ -355,7 +291,7 @@ static bool put_plot(struct strbuf *sb, const struct curve_svg_section *s, uint3
 		strbuf_printf(sb, " data-joint=\"%lld\"", track_joint(s, track));
 	strbuf_printf(sb, " data-channel=\"%s\" data-unit=\"%s\">\n"
 		      "<text class=\"name\" x=\"%d\" y=\"%d\">", channel, unit, PLOT_X, PLOT_Y - 7);
-	put_escaped(sb, name);
+	svg_escaped(sb, name);
 	strbuf_printf(sb, ": %s</text>\n<use href=\"#frames\"/><use href=\"#unit-%s\"/>\n",
 		      channel, unit);
 	put_value_ticks(sb, &m, &values, k);
@@ -448,18 +384,18 @@ static struct axis frame_axis(const struct curve_svg_section *s, uint32_t n, int
 			}
 	if (a.hi < a.lo + 1)
 		a.hi = a.lo + 1;
-	a.step = nice_step((a.hi - a.lo) / 5, &a.decimals);
+	a.step = svg_nice_step((a.hi - a.lo) / 5, &a.decimals);
 	if (a.step < 1)
 		a.step = 1;
 	a.decimals = 0;
-	a.lo = floor_of(a.lo / a.step) * a.step;
+	a.lo = svg_floor(a.lo / a.step) * a.step;
 	return a;
 }
 
 static void put_note(struct strbuf *sb, int y, const char *text)
 {
 	strbuf_printf(sb, "<text class=\"note\" x=\"%d\" y=\"%d\">", MARGIN + PLOT_X, y + 14);
-	put_escaped(sb, text);
+	svg_escaped(sb, text);
 	strbuf_printf(sb, "</text>\n");
 }
 
@@ -470,7 +406,7 @@ static bool put_section(struct strbuf *sb, const struct curve_svg_section *s, in
 	char note[96];
 	if (s->heading) {
 		strbuf_printf(sb, "<text class=\"section\" x=\"%d\" y=\"%d\">", MARGIN, *y + 18);
-		put_escaped(sb, s->heading);
+		svg_escaped(sb, s->heading);
 		strbuf_printf(sb, "</text>\n");
 		*y += SECTION_H;
 	}
@@ -498,18 +434,6 @@ static bool put_section(struct strbuf *sb, const struct curve_svg_section *s, in
 	return true;
 }
 
-static const char style[] =
-	"text{fill:#222}\n"
-	".head{font-size:15px;font-weight:bold}\n"
-	".section{font-size:13px;font-weight:bold}\n"
-	".name{font-size:11px}\n"
-	".tick,.unit{fill:#555;font-size:9px}\n"
-	".note{fill:#777;font-style:italic}\n"
-	".area{fill:#fff;stroke:#999}\n"
-	".grid{stroke:#e6e6e6}\n"
-	".curve{fill:none;stroke:#1864ab;stroke-width:1.5}\n"
-	".key{fill:#d9480f}\n";
-
 char *curve_svg(const char *title, const struct curve_svg_section *sections,
 		uint32_t nsections, int32_t frames, size_t *len)
 {
@@ -520,22 +444,13 @@ char *curve_svg(const char *title, const struct curve_svg_section *sections,
 		width = MIN_W;
 	struct axis x = frame_axis(sections, nsections, frames);
 	struct strbuf sb = {0};
-	strbuf_printf(&sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		      "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
-		      "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" "
-		      "font-size=\"10\">\n<title>", width, height, width, height);
-	put_escaped(&sb, title);
-	strbuf_printf(&sb, "</title>\n<style>\n%s</style>\n"
-		      "<rect width=\"%d\" height=\"%d\" fill=\"#fafafa\"/>\n"
-		      "<text class=\"head\" x=\"%d\" y=\"22\">", style, width, height, MARGIN);
-	put_escaped(&sb, title);
+	svg_open(&sb, width, height, title, NULL);
 	/* The units, in lines that fit the narrowest plot (MIN_W). */
 	static const char *const units[] = {
 		"the curves the engine plays: cubic Hermite through the keys, ease slopes,",
 		"held before the first key and after the last; rotations in degrees",
 		"(4096 raw = 90 deg), locations in units (16 raw = 1.0), scales (256 raw = 1.0)",
 	};
-	strbuf_printf(&sb, "</text>\n");
 	for (int i = 0; i < (int)(sizeof units / sizeof *units); i++)
 		strbuf_printf(&sb, "<text class=\"note\" x=\"%d\" y=\"%d\">%s</text>\n", MARGIN,
 			      38 + i * UNITS_LINE_H, units[i]);
