@@ -105,23 +105,6 @@ static uint32_t put_quats(struct glb *g, const struct quat_run *run, uint32_t co
 
 /* ---- the rig -------------------------------------------------------------- */
 
-/* Each bone's bind transform in model space: its parent's times its own
- * (translation the bind offset, rotation the bind Euler rotation).
- * Parents may follow their children in a broken skeleton: recursion by
- * depth, bounded by the loop-free parents. */
-static void bind_world(struct rig *r, uint32_t b, bool *done)
-{
-	if (done[b])
-		return;
-	double m[9], t[3];
-	pose_local(&r->s->bones[b], NULL, 0, m, t);
-	int32_t p = r->parent[b];
-	if (p >= 0)
-		bind_world(r, (uint32_t)p, done);
-	pose_compose(p >= 0 ? r->world[p] : NULL, m, t, r->world[b]);
-	done[b] = true;
-}
-
 static void rig_free(struct rig *r)
 {
 	free(r->parent);
@@ -141,7 +124,7 @@ static bool rig_init(struct rig *r, const struct skeleton *s)
 	if (ok) {
 		pose_parents(s, r->parent, seen);
 		for (uint32_t b = 0; b < r->n; b++)
-			bind_world(r, b, done);
+			pose_bind_world(s, r->parent, b, r->world, done);
 		for (uint32_t j = 0; j < r->animated; j++)
 			r->parts[j] = s->bones[j].part;
 	}

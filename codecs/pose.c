@@ -70,6 +70,20 @@ void pose_parents(const struct skeleton *s, int32_t *parent, uint32_t *seen)
 	}
 }
 
+void pose_bind_world(const struct skeleton *s, const int32_t *parent, uint32_t b,
+		     double (*world)[POSE_XF], bool *done)
+{
+	if (done[b])
+		return;
+	double m[9], t[3];
+	pose_local(&s->bones[b], NULL, 0, m, t);
+	int32_t p = parent[b];
+	if (p >= 0)
+		pose_bind_world(s, parent, (uint32_t)p, world, done);
+	pose_compose(p >= 0 ? world[p] : NULL, m, t, world[b]);
+	done[b] = true;
+}
+
 const struct clip_channel *pose_channel(const struct clip_track *t, uint32_t bit)
 {
 	const struct clip_channel *played = NULL;

@@ -15,6 +15,7 @@
 #ifndef MH_POSE_H
 #define MH_POSE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "clip.h"
@@ -39,6 +40,14 @@ void pose_unapply(const double xf[POSE_XF], const double p[3], double out[3]);
  * the skeleton, the bone itself, or closes a loop (then the bone is a
  * root).  seen: scratch of s->nbones. */
 void pose_parents(const struct skeleton *s, int32_t *parent, uint32_t *seen);
+
+/* Bone b's bind transform in model space, its parent's (parent[], from
+ * pose_parents) first: world[b] = world[parent] * local (bind rotation
+ * and offset).  done[] marks the bones computed (false to start); a
+ * parent after its child is fine, the recursion bounded by the
+ * loop-free parents. */
+void pose_bind_world(const struct skeleton *s, const int32_t *parent, uint32_t b,
+		     double (*world)[POSE_XF], bool *done);
 
 /* The channel of bit `bit` a track plays: the last listed (curve.h),
  * NULL if none or it has no keys. */
