@@ -197,9 +197,9 @@ $(BUILD)/tests/unit/test_driver: $(BUILD)/tests/unit/test_driver.o $(filter-out 
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS) -lpthread
 
 # The tests that build PMOs with the synthesizer (tests/gen/mkpmo.c): the
-# codec's, its text views', the rules', model.glb's and a port's body.
+# codec's, its text views', the rules', model.glb's, a port's body and its checks.
 PMO_TESTS := $(addprefix $(BUILD)/tests/unit/,test_pmo test_pmo_text test_rules test_gltf \
-	test_port_body)
+	test_port_body test_port_tear)
 $(PMO_TESTS): %: %.o $(BUILD)/tests/gen/mkpmo.o $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS)
 
