@@ -202,6 +202,10 @@ static bool lift_units(double lift, int32_t *units)
 enum mh_err port_settings_check_host(const struct port_settings *s, const struct port_host *h,
 				     const struct donor *donor, struct mh_diag *d)
 {
+	if (s->skin_set && s->mode != PORT_MODE_OWN)
+		return mh_fail_text(d, MH_ERANGE, s->skin_line, s->skin_col,
+				    "skin: the donor's body is shipped in mode own only; this port "
+				    "is mode host (the host's body): drop the line or set mode own");
 	for (uint32_t i = 0; i < s->nmaps; i++) {
 		const struct port_map_line *m = &s->maps[i];
 		if (m->joint >= h->skel.nbones)

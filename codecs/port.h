@@ -80,7 +80,17 @@
 
 /* ---- settings (port.txt; port_text.c) ---------------------------------- */
 
-enum port_mode { PORT_MODE_HOST };
+enum port_mode {
+	PORT_MODE_HOST, /* the donor's moveset on the host's skeleton (the default) */
+	PORT_MODE_OWN,  /* the donor's own skeleton converted (port_rig.c) ships */
+};
+
+/* Whose skin weights the body carries in mode own (the body's business;
+ * the settings only hold it). */
+enum port_skin {
+	PORT_SKIN_SOURCE,   /* the donor's own (the default) */
+	PORT_SKIN_TRANSFER, /* transferred */
+};
 
 struct port_pin {
 	uint32_t clip;   /* donor clip id, stream x 100 + slot */
@@ -96,6 +106,9 @@ struct port_map_line {
 
 struct port_settings {
 	enum port_mode mode;
+	bool skin_set;             /* `skin` given (mode own only) */
+	enum port_skin skin;
+	unsigned skin_line, skin_col;
 	bool lift_set;
 	double lift;               /* model units (16 location units each) */
 	unsigned lift_line, lift_col;
@@ -105,28 +118,34 @@ struct port_settings {
 	struct port_map_line *maps; /* in text order; a joint at most once */
 };
 
-/* Parses port.txt: blank and '#' lines ignored; `mode host`, `lift N`
- * (at most once each), `pin CLIP ENTRY`, `map JOINT BONE|-`.  A line
- * that breaks the grammar is MH_ESYNTAX at its line:col saying what was
- * expected; `mode own` is refused as not supported yet.  Ranges are
- * port_settings_check's.  On failure *s is empty.  The caller frees *s. */
+/* Parses port.txt: blank and '#' lines ignored; `mode host|own`, `skin
+ * source|transfer`, `lift N` (at most once each), `pin CLIP ENTRY`, `map
+ * JOINT BONE|-`.  A line that breaks the grammar is MH_ESYNTAX at its
+ * line:col saying what was expected.  Ranges, and `skin` outside mode
+ * own, are port_settings_check's.  On failure *s is empty.  The caller
+ * frees *s. */
 enum mh_err port_settings_parse(const char *text, size_t len, struct port_settings *s,
 				struct mh_diag *d);
 
 /* Checks s against the host (its PAC) and the donor (NULL: none yet):
- * a map's joint past the host's joints or bone past the donor's bones
- * (at the map's line:col), a pin's clip the donor does not have, entry
- * past the capacity or partial (at the pin's), a lift whose location
- * units leave the keys' range, -2048..2047.9375: MH_ERANGE with the
- * allowed range.  A host that is no model PAC: port_run's errors. */
+ * a map's joint past the rig's joints (the host's in mode host, the own
+ * rig's in mode own: not checked without a donor) or bone past the
+ * donor's bones (at the map's line:col), a pin's clip the donor does not
+ * have, entry past the capacity or partial (at the pin's), a lift whose
+ * location units leave the keys' range, -2048..2047.9375: MH_ERANGE with
+ * the allowed range; `skin` in mode host: MH_ERANGE at the skin's
+ * line:col (it says whose weights the donor's body carries, and mode host
+ * ships the host's body: refused rather than ignored, so a port.txt never
+ * holds a line that does nothing).  A host that is no model PAC, or in
+ * mode own a donor rig that does not convert: port_run's errors. */
 enum mh_err port_settings_check(const struct port_settings *s, const uint8_t *host,
 				size_t host_len, int host_em, const struct donor *donor,
 				struct mh_diag *d);
 
 void port_settings_free(struct port_settings *s); /* s may be NULL */
 
-/* The same settings: mode, lift, pins and maps in order; where they were
- * written (line, col) is not compared. */
+/* The same settings: mode, skin, lift, pins and maps in order; where
+ * they were written (line, col) is not compared. */
 bool port_settings_equal(const struct port_settings *a, const struct port_settings *b);
 
 /* ---- the port (port.c) ------------------------------------------------- */
@@ -140,8 +159,12 @@ enum port_why {
 	PORT_WHY_TOO_FAR,   /* no donor bone within the cutoff was left */
 	PORT_WHY_SURPLUS,   /* a leading origin joint the donor has no match for */
 	PORT_WHY_NO_RECORD, /* matched, but no record drives that bone: rests */
-	PORT_WHY_NOT_ANIMATED, /* past the host's animated joints: no track */
+	PORT_WHY_NOT_ANIMATED, /* past the rig's animated joints: no track */
+	/* mode own (the own rig's joints) */
+	PORT_WHY_PAD,       /* an origin joint put in front of the donor's: rests */
+	PORT_WHY_OWN,       /* the donor bone's own joint, a record driving it */
 };
+#define PORT_WHY_LAST PORT_WHY_OWN
 
 struct port_joint {
 	int32_t bone;       /* donor bone, PORT_NONE */
@@ -247,8 +270,10 @@ void port_result_free(struct port_result *r); /* r may be NULL */
 
 /* port.txt as the mount shows it: comments naming host and donor (either
  * label may be NULL), the lines of s (normalized), then every computed
- * default as a comment line (`# mode host`, `# lift 0`, `# map J B` per
- * host joint, `# pin C E` per placed clip) from r (NULL: no donor yet).
+ * default as a comment line (`# mode host`, or in mode own `# skin
+ * source`; `# lift 0`, `# map J B` per joint of r's rig: the host's, or
+ * in mode own the own rig's, `# pin C E` per placed clip) from r (NULL:
+ * no donor yet).
  * Malloc'ed, NULL when out of memory. */
 char *port_settings_print(const struct port_settings *s, const struct port_result *r,
 			  const char *host_label, const char *donor_label, size_t *len);
@@ -274,5 +299,6 @@ char *port_check_unmade(const char *host_label, const char *donor_label, const c
 const char *port_check_name(enum port_check_code c); /* "rules", "span", ... */
 const char *port_why_name(enum port_why w);          /* "nearest", ... */
 const char *port_how_name(enum port_how h);          /* "own", ... */
+const char *port_skin_name(enum port_skin s);        /* "source", "transfer" */
 
 #endif

@@ -3,7 +3,8 @@
  * parsed and printed, map.tsv, layout.tsv and check.txt printed.
  *
  *   # comment lines, blank lines, "# ..." after a value
- *   mode host              at most once (the only mode)
+ *   mode host|own          at most once (host: the default)
+ *   skin source|transfer   at most once (mode own; source: the default)
  *   lift N                 at most once; a decimal number, may be negative
  *   pin CLIP ENTRY         a clip or an entry at most once
  *   map JOINT BONE|-       a joint at most once
@@ -56,18 +57,37 @@ static enum mh_err parse_mode(struct parser *ps, const struct lex_word *kw)
 	if (ps->seen_mode)
 		return mh_fail_text(ps->d, MH_ESYNTAX, kw->line, kw->col,
 				    "mode given twice (first on line %u)", ps->mode_line);
-	enum mh_err err = lex_expect(&ps->lx, &w, "a mode: host", ps->d);
+	enum mh_err err = lex_expect(&ps->lx, &w, "a mode: host or own", ps->d);
 	if (err)
 		return err;
-	if (!strcmp(w.text, "own"))
+	if (strcmp(w.text, "host") && strcmp(w.text, "own"))
 		return mh_fail_text(ps->d, MH_ESYNTAX, w.line, w.col,
-				    "mode own: not supported yet: only `mode host` (the host's rig)");
-	if (strcmp(w.text, "host"))
-		return mh_fail_text(ps->d, MH_ESYNTAX, w.line, w.col,
-				    "expected a mode: host (the host's rig), got \"%s\"", w.text);
+				    "expected a mode: host (the host's rig) or own (the donor's), "
+				    "got \"%s\"", w.text);
 	ps->seen_mode = true;
 	ps->mode_line = kw->line;
-	ps->s->mode = PORT_MODE_HOST;
+	ps->s->mode = strcmp(w.text, "own") ? PORT_MODE_HOST : PORT_MODE_OWN;
+	return MH_OK;
+}
+
+static enum mh_err parse_skin(struct parser *ps, const struct lex_word *kw)
+{
+	struct lex_word w;
+	struct port_settings *s = ps->s;
+	if (s->skin_set)
+		return mh_fail_text(ps->d, MH_ESYNTAX, kw->line, kw->col,
+				    "skin given twice (first on line %u)", s->skin_line);
+	enum mh_err err = lex_expect(&ps->lx, &w, "a skin: source or transfer", ps->d);
+	if (err)
+		return err;
+	if (strcmp(w.text, "source") && strcmp(w.text, "transfer"))
+		return mh_fail_text(ps->d, MH_ESYNTAX, w.line, w.col,
+				    "expected a skin: source (the donor's weights) or transfer, "
+				    "got \"%s\"", w.text);
+	s->skin_set = true;
+	s->skin = strcmp(w.text, "source") ? PORT_SKIN_TRANSFER : PORT_SKIN_SOURCE;
+	s->skin_line = kw->line;
+	s->skin_col = kw->col;
 	return MH_OK;
 }
 
@@ -163,6 +183,8 @@ enum mh_err port_settings_parse(const char *text, size_t len, struct port_settin
 			break;
 		if (!strcmp(kw.text, "mode"))
 			err = parse_mode(&ps, &kw);
+		else if (!strcmp(kw.text, "skin"))
+			err = parse_skin(&ps, &kw);
 		else if (!strcmp(kw.text, "lift"))
 			err = parse_lift(&ps, &kw);
 		else if (!strcmp(kw.text, "pin"))
@@ -171,7 +193,7 @@ enum mh_err port_settings_parse(const char *text, size_t len, struct port_settin
 			err = parse_map(&ps);
 		else
 			err = mh_fail_text(d, MH_ESYNTAX, kw.line, kw.col,
-					   "expected mode, lift, pin or map, got \"%s\"", kw.text);
+					   "expected mode, skin, lift, pin or map, got \"%s\"", kw.text);
 		if (!err)
 			err = lex_end_of_line(&ps.lx, d);
 	}
@@ -191,7 +213,8 @@ void port_settings_free(struct port_settings *s)
 
 bool port_settings_equal(const struct port_settings *a, const struct port_settings *b)
 {
-	if (a->mode != b->mode || a->lift_set != b->lift_set ||
+	if (a->mode != b->mode || a->skin_set != b->skin_set ||
+	    (a->skin_set && a->skin != b->skin) || a->lift_set != b->lift_set ||
 	    (a->lift_set && a->lift != b->lift) || a->npins != b->npins || a->nmaps != b->nmaps)
 		return false;
 	for (uint32_t i = 0; i < a->npins; i++)
@@ -259,6 +282,10 @@ char *port_settings_print(const struct port_settings *s, const struct port_resul
 	label(&sb, donor_label ? donor_label : "none yet");
 	strbuf_str(&sb, "\n# The port's settings (mhfu-clip(5) \"PORT FILES\"); the lines after "
 		   "the settings\n# are the computed defaults: uncomment one to set it.\n", 0);
+	if (s->mode == PORT_MODE_OWN)
+		strbuf_str(&sb, "mode own\n", 0);
+	if (s->skin_set)
+		strbuf_printf(&sb, "skin %s\n", port_skin_name(s->skin));
 	if (s->lift_set) {
 		lift_text(num, sizeof num, s->lift);
 		strbuf_printf(&sb, "lift %s\n", num);
@@ -270,7 +297,12 @@ char *port_settings_print(const struct port_settings *s, const struct port_resul
 		print_bone(&sb, s->maps[i].bone);
 		strbuf_char(&sb, '\n');
 	}
-	strbuf_str(&sb, "#\n# computed defaults (those not set above)\n# mode host\n", 0);
+	strbuf_str(&sb, "#\n# computed defaults (those not set above)\n", 0);
+	/* mode own is set, never a default; skin means something there only */
+	if (s->mode == PORT_MODE_HOST)
+		strbuf_str(&sb, "# mode host\n", 0);
+	else if (!s->skin_set)
+		strbuf_printf(&sb, "# skin %s\n", port_skin_name(PORT_SKIN_SOURCE));
 	if (!s->lift_set)
 		strbuf_str(&sb, "# lift 0\n", 0);
 	if (!r)
@@ -413,8 +445,15 @@ const char *port_why_name(enum port_why w)
 	case PORT_WHY_SURPLUS: return "surplus";
 	case PORT_WHY_NO_RECORD: return "no-record";
 	case PORT_WHY_NOT_ANIMATED: return "not-animated";
+	case PORT_WHY_PAD: return "pad";
+	case PORT_WHY_OWN: return "own";
 	}
 	return "?";
+}
+
+const char *port_skin_name(enum port_skin s)
+{
+	return s == PORT_SKIN_TRANSFER ? "transfer" : "source";
 }
 
 const char *port_how_name(enum port_how h)

@@ -25,6 +25,8 @@ static void assert_refused(const char *text, size_t len, enum mh_err code, unsig
 	assert_text_diag(&d, port_settings_parse(text, len, &s, &d), code, line, col);
 	assert_diag_says(&d, says);
 	assert_false(s.lift_set);
+	assert_false(s.skin_set);
+	assert_int_equal(s.mode, PORT_MODE_HOST);
 	assert_int_equal(s.npins, 0);
 	assert_null(s.pins);
 	assert_int_equal(s.nmaps, 0);
@@ -87,9 +89,27 @@ static void test_parse_every_form(void **state)
 	port_settings_free(&s);
 	assert_null(s.pins);
 
+	/* Mode own and a skin, in any order; skin's place is kept for
+	 * port_settings_check (mode host refuses it). */
+	parse_ok("skin transfer\n\nmode own # the donor's rig\n", &s);
+	assert_int_equal(s.mode, PORT_MODE_OWN);
+	assert_true(s.skin_set);
+	assert_int_equal(s.skin, PORT_SKIN_TRANSFER);
+	assert_int_equal(s.skin_line, 1);
+	assert_int_equal(s.skin_col, 1);
+	port_settings_free(&s);
+	assert_int_equal(s.mode, PORT_MODE_HOST);
+	assert_false(s.skin_set);
+	parse_ok("mode host\n  skin source", &s);
+	assert_int_equal(s.mode, PORT_MODE_HOST);
+	assert_int_equal(s.skin, PORT_SKIN_SOURCE);
+	assert_int_equal(s.skin_col, 3);
+	port_settings_free(&s);
+
 	/* Nothing at all: host mode, nothing set. */
 	parse_ok("", &s);
 	assert_int_equal(s.mode, PORT_MODE_HOST);
+	assert_false(s.skin_set);
 	assert_false(s.lift_set);
 	assert_int_equal(s.npins + s.nmaps, 0);
 	port_settings_free(&s);
@@ -109,11 +129,16 @@ static void test_parse_every_form(void **state)
 static void test_parse_errors(void **state)
 {
 	(void)state;
-	REFUSED("mode own\n", MH_ESYNTAX, 1, 6,
-		"mode own: not supported yet: only `mode host` (the host's rig)");
-	REFUSED("mode\n", MH_ESYNTAX, 1, 5, "expected a mode: host");
-	REFUSED("mode guest\n", MH_ESYNTAX, 1, 6, "expected a mode: host");
+	REFUSED("mode\n", MH_ESYNTAX, 1, 5, "expected a mode: host or own");
+	REFUSED("mode guest\n", MH_ESYNTAX, 1, 6,
+		"expected a mode: host (the host's rig) or own (the donor's), got \"guest\"");
 	REFUSED("mode host\n# again\nmode host\n", MH_ESYNTAX, 3, 1, "mode given twice");
+	REFUSED("mode own\nmode host\n", MH_ESYNTAX, 2, 1, "mode given twice (first on line 1)");
+	REFUSED("skin\n", MH_ESYNTAX, 1, 5, "expected a skin: source or transfer");
+	REFUSED("skin own\n", MH_ESYNTAX, 1, 6, "expected a skin: source (the donor's weights)");
+	REFUSED("skin source\n\n skin transfer\n", MH_ESYNTAX, 3, 2,
+		"skin given twice (first on line 1)");
+	REFUSED("skin source source\n", MH_ESYNTAX, 1, 13, "unexpected \"source\"");
 	REFUSED("mode host host\n", MH_ESYNTAX, 1, 11, "unexpected \"host\"");
 	REFUSED("lift\n", MH_ESYNTAX, 1, 5, "expected a lift");
 	REFUSED("lift x\n", MH_ESYNTAX, 1, 6, "expected a decimal number");
@@ -137,7 +162,7 @@ static void test_parse_errors(void **state)
 	REFUSED("map 1 2\nmap 0 -\n\nmap 1 -\n", MH_ESYNTAX, 4, 5,
 		"joint 1 is mapped twice (first on line 1)");
 	REFUSED("map 1 - -\n", MH_ESYNTAX, 1, 9, "unexpected \"-\"");
-	REFUSED("bogus 1\n", MH_ESYNTAX, 1, 1, "expected mode, lift, pin or map, got \"bogus\"");
+	REFUSED("bogus 1\n", MH_ESYNTAX, 1, 1, "expected mode, skin, lift, pin or map, got \"bogus\"");
 	REFUSED("map 1 2 # \0\n", MH_ESYNTAX, 1, 11, "NUL byte");
 	REFUSED("pin 1 "
 		"12345678901234567890123456789012345678901234567890123456789012345\n",
@@ -259,8 +284,12 @@ static void test_names(void **state)
 	for (int a = 0; a <= PORT_HOW_UNPLACED; a++)
 		for (int b = a + 1; b <= PORT_HOW_UNPLACED; b++)
 			assert_string_not_equal(port_how_name(a), port_how_name(b));
-	for (int a = 0; a <= PORT_WHY_NOT_ANIMATED; a++)
-		for (int b = a + 1; b <= PORT_WHY_NOT_ANIMATED; b++)
+	assert_string_equal(port_why_name(PORT_WHY_PAD), "pad");
+	assert_string_equal(port_why_name(PORT_WHY_OWN), "own");
+	assert_string_equal(port_skin_name(PORT_SKIN_SOURCE), "source");
+	assert_string_equal(port_skin_name(PORT_SKIN_TRANSFER), "transfer");
+	for (int a = 0; a <= PORT_WHY_LAST; a++)
+		for (int b = a + 1; b <= PORT_WHY_LAST; b++)
 			assert_string_not_equal(port_why_name(a), port_why_name(b));
 }
 
@@ -323,6 +352,56 @@ static void test_print_exact(void **state)
 		"# lift 0\n"
 		"# (map and pin: none until a donor is given)\n");
 	free(t);
+}
+
+/* Mode own is printed as set; the skin's default shows in its place of
+ * `# mode host`, and the map defaults are r's joints (the own rig's). */
+static void test_print_own(void **state)
+{
+	(void)state;
+	struct port_result r = result_by_hand();
+	struct port_settings s;
+	parse_ok("mode own\nmap 2 -\n", &s);
+	char *t = assert_fixed_point(&s, &r);
+	assert_string_equal(t,
+		"# port.txt: host file_06185 (tigrex), donor donor.pac\n"
+		"# The port's settings (mhfu-clip(5) \"PORT FILES\"); the lines after the settings\n"
+		"# are the computed defaults: uncomment one to set it.\n"
+		"mode own\n"
+		"map 2 -\n"
+		"#\n"
+		"# computed defaults (those not set above)\n"
+		"# skin source\n"
+		"# lift 0\n"
+		"# map 0 5\n"
+		"# map 1 -\n"
+		"# map 3 7\n"
+		"# pin 0 0\n"
+		"# pin 105 2\n");
+	/* Uncommenting the skin sets it. */
+	char *at = strstr(t, "# skin source\n");
+	assert_non_null(at);
+	at[0] = ' ';
+	struct port_settings back;
+	parse_ok(t, &back);
+	assert_true(back.skin_set);
+	assert_int_equal(back.skin, PORT_SKIN_SOURCE);
+	assert_false(port_settings_equal(&back, &s));
+	char *again = assert_fixed_point(&back, &r);
+	assert_non_null(strstr(again, "\nmode own\nskin source\nmap 2 -\n"));
+	assert_null(strstr(again, "# skin"));
+	assert_null(strstr(again, "# mode"));
+	free(again);
+	port_settings_free(&back);
+	free(t);
+	port_settings_free(&s);
+	/* A skin under mode host prints back as written (check refuses it). */
+	parse_ok("skin transfer\n", &s);
+	t = assert_fixed_point(&s, NULL);
+	assert_non_null(strstr(t, "\nskin transfer\n"));
+	assert_non_null(strstr(t, "\n# mode host\n"));
+	free(t);
+	port_settings_free(&s);
 }
 
 /* Lifts print in the fewest decimals that read back exactly. */
@@ -401,6 +480,20 @@ static void test_settings_equal(void **state)
 	parse_ok("map 1 2\npin 3 5\n", &b);
 	assert_false(port_settings_equal(&a, &b));
 	port_settings_free(&b);
+	parse_ok("map 1 2\npin 3 4\nmode own\n", &b);
+	assert_false(port_settings_equal(&a, &b));
+	port_settings_free(&b);
+	parse_ok("map 1 2\npin 3 4\nmode host\n", &b);
+	assert_true(port_settings_equal(&a, &b)); /* the default, written */
+	port_settings_free(&b);
+	parse_ok("map 1 2\npin 3 4\nskin source\n", &b);
+	assert_false(port_settings_equal(&a, &b)); /* set differs from unset */
+	port_settings_free(&b);
+	port_settings_free(&a);
+	parse_ok("skin source\n", &a);
+	parse_ok("skin transfer\n", &b);
+	assert_false(port_settings_equal(&a, &b));
+	port_settings_free(&b);
 	port_settings_free(&a);
 }
 
@@ -415,6 +508,7 @@ int main(void)
 		cmocka_unit_test(test_check_text),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_print_exact),
+		cmocka_unit_test(test_print_own),
 		cmocka_unit_test(test_print_lifts),
 		cmocka_unit_test(test_uncomment_default),
 		cmocka_unit_test(test_settings_equal),
