@@ -13,6 +13,7 @@
 #include "clip.h"
 #include "entries.h"
 #include "pac.h"
+#include "records.h"
 #include "port.h"
 #include "skeleton.h"
 
@@ -74,6 +75,65 @@ enum mh_err port_match(const struct skeleton *host, const struct skeleton *donor
 /* A bone's depth: its parents up to a root (a chain that does not end
  * counts as far as the bones go). */
 int32_t port_depth(const struct skeleton *s, uint32_t b);
+
+/* Every bone's bind-world position (rig_bind_world), 3 doubles each;
+ * MH_ECORRUPT naming `whose` rig for a broken chain.  *out malloc'ed. */
+enum mh_err port_bind_of(const struct skeleton *s, const char *whose, double **out,
+			 struct mh_diag *d);
+
+/* The leading origin chain: how many joints from 0 up sit within
+ * PORT_ORIGIN of the origin (world: 3 doubles per joint). */
+uint32_t port_leading_origin(const double *world, uint32_t n);
+
+/* ---- port_rig.c: the own rig (mode own) ---- */
+
+#define PORT_RIG_PARTS 3u   /* body, head, tail */
+#define PORT_ADOPTER 1u     /* the donor bone orphan roots are re-parented onto */
+
+/* The skeleton mode own ships: the donor's, converted (port.h). */
+struct port_rig {
+	struct skeleton skel;      /* MHFU, params {0, animated}; out.pac's member 0 */
+	uint32_t pad;              /* origin joints put in front of the donor's */
+	uint32_t donor_animated;   /* the donor's animated bones (port_driven_bones) */
+	uint32_t animated;         /* donor_animated + pad */
+	uint32_t nparts;           /* 1..PORT_RIG_PARTS: body, then head and tail when found */
+	uint32_t part_count[PORT_RIG_PARTS]; /* joints per part (the pad in the body's) */
+	int32_t head_part, tail_part; /* their part ids, PORT_NONE when not found */
+	uint32_t ndonor;           /* the donor's bones */
+	int32_t *joint_of;         /* per donor bone: its joint */
+	uint32_t njoints;          /* pad + ndonor */
+	int32_t *bone_of;          /* per joint: its donor bone, PORT_NONE for a pad */
+	uint32_t nadopted;
+	uint32_t *adopted;         /* the donor's orphan roots, ascending (NULL when none) */
+};
+
+/* The donor bones a moveset animates: one past the last bone a record
+ * drives (0 when none drives any). */
+uint32_t port_driven_bones(const struct records *map);
+
+/* The record driving donor bone b: the lowest, PORT_NONE when none. */
+int32_t port_record_of(const struct records *map, int32_t bone);
+
+/* The partition of a rig read off its tree (port.h "mode own"):
+ * parents[0..n) (each before its bone) and bind-world positions world
+ * (3 doubles per bone); `animated` clamped to n.  order[0..n) gets the
+ * new -> old permutation (body, head, tail, then the bones past the
+ * animated ones), counts[0..*nparts) the joints per part, *head and
+ * *tail their part ids (PORT_NONE: none).  MH_ENOMEM only. */
+enum mh_err port_rig_partition(const int32_t *parents, const double *world, uint32_t n,
+			       uint32_t animated, uint32_t *order,
+			       uint32_t counts[PORT_RIG_PARTS], uint32_t *nparts, int32_t *head,
+			       int32_t *tail, struct mh_diag *d);
+
+/* Converts the donor's skeleton (MHP3rd) into the MHFU skeleton mode own
+ * ships, `animated` donor bones animated (0 or past the bones: all), the
+ * lead padded to the host's.  MH_ECORRUPT: a donor bone whose parent
+ * does not come before it, a broken chain; MH_ENOMEM.  On failure *rig
+ * is empty.  The caller frees it (port_rig_free). */
+enum mh_err port_rig_from_donor(const struct skeleton *donor, uint32_t animated,
+				const struct skeleton *host, struct port_rig *rig,
+				struct mh_diag *d);
+void port_rig_free(struct port_rig *rig); /* rig may be NULL */
 
 /* ---- port_motion.c ---- */
 

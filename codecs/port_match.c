@@ -18,17 +18,19 @@ int32_t port_depth(const struct skeleton *s, uint32_t b)
 	return depth;
 }
 
-/* Every bone's bind-world position (rig_bind_world), 3 doubles each. */
-static enum mh_err bind_of(const struct skeleton *s, const char *whose, double **out,
-			   struct mh_diag *d)
+enum mh_err port_bind_of(const struct skeleton *s, const char *whose, double **out,
+			 struct mh_diag *d)
 {
 	*out = malloc((s->nbones ? s->nbones : 1) * 3 * sizeof **out);
 	if (!*out)
 		return mh_fail(d, MH_ENOMEM, 0, "out of memory");
 	for (uint32_t b = 0; b < s->nbones; b++) {
 		struct mh_diag why = {0};
-		if (rig_bind_world(s, b, &(*out)[3 * b], &why))
+		if (rig_bind_world(s, b, &(*out)[3 * b], &why)) {
+			free(*out);
+			*out = NULL;
 			return mh_fail(d, MH_ECORRUPT, 0, "the %s's skeleton: %s", whose, why.msg);
+		}
 	}
 	return MH_OK;
 }
@@ -39,9 +41,7 @@ static double distance(const double *a, const double *b)
 		    (a[2] - b[2]) * (a[2] - b[2]));
 }
 
-/* The leading origin chain: how many joints from 0 up sit within
- * PORT_ORIGIN of the origin. */
-static uint32_t leading_origin(const double *world, uint32_t n)
+uint32_t port_leading_origin(const double *world, uint32_t n)
 {
 	static const double ORIGIN[3] = {0, 0, 0};
 	uint32_t count = 0;
@@ -186,9 +186,9 @@ enum mh_err port_match(const struct skeleton *host, const struct skeleton *donor
 	for (uint32_t j = 0; j < nh; j++)
 		joints[j] = (struct port_joint){.bone = PORT_NONE, .record = PORT_NONE,
 						.why = PORT_WHY_TOO_FAR};
-	enum mh_err err = bind_of(host, "host", &m.host_world, d);
+	enum mh_err err = port_bind_of(host, "host", &m.host_world, d);
 	if (!err)
-		err = bind_of(donor, "donor", &m.donor_world, d);
+		err = port_bind_of(donor, "donor", &m.donor_world, d);
 	if (err)
 		goto out;
 	m.host_depth = malloc((nh ? nh : 1) * sizeof *m.host_depth);
@@ -221,8 +221,8 @@ enum mh_err port_match(const struct skeleton *host, const struct skeleton *donor
 	}
 	if ((err = greedy(&m, d)))
 		goto out;
-	uint32_t host_lead = leading_origin(m.host_world, nh);
-	align_origin(&m, host_lead, leading_origin(m.donor_world, nd));
+	uint32_t host_lead = port_leading_origin(m.host_world, nh);
+	align_origin(&m, host_lead, port_leading_origin(m.donor_world, nd));
 	*hip = host_lead ? (int32_t)host_lead - 1 : PORT_NONE;
 	settle(&m, map);
 out:

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Tests of the host-rig port (codecs/port.h): each step on synthetic
- * rigs built here.  The host is Tigrex-shaped (tigrex.h's tree: three
- * origin joints, 45 animated joints in parts 31/9/5, a severed chain
- * 45..47) with bind positions set so every pair of joints is told apart;
+ * rigs built here.  The host is Tigrex-shaped (tigrex.h's tree, three
+ * limbs moved onto the chest: three origin joints, 45 animated joints in
+ * parts 31/9/5, a severed chain 45..47) with bind positions set so every
+ * pair of joints is told apart;
  * its pack fills entries 0..9 and 100..104 in every part, 10 in part 0
  * only, and 24 and 25 in the head part only.  The donors are MHP3rd:
  * the Brute-like one has the host's bones less joint 0 (two origin
@@ -130,9 +131,16 @@ static void host_pack(struct anim *a)
 	assert_int_equal(anim_compact(a, NULL), MH_OK);
 }
 
+/* tigrex.h's tree with its first three limbs (joints 9..20) off the
+ * chest, joint 8, beside the head: a native rig's neck joint carries the
+ * front limbs, so the head is the chest's subtree less them (what the own
+ * rig's partition reads off the tree, port.h). */
 static void host_skeleton(struct skeleton *s)
 {
 	tigrex_skeleton(s, TIGREX_BONES);
+	for (uint32_t limb = 9; limb <= 17; limb += 4)
+		s->bones[limb].parent = 8;
+	skeleton_link(s, true);
 	host_positions(s);
 }
 
@@ -203,19 +211,28 @@ static int32_t brute_record_of(int32_t b)
 	return b < 0 || b == (int32_t)BRUTE_SKIPPED ? -1 : b < (int32_t)BRUTE_SKIPPED ? b : b - 1;
 }
 
-static void brute_skeleton(struct skeleton *s)
+/* An MHP3rd rig of the host's joints table[0..n), in that order. */
+static void skeleton_of_joints(struct skeleton *s, const uint32_t *table, uint32_t n)
 {
 	struct skeleton host;
 	host_skeleton(&host);
-	assert_int_equal(skeleton_init(s, SKELETON_MHP3RD, BRUTE_BONES, NULL), MH_OK);
-	for (uint32_t b = 0; b < BRUTE_BONES; b++) {
-		const struct skeleton_bone *hb = &host.bones[BRUTE[b]];
-		s->bones[b].parent = hb->parent > 0 ? brute_bone_of((uint32_t)hb->parent) : -1;
+	assert_int_equal(skeleton_init(s, SKELETON_MHP3RD, n, NULL), MH_OK);
+	for (uint32_t b = 0; b < n; b++) {
+		const struct skeleton_bone *hb = &host.bones[table[b]];
+		s->bones[b].parent = -1;
+		for (uint32_t p = 0; p < n && hb->parent >= 0; p++)
+			if (table[p] == (uint32_t)hb->parent)
+				s->bones[b].parent = (int32_t)p;
 		memcpy(s->bones[b].position, hb->position, sizeof hb->position);
 		snprintf((char *)s->bones[b].rest, SKELETON_NAME_LEN, "b%02u", b);
 	}
 	skeleton_link(s, false);
 	skeleton_free(&host);
+}
+
+static void brute_skeleton(struct skeleton *s)
+{
+	skeleton_of_joints(s, BRUTE, BRUTE_BONES);
 }
 
 /* Track r of a Brute clip: rotation keyed 0..last, values telling record
@@ -1107,6 +1124,287 @@ static void identity_oracle(void **state)
 	host_free(&h);
 }
 
+/* ---- the own rig (mode own) ------------------------------------------------ */
+
+/* A small donor: root, hip, spine; a tail off the hip forking at its
+ * base (a fin beside the tail's chain), the head and a leg off the spine;
+ * an orphan root chain past the 11 animated bones.  40% of 11 is 4. */
+static const int32_t SMALL_PARENT[13] = {-1, 0, 1, 1, 3, 3, 4, 5, 2, 8, 2, -1, 11};
+static const float SMALL_AT[13][3] = {
+	{0, 0, 0},   {0, 10, 0},  {0, 0, 10},  {0, 0, -10}, {0, 0, -10}, {5, -5, 0}, {0, 0, -10},
+	{0, -5, 0},  {0, 0, 10},  {0, 0, 10},  {5, -10, 0}, {0, 0, -50}, {0, 0, -5}};
+
+static void small_donor(struct skeleton *s)
+{
+	assert_int_equal(skeleton_init(s, SKELETON_MHP3RD, 13, NULL), MH_OK);
+	for (uint32_t b = 0; b < 13; b++) {
+		s->bones[b].parent = SMALL_PARENT[b];
+		memcpy(s->bones[b].position, SMALL_AT[b], sizeof SMALL_AT[b]);
+		snprintf((char *)s->bones[b].rest, SKELETON_NAME_LEN, "s%02u", b);
+	}
+	/* Kind-2 links: 4 -> 2 and 8 -> 5 stay earlier bones once reordered;
+	 * 10 -> 4 does not (4 moves into the tail, behind it). */
+	static const int32_t LINK[3][2] = {{4, 2}, {8, 5}, {10, 4}};
+	for (uint32_t i = 0; i < 3; i++) {
+		s->bones[LINK[i][0]].kind = 2;
+		s->bones[LINK[i][0]].link = LINK[i][1];
+	}
+	s->bones[6].kind = 3;
+	s->bones[6].rotation[1] = 0.5f;
+	s->bones[6].scale[2] = 2;
+	skeleton_link(s, false);
+}
+
+/* A host whose first three joints sit at the origin. */
+static void three_origin_host(struct skeleton *s)
+{
+	assert_int_equal(skeleton_init(s, SKELETON_MHFU, 4, NULL), MH_OK);
+	for (uint32_t j = 1; j < 4; j++)
+		s->bones[j].parent = (int32_t)j - 1;
+	s->bones[3].position[1] = 10;
+	skeleton_link(s, false);
+	skeleton_set_params(s, 2, (const uint32_t[]){0, 4});
+}
+
+/* The tail grows from the most -Z bone (6) up while the parent's whole
+ * subtree fits 4: {4, 6}, not 3, whose subtree holds the fin too (5
+ * bones; the chain 3-4-6 alone would fit, and leave the fin's parent in
+ * a later part).  The head from the most +Z (9) up to the spine: {2, 8,
+ * 9, 10}, exactly 4.  The body keeps the rest in bone order. */
+static void own_rig_partition_takes_whole_subtrees(void **state)
+{
+	(void)state;
+	struct skeleton donor;
+	small_donor(&donor);
+	double world[13 * 3];
+	int32_t parents[13];
+	for (uint32_t b = 0; b < 13; b++) {
+		parents[b] = b == 11 ? 1 : SMALL_PARENT[b];
+		assert_int_equal(rig_bind_world(&donor, b, &world[3 * b], NULL), MH_OK);
+	}
+	uint32_t order[13], counts[PORT_RIG_PARTS], nparts;
+	int32_t head, tail;
+	assert_int_equal(port_rig_partition(parents, world, 13, 11, order, counts, &nparts, &head,
+					    &tail, NULL), MH_OK);
+	static const uint32_t WANT[13] = {0, 1, 3, 5, 7, 2, 8, 9, 10, 4, 6, 11, 12};
+	assert_int_equal(nparts, 3);
+	assert_int_equal(counts[0], 5);
+	assert_int_equal(counts[1], 4);
+	assert_int_equal(counts[2], 2);
+	assert_int_equal(head, 1);
+	assert_int_equal(tail, 2);
+	assert_memory_equal(order, WANT, sizeof WANT);
+	/* All 13 animated: the adopted chain, furthest back, is the tail. */
+	assert_int_equal(port_rig_partition(parents, world, 13, 13, order, counts, &nparts, &head,
+					    &tail, NULL), MH_OK);
+	static const uint32_t ALL[13] = {0, 1, 3, 4, 5, 6, 7, 2, 8, 9, 10, 11, 12};
+	assert_int_equal(counts[0], 7);
+	assert_int_equal(counts[1], 4);
+	assert_int_equal(counts[2], 2);
+	assert_memory_equal(order, ALL, sizeof ALL);
+	/* Two animated bones: one part, the order as it was. */
+	assert_int_equal(port_rig_partition(parents, world, 13, 2, order, counts, &nparts, &head,
+					    &tail, NULL), MH_OK);
+	assert_int_equal(nparts, 1);
+	assert_int_equal(counts[0], 2);
+	assert_int_equal(head, PORT_NONE);
+	assert_int_equal(order[5], 5);
+	skeleton_free(&donor);
+}
+
+/* The conversion: pad 2 (the host's three origin joints, the donor's
+ * one), the orphan root 11 adopted onto bone 1, the parts and params,
+ * parents, links and kinds renumbered, bind poses kept. */
+static void own_rig_converts_the_donor(void **state)
+{
+	(void)state;
+	struct skeleton donor, host;
+	struct port_rig rig;
+	small_donor(&donor);
+	three_origin_host(&host);
+	assert_int_equal(port_rig_from_donor(&donor, 11, &host, &rig, NULL), MH_OK);
+	assert_int_equal(rig.pad, 2);
+	assert_int_equal(rig.nadopted, 1);
+	assert_int_equal(rig.adopted[0], 11);
+	assert_int_equal(rig.donor_animated, 11);
+	assert_int_equal(rig.animated, 13);
+	assert_int_equal(rig.njoints, 15);
+	assert_int_equal(rig.nparts, 3);
+	assert_int_equal(rig.part_count[0], 7);
+	static const int32_t JOINT_OF[13] = {2, 3, 7, 4, 11, 5, 12, 6, 8, 9, 10, 13, 14};
+	assert_memory_equal(rig.joint_of, JOINT_OF, sizeof JOINT_OF);
+	for (uint32_t b = 0; b < 13; b++)
+		assert_int_equal(rig.bone_of[JOINT_OF[b]], (int32_t)b);
+	assert_int_equal(rig.bone_of[0], PORT_NONE);
+	assert_int_equal(rig.bone_of[1], PORT_NONE);
+	const struct skeleton *s = &rig.skel;
+	assert_int_equal(s->game, SKELETON_MHFU);
+	assert_int_equal(s->nbones, 15);
+	assert_int_equal(s->nparams, 2);
+	assert_int_equal(s->params[0], 0);
+	assert_int_equal(s->params[1], 13);
+	static const int32_t PARENT[15] = {-1, 0, 1, 2, 3, 4, 5, 3, 7, 8, 7, 4, 11, 3, 13};
+	static const uint32_t PART[15] = {0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3};
+	for (uint32_t j = 0; j < 15; j++) {
+		assert_int_equal(s->bones[j].parent, PARENT[j]);
+		assert_int_equal(s->bones[j].part, PART[j]);
+		assert_int_equal(s->bones[j].count, 1);
+		for (uint32_t i = 0; i < SKELETON_REST_MAX; i++)
+			assert_int_equal(s->bones[j].rest[i], 0);
+	}
+	/* 4 -> 2 is now joint 11 -> 7, 8 -> 5 joint 8 -> 5; joint 10 (bone
+	 * 10) would link joint 11, a later one: kind 1.  Bone 6's kind and
+	 * shape ride along. */
+	assert_int_equal(s->bones[11].kind, 2);
+	assert_int_equal(s->bones[11].link, 7);
+	assert_int_equal(s->bones[8].kind, 2);
+	assert_int_equal(s->bones[8].link, 5);
+	assert_int_equal(s->bones[10].kind, 1);
+	assert_int_equal(s->bones[10].link, -1);
+	assert_int_equal(s->bones[12].kind, 3);
+	assert_true(s->bones[12].rotation[1] == 0.5f && s->bones[12].scale[2] == 2.0f);
+	/* Every donor bone where it was (the orphan chain now off the hip:
+	 * 10 up, 55 back); the pad at the origin. */
+	for (uint32_t b = 0; b < 13; b++) {
+		double was[3], now[3];
+		assert_int_equal(rig_bind_world(&donor, b, was, NULL), MH_OK);
+		assert_int_equal(rig_bind_world(s, (uint32_t)JOINT_OF[b], now, NULL), MH_OK);
+		if (b == 11 || b == 12)
+			was[1] += 10;
+		assert_memory_equal(was, now, sizeof was);
+	}
+	double tip[3];
+	assert_int_equal(rig_bind_world(s, 14, tip, NULL), MH_OK);
+	assert_true(tip[0] == 0 && tip[1] == 10 && tip[2] == -55);
+	/* The engine's skeleton rules find nothing; it encodes and decodes. */
+	struct rule_report rep = {0};
+	assert_int_equal(rules_check_skeleton(s, NULL, &rep), MH_OK);
+	for (size_t i = 0; i < rep.n; i++)
+		fail_msg("%s: %s", rule_info(rep.v[i].code)->name, rep.v[i].msg);
+	rules_report_free(&rep);
+	uint8_t *bytes;
+	size_t len;
+	struct skeleton back;
+	assert_int_equal(skeleton_encode(s, &bytes, &len, NULL), MH_OK);
+	assert_int_equal(skeleton_decode(bytes, len, &back, NULL), MH_OK);
+	assert_int_equal(back.nbones, 15);
+	free(bytes);
+	skeleton_free(&back);
+	port_rig_free(&rig);
+	/* Animated 0 (or past the bones): all of them; a host without
+	 * origin joints: no pad. */
+	host.bones[1].position[0] = 5;
+	assert_int_equal(port_rig_from_donor(&donor, 0, &host, &rig, NULL), MH_OK);
+	assert_int_equal(rig.pad, 0);
+	assert_int_equal(rig.animated, 13);
+	assert_int_equal(rig.skel.params[1], 13);
+	port_rig_free(&rig);
+	/* A parent after its bone is refused. */
+	donor.bones[3].parent = 7;
+	struct mh_diag d;
+	assert_diag(&d, port_rig_from_donor(&donor, 11, &host, &rig, &d), MH_ECORRUPT, 0);
+	assert_diag_says(&d, "bone 3 has parent 7");
+	assert_null(rig.joint_of);
+	skeleton_free(&host);
+	skeleton_free(&donor);
+}
+
+/* The host's rig offered as an MHP3rd donor converts back to itself:
+ * parts 31, 9, 5, the bones in their order, no pad; only the severed
+ * chain's root is adopted onto joint 1. */
+static void own_rig_of_the_native_tigrex(void **state)
+{
+	(void)state;
+	uint32_t every[TIGREX_BONES];
+	for (uint32_t j = 0; j < TIGREX_BONES; j++)
+		every[j] = j;
+	struct skeleton donor, host;
+	struct port_rig rig;
+	skeleton_of_joints(&donor, every, TIGREX_BONES);
+	host_skeleton(&host);
+	assert_int_equal(port_rig_from_donor(&donor, TIGREX_ANIMATED, &host, &rig, NULL), MH_OK);
+	assert_int_equal(rig.pad, 0);
+	assert_int_equal(rig.nparts, 3);
+	assert_int_equal(rig.part_count[0], 31);
+	assert_int_equal(rig.part_count[1], 9);
+	assert_int_equal(rig.part_count[2], 5);
+	assert_int_equal(rig.njoints, TIGREX_BONES);
+	assert_int_equal(rig.skel.params[1], TIGREX_ANIMATED);
+	assert_int_equal(rig.nadopted, 1);
+	assert_int_equal(rig.adopted[0], 45);
+	for (uint32_t j = 0; j < TIGREX_BONES; j++) {
+		assert_int_equal(rig.joint_of[j], (int32_t)j);
+		assert_int_equal(rig.skel.bones[j].part, host.bones[j].part);
+		assert_int_equal(rig.skel.bones[j].parent, j == 45 ? 1 : host.bones[j].parent);
+		assert_memory_equal(rig.skel.bones[j].position, host.bones[j].position,
+				    sizeof host.bones[j].position);
+	}
+	port_rig_free(&rig);
+	skeleton_free(&donor);
+	skeleton_free(&host);
+}
+
+/* The Brute-like donor of 46 bones: the host's joints but joint 0 and the
+ * tail's tip, the head in the middle of the order, an orphan chain; its
+ * records drive bones 0..42. */
+#define BRUTE46_BONES 46u
+static const uint32_t BRUTE46[BRUTE46_BONES] = {
+	1,  2,	3,  4,	5,  6,	7,  8,					 /* origin, spine */
+	31, 32, 33, 34, 35, 36, 37, 38, 39,				 /* the head */
+	9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, /* the limbs */
+	25, 26, 27, 28, 29, 30, 40, 41, 42, 43,				 /* the tail */
+	45, 46, 47};							 /* orphan chain */
+
+static void brute46_donor(struct donor *dn, const uint32_t *ids, uint32_t n)
+{
+	struct skeleton s;
+	struct anim a;
+	skeleton_of_joints(&s, BRUTE46, BRUTE46_BONES);
+	moveset_of(&a, ids, n, 43);
+	donor_of(dn, &s, &a, NULL);
+}
+
+/* 47 joints in parts 31, 9, 4 with a pad of 1: joint j is the host's
+ * joint j up to the tail's end (43), the orphan chain behind it. */
+static void own_rig_of_the_brute(void **state)
+{
+	(void)state;
+	struct donor dn;
+	struct skeleton host;
+	struct port_rig rig;
+	brute46_donor(&dn, SOME_IDS, 6);
+	host_skeleton(&host);
+	assert_int_equal(dn.map.offset, 0);
+	assert_int_equal(port_driven_bones(&dn.map), 43);
+	assert_int_equal(port_record_of(&dn.map, 42), 42);
+	assert_int_equal(port_record_of(&dn.map, 43), PORT_NONE);
+	assert_int_equal(port_rig_from_donor(&dn.skel, port_driven_bones(&dn.map), &host, &rig,
+					     NULL), MH_OK);
+	assert_int_equal(rig.pad, 1);
+	assert_int_equal(rig.njoints, 47);
+	assert_int_equal(rig.nparts, 3);
+	assert_int_equal(rig.part_count[0], 31);
+	assert_int_equal(rig.part_count[1], 9);
+	assert_int_equal(rig.part_count[2], 4);
+	assert_int_equal(rig.animated, 44);
+	assert_int_equal(rig.skel.params[1], 44);
+	assert_int_equal(rig.nadopted, 1);
+	assert_int_equal(rig.adopted[0], 43);
+	for (uint32_t b = 0; b < BRUTE46_BONES; b++) {
+		uint32_t want = BRUTE46[b] <= 43 ? BRUTE46[b] : BRUTE46[b] - 1;
+		assert_int_equal(rig.joint_of[b], (int32_t)want);
+	}
+	/* The orphan chain hangs off the donor's hip (bone 1), joint 2. */
+	assert_int_equal(rig.skel.bones[44].parent, 2);
+	assert_int_equal(rig.skel.bones[44].part, 3);
+	assert_int_equal(rig.skel.bones[1].parent, 0);
+	assert_int_equal(rig.skel.bones[31].parent, 8);
+	assert_int_equal(rig.skel.bones[40].parent, 2);
+	port_rig_free(&rig);
+	skeleton_free(&host);
+	donor_release(&dn);
+}
+
 /* ---- settings and hosts ---------------------------------------------------------- */
 
 static void settings_out_of_range(void **state)
@@ -1208,6 +1506,10 @@ int main(void)
 		cmocka_unit_test(checks_pass_with_figures),
 		cmocka_unit_test(checks_fail_on_their_faults),
 		cmocka_unit_test(identity_oracle),
+		cmocka_unit_test(own_rig_partition_takes_whole_subtrees),
+		cmocka_unit_test(own_rig_converts_the_donor),
+		cmocka_unit_test(own_rig_of_the_native_tigrex),
+		cmocka_unit_test(own_rig_of_the_brute),
 		cmocka_unit_test(settings_out_of_range),
 		cmocka_unit_test(hosts_that_are_no_model),
 	};
