@@ -160,6 +160,28 @@ enum mh_err port_whole_clip(const struct clip *donor, const struct port_joint *j
 enum mh_err port_part_of(const struct clip *whole, const struct port_host *h, uint32_t part,
 			 struct clip *out, struct mh_diag *d);
 
+/* Travel carried (port.h, mode own): the root the engine moves a
+ * monster by, joint 0's first child, when the rig lets travel move onto
+ * it (joint 0 and the root at the origin, the root's parent 0); else
+ * PORT_NONE. */
+int32_t port_travel_root(const struct skeleton *s);
+
+enum port_carry {
+	PORT_CARRIED,
+	PORT_CARRY_NO_ROOT,   /* no track for the root */
+	PORT_CARRY_ROTATES,   /* joint 0 has a rotation key off 0 */
+	PORT_CARRY_RANGE,     /* a summed height leaves the keys' range */
+	PORT_CARRY_FAILED,    /* out of memory (d says so) */
+};
+
+/* Moves a whole-rig clip's travel (track 0: joint 0, track root: the
+ * root): joint 0's location X and Z onto the root, the root's X and Z
+ * and both Y (summed) onto joint 0; other channels stay, sorted by bit;
+ * a track left without channels rests.  The pose is the same (both
+ * joints only translate, their offsets add).  Anything but PORT_CARRIED
+ * leaves c as it was. */
+enum port_carry port_carry_travel(struct clip *c, uint32_t root, struct mh_diag *d);
+
 /* ---- port_layout.c ---- */
 
 /* The places (port.h's struct port_place, r->places' order) of the donor

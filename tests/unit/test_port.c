@@ -16,6 +16,7 @@
 
 #include "anim.h"
 #include "clip.h"
+#include "curve.h"
 #include "donor.h"
 #include "entries.h"
 #include "pac.h"
@@ -1405,6 +1406,126 @@ static void own_rig_of_the_brute(void **state)
 	donor_release(&dn);
 }
 
+/* ---- travel carried ------------------------------------------------------------ */
+
+static void keyed(struct clip_track *t, uint32_t bit, const struct clip_key *keys, uint32_t n)
+{
+	struct clip_channel *ch = clip_add_channel(t, bit);
+	assert_non_null(ch);
+	for (uint32_t i = 0; i < n; i++)
+		assert_non_null(clip_add_key(ch, keys[i]));
+}
+
+static const struct clip_channel *bit_of(const struct clip_track *t, uint32_t bit)
+{
+	for (uint32_t i = 0; i < t->nchannels; i++)
+		if (t->channels[i].bit == bit)
+			return &t->channels[i];
+	return NULL;
+}
+
+/* Joint 0 runs 1000 units forward (Z) and sits at height 165 (Y, with a
+ * slope); the root (track 1) sways in X and bobs in Y on other frames.
+ * Carried: the run on the root, the sway and both heights on joint 0,
+ * the height keyed on both key sets and, sampled, the two curves' sum. */
+static void travel_moves_onto_the_root(void **state)
+{
+	(void)state;
+	static const struct clip_key RUN[2] = {{0, 3, 0, 4}, {16000, 37, 4, 0}};
+	static const struct clip_key HEIGHT[2] = {{2640, 0, 0, 0}, {2640, 40, 0, 0}};
+	static const struct clip_key BOB[4] = {
+		{3616, 0, -6, -6}, {3360, 9, -6, -6}, {4640, 20, -6, -6}, {3200, 33, -6, -6}};
+	static const struct clip_key SWAY[2] = {{-480, 0, 0, 0}, {-320, 40, 0, 0}};
+	static const struct clip_key TURN[2] = {{0, 0, 0, 0}, {900, 40, 0, 0}};
+	static const struct clip_key STILL[2] = {{0, 0, 0, 0}, {0, 40, 0, 0}};
+	struct clip c = {.loop = 1};
+	struct clip_track *base = clip_add_track(&c, 0);
+	keyed(base, CLIP_ROT_Y, STILL, 2); /* a rotation keyed 0 is no turn */
+	keyed(base, CLIP_LOC_Z, RUN, 2);
+	keyed(base, CLIP_LOC_Y, HEIGHT, 2);
+	struct clip_track *top = clip_add_track(&c, 0);
+	keyed(top, CLIP_LOC_Y, BOB, 4);
+	keyed(top, CLIP_LOC_X, SWAY, 2);
+	keyed(clip_add_track(&c, 0), CLIP_ROT_Y, TURN, 2);
+	struct clip before;
+	assert_int_equal(clip_copy(&before, &c, NULL), MH_OK);
+	assert_int_equal(port_carry_travel(&c, 1, NULL), PORT_CARRIED);
+	/* joint 0: rot_y, loc_x (the sway), loc_y (the sum) in bit order */
+	assert_int_equal(c.tracks[0].nchannels, 3);
+	assert_int_equal(c.tracks[0].channels[0].bit, CLIP_ROT_Y);
+	assert_int_equal(c.tracks[0].channels[1].bit, CLIP_LOC_X);
+	assert_int_equal(c.tracks[0].channels[2].bit, CLIP_LOC_Y);
+	assert_int_equal(c.tracks[0].mask, CLIP_ROT_Y | CLIP_LOC_X | CLIP_LOC_Y);
+	assert_memory_equal(c.tracks[0].channels[1].keys, SWAY, sizeof SWAY);
+	const struct clip_channel *sum = &c.tracks[0].channels[2];
+	static const int16_t FRAMES[5] = {0, 9, 20, 33, 40};
+	assert_int_equal(sum->nkeys, 5);
+	for (uint32_t k = 0; k < 5; k++)
+		assert_int_equal(sum->keys[k].frame, FRAMES[k]);
+	for (double f = 0; f <= 44; f += 0.25) {
+		double want = curve_sample(bit_of(&before.tracks[0], CLIP_LOC_Y), f) +
+			      curve_sample(bit_of(&before.tracks[1], CLIP_LOC_Y), f);
+		if (fabs(curve_sample(sum, f) - want) > 1.0)
+			fail_msg("height at frame %g: %g, the two curves' sum %g", f,
+				 curve_sample(sum, f), want);
+	}
+	/* the root: the run alone */
+	assert_int_equal(c.tracks[1].nchannels, 1);
+	assert_int_equal(c.tracks[1].channels[0].bit, CLIP_LOC_Z);
+	assert_memory_equal(c.tracks[1].channels[0].keys, RUN, sizeof RUN);
+	assert_true(clip_equal(&(struct clip){.ntracks = 1, .tracks = &c.tracks[2]},
+			       &(struct clip){.ntracks = 1, .tracks = &before.tracks[2]}));
+	clip_free(&c);
+
+	/* A root with nothing but location left, and a joint 0 with no
+	 * location at all: the root rests over the clip rather than lose
+	 * every channel. */
+	c = (struct clip){0};
+	keyed(clip_add_track(&c, 0), CLIP_ROT_X, STILL, 2);
+	keyed(clip_add_track(&c, 0), CLIP_LOC_X, SWAY, 2);
+	assert_int_equal(port_carry_travel(&c, 1, NULL), PORT_CARRIED);
+	assert_int_equal(c.tracks[0].nchannels, 2);
+	assert_int_equal(c.tracks[0].channels[1].bit, CLIP_LOC_X);
+	assert_rest_track(&c.tracks[1], 40);
+	clip_free(&c);
+
+	/* Joint 0 turning: left as it was. */
+	struct clip again;
+	keyed(&before.tracks[0], CLIP_ROT_X, TURN, 2);
+	assert_int_equal(clip_copy(&again, &before, NULL), MH_OK);
+	assert_int_equal(port_carry_travel(&before, 1, NULL), PORT_CARRY_ROTATES);
+	assert_true(clip_equal(&before, &again));
+	assert_int_equal(port_carry_travel(&before, 3, NULL), PORT_CARRY_NO_ROOT);
+	clip_free(&again);
+	clip_free(&before);
+
+	/* Heights summing past the keys' range. */
+	static const struct clip_key HIGH[1] = {{30000, 0, 0, 0}};
+	c = (struct clip){0};
+	keyed(clip_add_track(&c, 0), CLIP_LOC_Y, HIGH, 1);
+	keyed(clip_add_track(&c, 0), CLIP_LOC_Y, HIGH, 1);
+	assert_int_equal(port_carry_travel(&c, 1, NULL), PORT_CARRY_RANGE);
+	assert_int_equal(c.tracks[0].channels[0].keys[0].value, 30000);
+	clip_free(&c);
+}
+
+/* The root the engine carries: joint 0's first child, both at the
+ * origin. */
+static void travel_root_of_a_rig(void **state)
+{
+	(void)state;
+	struct skeleton s;
+	host_skeleton(&s);
+	assert_int_equal(port_travel_root(&s), 1);
+	s.bones[1].position[2] = 1;
+	assert_int_equal(port_travel_root(&s), PORT_NONE);
+	skeleton_free(&s);
+	three_origin_host(&s);
+	s.bones[0].position[0] = 0.5f;
+	assert_int_equal(port_travel_root(&s), PORT_NONE);
+	skeleton_free(&s);
+}
+
 /* ---- settings and hosts ---------------------------------------------------------- */
 
 static void settings_out_of_range(void **state)
@@ -1510,6 +1631,8 @@ int main(void)
 		cmocka_unit_test(own_rig_converts_the_donor),
 		cmocka_unit_test(own_rig_of_the_native_tigrex),
 		cmocka_unit_test(own_rig_of_the_brute),
+		cmocka_unit_test(travel_moves_onto_the_root),
+		cmocka_unit_test(travel_root_of_a_rig),
 		cmocka_unit_test(settings_out_of_range),
 		cmocka_unit_test(hosts_that_are_no_model),
 	};
