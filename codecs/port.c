@@ -130,10 +130,51 @@ void port_host_free(struct port_host *h)
 		return;
 	pac_free(&h->pac);
 	skeleton_free(&h->skel);
+	port_rig_free(&h->rig);
+	free(h->body);
 	anim_free(&h->pack);
 	free(h->part_first);
 	free(h->part_count);
 	*h = (struct port_host){0};
+}
+
+enum mh_err port_host_own(struct port_host *h, const struct donor *donor, int em,
+			  struct mh_diag *d)
+{
+	struct port_rig rig;
+	enum mh_err err = port_rig_from_donor(&donor->skel, port_driven_bones(&donor->map),
+					      &h->skel, &rig, d);
+	if (err)
+		goto fail;
+	skeleton_free(&h->skel);
+	h->skel = rig.skel;
+	rig.skel = (struct skeleton){0};
+	h->rig = rig;
+	h->own = true;
+	h->animated = rig_animated(&h->skel);
+	if (rig.nparts > h->nparts) {
+		err = mh_fail(d, MH_ECORRUPT, 0,
+			      "the donor's rig converts into %u parts; the host's pack has "
+			      "streams for %u", rig.nparts, h->nparts);
+		goto fail;
+	}
+	if ((err = find_part_runs(h, d)))
+		goto fail;
+	find_capacity(h, em);
+	return MH_OK;
+fail:
+	port_host_free(h);
+	return err;
+}
+
+enum mh_err port_host_open_mode(const uint8_t *host, size_t len, int em,
+				const struct donor *donor, enum port_mode mode,
+				struct port_host *h, struct mh_diag *d)
+{
+	enum mh_err err = port_host_open(host, len, em, h, d);
+	if (!err && mode == PORT_MODE_OWN && donor)
+		err = port_host_own(h, donor, em, d);
+	return err;
 }
 
 const struct clip *port_part_clip(const struct anim *a, uint32_t entry, uint32_t part)
@@ -206,12 +247,14 @@ enum mh_err port_settings_check_host(const struct port_settings *s, const struct
 		return mh_fail_text(d, MH_ERANGE, s->skin_line, s->skin_col,
 				    "skin: the donor's body is shipped in mode own only; this port "
 				    "is mode host (the host's body): drop the line or set mode own");
+	/* Mode own without a donor yet has no rig to measure joints by. */
+	bool rig_known = s->mode == PORT_MODE_HOST || h->own;
 	for (uint32_t i = 0; i < s->nmaps; i++) {
 		const struct port_map_line *m = &s->maps[i];
-		if (m->joint >= h->skel.nbones)
+		if (rig_known && m->joint >= h->skel.nbones)
 			return mh_fail_text(d, MH_ERANGE, m->line, m->col,
-					    "joint %u: the host's joints are 0..%u", m->joint,
-					    h->skel.nbones - 1);
+					    "joint %u: the %s's joints are 0..%u", m->joint,
+					    h->own ? "own rig" : "host", h->skel.nbones - 1);
 		if (donor && m->bone >= 0 && (uint32_t)m->bone >= donor->skel.nbones)
 			return mh_fail_text(d, MH_ERANGE, m->line, m->col,
 					    "bone %d: the donor's bones are 0..%u, or -",
@@ -246,7 +289,7 @@ enum mh_err port_settings_check(const struct port_settings *s, const uint8_t *ho
 				struct mh_diag *d)
 {
 	struct port_host h;
-	enum mh_err err = port_host_open(host, host_len, host_em, &h, d);
+	enum mh_err err = port_host_open_mode(host, host_len, host_em, donor, s->mode, &h, d);
 	if (err)
 		return err;
 	err = port_settings_check_host(s, &h, donor, d);
@@ -255,6 +298,45 @@ enum mh_err port_settings_check(const struct port_settings *s, const uint8_t *ho
 }
 
 /* ---- the port -------------------------------------------------------- */
+
+static enum mh_err copy_skeleton(struct skeleton *to, const struct skeleton *from,
+				 struct mh_diag *d)
+{
+	*to = *from;
+	to->bones = malloc((from->nbones ? from->nbones : 1) * sizeof *to->bones);
+	to->tail = from->tail_len ? malloc(from->tail_len) : NULL;
+	if (!to->bones || (from->tail_len && !to->tail)) {
+		free(to->bones);
+		free(to->tail);
+		*to = (struct skeleton){0};
+		return mh_fail(d, MH_ENOMEM, 0, "out of memory");
+	}
+	memcpy(to->bones, from->bones, from->nbones * sizeof *to->bones);
+	if (from->tail_len)
+		memcpy(to->tail, from->tail, from->tail_len);
+	return MH_OK;
+}
+
+/* Mode own keeps none of the host's clips: every slot emptied, and the
+ * places of entries no donor clip fills say so (a partial entry stays
+ * partial: the host's brain plays it on some parts, so no whole-rig clip
+ * goes there). */
+static enum mh_err own_leftovers(struct port_result *r, struct mh_diag *d)
+{
+	for (uint32_t st = 0; st < r->pack.nstreams; st++)
+		for (uint32_t i = 0; i < r->pack.streams[st].nslots; i++)
+			r->pack.streams[st].slots[i] = ANIM_EMPTY;
+	for (uint32_t i = 0; i < r->nplaces; i++) {
+		struct port_place *p = &r->places[i];
+		if (p->entry < 0 || p->clip >= 0)
+			continue;
+		p->how = p->how == PORT_HOW_PARTIAL ? PORT_HOW_PARTIAL : PORT_HOW_EMPTY;
+		p->frames = 0;
+		p->loop = false;
+		p->loop_start = 0;
+	}
+	return anim_compact(&r->pack, d);
+}
 
 /* Steps 3 and 5 for one placed clip: its whole-rig clip split into the
  * parts' slots of its entry. */
@@ -265,6 +347,18 @@ static enum mh_err put_clip(struct port_result *r, const struct port_host *h,
 	struct clip whole = {0};
 	enum mh_err err = port_whole_clip(donor_clip, r->joints, h->animated, r->pelvis, lift,
 					  &whole, d);
+	int32_t root = h->own ? port_travel_root(&h->skel) : PORT_NONE;
+	if (!err && h->own && root < 0)
+		r->uncarried++;
+	if (!err && root >= 0) {
+		enum port_carry carry = port_carry_travel(&whole, (uint32_t)root, d);
+		if (carry == PORT_CARRY_FAILED)
+			err = MH_ENOMEM;
+		else if (carry == PORT_CARRIED)
+			r->carried++;
+		else
+			r->uncarried++;
+	}
 	for (uint32_t k = 0; !err && k < h->nparts; k++) {
 		if (!h->part_count[k])
 			continue;
@@ -303,18 +397,24 @@ static enum mh_err run(const uint8_t *host, size_t host_len, struct port_host *h
 		err = mh_fail(d, MH_ENOMEM, 0, "out of memory");
 		goto out;
 	}
-	if ((err = port_match(&h->skel, &donor->skel, &donor->map, s, r->joints, &r->hip, d)))
+	err = h->own ? port_own_joints(&h->rig, &h->skel, &donor->skel, &donor->map, s, r->joints, &r->hip, d)
+		     : port_match(&h->skel, &donor->skel, &donor->map, s, r->joints, &r->hip, d);
+	if (err || (h->own && (err = copy_skeleton(&r->rig, &h->skel, d))))
 		goto out;
+	r->pad = h->rig.pad;
 	r->pelvis = port_pelvis(&h->skel, h->animated, r->joints, clips, nclips);
 	if (s->lift_set)
 		lift_units(s->lift, &lift);
 	r->capacity = h->capacity;
 	if ((err = port_layout(h, clips, nclips, s, &r->places, &r->nplaces, d)))
 		goto out;
-	/* The host's pack is the new one's start: what no donor clip
-	 * replaces stays the host's. */
+	/* The host's pack is the new one's start: in mode host what no donor
+	 * clip replaces stays the host's; in mode own its clips would play
+	 * another rig, so only its streams stay. */
 	r->pack = h->pack;
 	h->pack = (struct anim){0};
+	if (h->own && (err = own_leftovers(r, d)))
+		goto out;
 	for (uint32_t i = 0; i < r->nplaces && !err; i++)
 		if (port_place_donor(&r->places[i]))
 			err = put_clip(r, h, &r->places[i],
@@ -342,9 +442,9 @@ enum mh_err port_run(const uint8_t *host, size_t host_len, int host_em,
 		     const struct donor *donor, const struct port_settings *s,
 		     struct port_result *r, struct mh_diag *d)
 {
-	*r = (struct port_result){.hip = PORT_NONE, .pelvis = PORT_NONE};
+	*r = (struct port_result){.hip = PORT_NONE, .pelvis = PORT_NONE, .mode = s->mode};
 	struct port_host h;
-	enum mh_err err = port_host_open(host, host_len, host_em, &h, d);
+	enum mh_err err = port_host_open_mode(host, host_len, host_em, donor, s->mode, &h, d);
 	if (err)
 		return err;
 	if (!(err = port_settings_check_host(s, &h, donor, d)))
@@ -361,6 +461,7 @@ void port_result_free(struct port_result *r)
 		return;
 	free(r->joints);
 	free(r->places);
+	skeleton_free(&r->rig);
 	rules_report_free(&r->rules);
 	anim_free(&r->pack);
 	free(r->pac);

@@ -229,9 +229,10 @@ struct port_check {
 };
 
 struct port_result {
-	uint32_t njoints;          /* the host's bones */
-	struct port_joint *joints; /* per host joint */
-	int32_t hip;               /* the host's hip: its last leading origin joint */
+	enum port_mode mode;
+	uint32_t njoints;          /* the rig's joints: the host's, or the own rig's */
+	struct port_joint *joints; /* per joint of that rig */
+	int32_t hip;               /* the rig's hip: its last leading origin joint */
 	int32_t pelvis;            /* the joint `lift` moves, PORT_NONE */
 	uint32_t capacity;
 	uint32_t nplaces;
@@ -242,6 +243,12 @@ struct port_result {
 	uint8_t *pac;              /* out.pac: NULL when a check failed */
 	size_t pac_len;
 	size_t host_len;           /* the host PAC's size, for PORT_CHECK_SIZE */
+	/* mode own */
+	struct skeleton rig;       /* the own rig (out.pac's member 0); empty in mode host */
+	uint32_t pad;              /* its origin joints put in front of the donor's */
+	uint32_t carried;          /* placed clips whose travel was carried, */
+	uint32_t uncarried;        /*   and those left as they were (joint 0
+				      turns, or the rig has no root at the origin) */
 };
 
 /* Ports donor onto the MHFU model PAC host[0..host_len) (member 0 its

@@ -7,14 +7,43 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum mh_err port_build_pac(const uint8_t *host, const struct port_host *h, const uint8_t *pack,
-			   size_t pack_len, uint8_t **out, size_t *len, struct mh_diag *d)
+enum mh_err port_members_of(const struct port_host *h, const struct donor *donor,
+			    struct port_members *m, uint8_t **skeleton, struct mh_diag *d)
+{
+	*m = (struct port_members){0};
+	*skeleton = NULL;
+	if (!h->own)
+		return MH_OK;
+	size_t len;
+	enum mh_err err = skeleton_encode(&h->skel, skeleton, &len, d);
+	if (err)
+		return err;
+	m->data[PORT_HOST_SKELETON] = *skeleton;
+	m->len[PORT_HOST_SKELETON] = len;
+	if (h->body) {
+		m->data[PORT_HOST_BODY] = h->body;
+		m->len[PORT_HOST_BODY] = h->body_len;
+	}
+	if (donor->member[DONOR_TMH] && donor->member_len[DONOR_TMH]) {
+		m->data[PORT_HOST_TEXTURES] = donor->member[DONOR_TMH];
+		m->len[PORT_HOST_TEXTURES] = donor->member_len[DONOR_TMH];
+	}
+	return MH_OK;
+}
+
+enum mh_err port_build_pac(const uint8_t *host, const struct port_host *h,
+			   const struct port_members *swap, const uint8_t *pack, size_t pack_len,
+			   uint8_t **out, size_t *len, struct mh_diag *d)
 {
 	*out = NULL;
 	*len = 0;
 	if (pack_len > UINT32_MAX)
 		return mh_fail(d, MH_ERANGE, 0, "the pack (%zu bytes) is too large for a PAC",
 			       pack_len);
+	for (uint32_t i = 0; swap && i < PORT_HOST_PACK; i++)
+		if (swap->data[i] && swap->len[i] > UINT32_MAX)
+			return mh_fail(d, MH_ERANGE, 0, "member %u (%zu bytes) is too large for a PAC",
+				       i, swap->len[i]);
 	struct pac_blob *blobs = calloc(h->pac.count, sizeof *blobs);
 	if (!blobs)
 		return mh_fail(d, MH_ENOMEM, 0, "out of memory");
@@ -22,10 +51,14 @@ enum mh_err port_build_pac(const uint8_t *host, const struct port_host *h, const
 		const struct pac_entry *e = &h->pac.entries[i];
 		blobs[i] = (struct pac_blob){e->size ? host + e->offset : NULL, e->size};
 	}
+	for (uint32_t i = 0; swap && i < PORT_HOST_PACK; i++)
+		if (swap->data[i])
+			blobs[i] = (struct pac_blob){swap->len[i] ? swap->data[i] : NULL,
+						     (uint32_t)swap->len[i]};
 	blobs[PORT_HOST_PACK] = (struct pac_blob){pack_len ? pack : NULL, (uint32_t)pack_len};
 	enum mh_err err = pac_encode(blobs, h->pac.count, h->pac.align, host + h->pac.tail,
 				     (size_t)(h->pac.size - h->pac.tail), out, len, d);
-	/* Every member but the pack must come out as it went in. */
+	/* Every member must come out as it was laid out. */
 	struct pac built = {0};
 	if (!err)
 		err = pac_decode(*out, *len, &built, d);
@@ -62,20 +95,25 @@ static void verdict(struct port_result *r, enum port_check_code c, bool passed,
 	va_end(ap);
 }
 
-/* RULES and SIZE, on the PAC built from r->pack. */
+/* RULES and SIZE, on the PAC built from r->pack (and in mode own the
+ * members port_members_of gives). */
 static enum mh_err check_pac(const uint8_t *host, size_t host_len, const struct port_host *h,
-			     struct port_result *r, uint8_t **pac, size_t *pac_len,
-			     struct mh_diag *d)
+			     const struct donor *donor, struct port_result *r, uint8_t **pac,
+			     size_t *pac_len, struct mh_diag *d)
 {
-	uint8_t *pack = NULL;
+	uint8_t *pack = NULL, *skeleton = NULL;
 	size_t pack_len = 0;
 	struct mh_diag why = {0};
-	enum mh_err err = anim_compact(&r->pack, &why);
+	struct port_members swap;
+	enum mh_err err = port_members_of(h, donor, &swap, &skeleton, &why);
+	if (!err)
+		err = anim_compact(&r->pack, &why);
 	if (!err)
 		err = anim_encode(&r->pack, &pack, &pack_len, &why);
 	if (!err)
-		err = port_build_pac(host, h, pack, pack_len, pac, pac_len, &why);
+		err = port_build_pac(host, h, &swap, pack, pack_len, pac, pac_len, &why);
 	free(pack);
+	free(skeleton);
 	if (err == MH_ENOMEM)
 		return mh_fail(d, MH_ENOMEM, 0, "out of memory");
 	if (err) {
@@ -83,7 +121,9 @@ static enum mh_err check_pac(const uint8_t *host, size_t host_len, const struct 
 		verdict(r, PORT_CHECK_SIZE, false, "no PAC to measure");
 		return MH_OK;
 	}
-	if (rules_check_item(*pac, *pac_len, host, host_len, NULL, false, &r->rules))
+	/* Mode own ships another skeleton: TEMPLATE (and UNDECODABLE) are
+	 * warnings there, as for any whole model written (rules.h). */
+	if (rules_check_item(*pac, *pac_len, host, host_len, NULL, h->own, &r->rules))
 		return mh_fail(d, MH_ENOMEM, 0, "out of memory checking the rules");
 	size_t errors = 0;
 	const struct rule_violation *first = NULL;
@@ -318,7 +358,7 @@ enum mh_err port_verify_host(const uint8_t *host, size_t host_len, const struct 
 	rules_report_free(&r->rules);
 	r->rules = (struct rule_report){0};
 	r->host_len = host_len;
-	enum mh_err err = check_pac(host, host_len, h, r, &built, &built_len, d);
+	enum mh_err err = check_pac(host, host_len, h, donor, r, &built, &built_len, d);
 	if (!err)
 		err = check_placed(h, donor, r, d);
 	if (err) {
@@ -342,7 +382,7 @@ enum mh_err port_verify(const uint8_t *host, size_t host_len, const struct donor
 			struct port_result *r, struct mh_diag *d)
 {
 	struct port_host h;
-	enum mh_err err = port_host_open(host, host_len, -1, &h, d);
+	enum mh_err err = port_host_open_mode(host, host_len, -1, donor, r->mode, &h, d);
 	if (err)
 		return err;
 	err = port_verify_host(host, host_len, &h, donor, r, NULL, NULL, d);

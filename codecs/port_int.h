@@ -17,16 +17,47 @@
 #include "port.h"
 #include "skeleton.h"
 
-/* The MHFU model PAC's members the port reads. */
+/* The MHFU model PAC's members the port reads and writes. */
 #define PORT_HOST_SKELETON 0u
+#define PORT_HOST_BODY 1u      /* the PMO */
+#define PORT_HOST_TEXTURES 2u  /* the texture bank */
 #define PORT_HOST_PACK 3u
 /* Clip ids: stream x PORT_ID_STREAM + slot. */
 #define PORT_ID_STREAM 100u
 
-/* The host, decoded, with what the layout needs of it. */
+#define PORT_RIG_PARTS 3u   /* body, head, tail */
+#define PORT_ADOPTER 1u     /* the donor bone orphan roots are re-parented onto */
+
+/* The skeleton mode own ships: the donor's, converted (port.h). */
+struct port_rig {
+	struct skeleton skel;      /* MHFU, params {0, animated}; out.pac's member 0 */
+	uint32_t pad;              /* origin joints put in front of the donor's */
+	uint32_t donor_animated;   /* the donor's animated bones (port_driven_bones) */
+	uint32_t animated;         /* donor_animated + pad */
+	uint32_t nparts;           /* 1..PORT_RIG_PARTS: body, then head and tail when found */
+	uint32_t part_count[PORT_RIG_PARTS]; /* joints per part (the pad in the body's) */
+	int32_t head_part, tail_part; /* their part ids, PORT_NONE when not found */
+	uint32_t ndonor;           /* the donor's bones */
+	int32_t *joint_of;         /* per donor bone: its joint */
+	uint32_t njoints;          /* pad + ndonor */
+	int32_t *bone_of;          /* per joint: its donor bone, PORT_NONE for a pad */
+	uint32_t nadopted;
+	uint32_t *adopted;         /* the donor's orphan roots, ascending (NULL when none) */
+};
+
+/* The host, decoded, with what the layout needs of it.  In mode own
+ * (port_host_own) the rig is the own rig: skel, animated and the part
+ * runs are its; the pack, capacity and entries stay the host's. */
 struct port_host {
 	struct pac pac;
-	struct skeleton skel;      /* member 0, MHFU */
+	struct skeleton skel;      /* member 0, MHFU; mode own: the own rig's */
+	bool own;                  /* mode own: rig holds the conversion */
+	struct port_rig rig;       /*   (its skel moved into skel) */
+	/* Mode own: out.pac's member 1, malloc'ed; NULL keeps the host's.
+	 * The seam where the donor's body, re-laid as an MHFU PMO for the
+	 * own rig (rig.joint_of), goes. */
+	uint8_t *body;
+	size_t body_len;
 	struct anim pack;          /* member 3, MHFU */
 	uint32_t animated;         /* rig_animated */
 	uint32_t nparts;           /* entries_parts of the pack */
@@ -43,6 +74,20 @@ struct port_host {
 enum mh_err port_host_open(const uint8_t *host, size_t len, int em, struct port_host *h,
 			   struct mh_diag *d);
 void port_host_free(struct port_host *h);
+
+/* Mode own on an opened host: the donor's rig converted
+ * (port_rig_from_donor, its animated bones port_driven_bones) becomes the
+ * rig the pack plays on; the part runs and capacity are worked out again
+ * on the host's pack.  MH_ECORRUPT: the rig does not convert, or has
+ * more parts than the host's pack has streams for.  On failure *h is
+ * freed. */
+enum mh_err port_host_own(struct port_host *h, const struct donor *donor, int em,
+			  struct mh_diag *d);
+
+/* port_host_open, then in mode own with a donor port_host_own. */
+enum mh_err port_host_open_mode(const uint8_t *host, size_t len, int em,
+				const struct donor *donor, enum port_mode mode,
+				struct port_host *h, struct mh_diag *d);
 
 /* Part k's clip at entry e: NULL when the slot is empty or missing. */
 const struct clip *port_part_clip(const struct anim *a, uint32_t entry, uint32_t part);
@@ -87,26 +132,6 @@ uint32_t port_leading_origin(const double *world, uint32_t n);
 
 /* ---- port_rig.c: the own rig (mode own) ---- */
 
-#define PORT_RIG_PARTS 3u   /* body, head, tail */
-#define PORT_ADOPTER 1u     /* the donor bone orphan roots are re-parented onto */
-
-/* The skeleton mode own ships: the donor's, converted (port.h). */
-struct port_rig {
-	struct skeleton skel;      /* MHFU, params {0, animated}; out.pac's member 0 */
-	uint32_t pad;              /* origin joints put in front of the donor's */
-	uint32_t donor_animated;   /* the donor's animated bones (port_driven_bones) */
-	uint32_t animated;         /* donor_animated + pad */
-	uint32_t nparts;           /* 1..PORT_RIG_PARTS: body, then head and tail when found */
-	uint32_t part_count[PORT_RIG_PARTS]; /* joints per part (the pad in the body's) */
-	int32_t head_part, tail_part; /* their part ids, PORT_NONE when not found */
-	uint32_t ndonor;           /* the donor's bones */
-	int32_t *joint_of;         /* per donor bone: its joint */
-	uint32_t njoints;          /* pad + ndonor */
-	int32_t *bone_of;          /* per joint: its donor bone, PORT_NONE for a pad */
-	uint32_t nadopted;
-	uint32_t *adopted;         /* the donor's orphan roots, ascending (NULL when none) */
-};
-
 /* The donor bones a moveset animates: one past the last bone a record
  * drives (0 when none drives any). */
 uint32_t port_driven_bones(const struct records *map);
@@ -124,6 +149,14 @@ enum mh_err port_rig_partition(const int32_t *parents, const double *world, uint
 			       uint32_t animated, uint32_t *order,
 			       uint32_t counts[PORT_RIG_PARTS], uint32_t *nparts, int32_t *head,
 			       int32_t *tail, struct mh_diag *d);
+
+/* The own rig's joints (port.h step 2, mode own) into joints[0..njoints)
+ * and *hip: joint -> donor bone (map lines first) -> record; `own` is
+ * the rig's skeleton (rig->skel, or where it was moved to). */
+enum mh_err port_own_joints(const struct port_rig *rig, const struct skeleton *own,
+			    const struct skeleton *donor,
+			    const struct records *map, const struct port_settings *s,
+			    struct port_joint *joints, int32_t *hip, struct mh_diag *d);
 
 /* Converts the donor's skeleton (MHP3rd) into the MHFU skeleton mode own
  * ships, `animated` donor bones animated (0 or past the bones: all), the
@@ -196,10 +229,26 @@ bool port_place_donor(const struct port_place *p);
 
 /* ---- port_check.c ---- */
 
-/* The host's PAC with member 3 replaced by pack's bytes (everything else
- * as it was, checked).  *out malloc'ed. */
-enum mh_err port_build_pac(const uint8_t *host, const struct port_host *h, const uint8_t *pack,
-			   size_t pack_len, uint8_t **out, size_t *len, struct mh_diag *d);
+/* What out.pac holds in place of the host's members 0..2 (the pack,
+ * member 3, is given apart): data[k] NULL keeps the host's member k. */
+struct port_members {
+	const uint8_t *data[PORT_HOST_PACK];
+	size_t len[PORT_HOST_PACK];
+};
+
+/* Mode own's members: the own rig's skeleton (encoded into *skeleton,
+ * malloc'ed, the caller frees it), h->body when set (else the host's
+ * PMO), the donor's texture bank as stored (DONOR_TMH; the host's when
+ * the donor has none).  Plain host mode: nothing replaced. */
+enum mh_err port_members_of(const struct port_host *h, const struct donor *donor,
+			    struct port_members *m, uint8_t **skeleton, struct mh_diag *d);
+
+/* The host's PAC with member 3 replaced by pack's bytes and members 0..2
+ * by swap's (NULL: none), everything else as it was, checked.  *out
+ * malloc'ed. */
+enum mh_err port_build_pac(const uint8_t *host, const struct port_host *h,
+			   const struct port_members *swap, const uint8_t *pack, size_t pack_len,
+			   uint8_t **out, size_t *len, struct mh_diag *d);
 
 /* port_verify on an opened host; *pac (NULL: not wanted) gets the built
  * PAC when the pack encodes, NULL otherwise. */

@@ -6,6 +6,7 @@
  * head and the tail. */
 #include "port_int.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -332,5 +333,51 @@ out:
 	free(host_world);
 	if (err)
 		port_rig_free(rig);
+	return err;
+}
+
+/* ---- the joints' donor bones -------------------------------------------- */
+
+enum mh_err port_own_joints(const struct port_rig *rig, const struct skeleton *own,
+			    const struct skeleton *donor,
+			    const struct records *map, const struct port_settings *s,
+			    struct port_joint *joints, int32_t *hip, struct mh_diag *d)
+{
+	double *own_world = NULL, *donor_world = NULL;
+	enum mh_err err = port_bind_of(own, "own rig", &own_world, d);
+	if (!err)
+		err = port_bind_of(donor, "donor", &donor_world, d);
+	if (err)
+		goto out;
+	uint32_t lead = port_leading_origin(own_world, rig->njoints);
+	*hip = lead ? (int32_t)lead - 1 : PORT_NONE;
+	for (uint32_t j = 0; j < rig->njoints; j++) {
+		struct port_joint *pj = &joints[j];
+		*pj = (struct port_joint){.bone = rig->bone_of[j], .record = PORT_NONE,
+					  .why = rig->bone_of[j] < 0 ? PORT_WHY_PAD : PORT_WHY_OWN};
+		/* A map line gives a joint another bone's record (or none);
+		 * lines past either rig are port_settings_check's to refuse. */
+		for (uint32_t i = 0; i < s->nmaps; i++) {
+			const struct port_map_line *ml = &s->maps[i];
+			if (ml->joint != j || (ml->bone >= 0 && (uint32_t)ml->bone >= donor->nbones))
+				continue;
+			pj->bone = ml->bone;
+			pj->why = ml->bone < 0 ? PORT_WHY_UNSET : PORT_WHY_SET;
+		}
+		if (pj->bone >= 0) {
+			const double *a = &own_world[3 * j], *b = &donor_world[3 * pj->bone];
+			pj->distance = sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
+					    (a[2] - b[2]) * (a[2] - b[2]));
+			pj->depth_gap = port_depth(donor, (uint32_t)pj->bone) - port_depth(own, j);
+			pj->record = port_record_of(map, pj->bone);
+			if (pj->record < 0)
+				pj->why = PORT_WHY_NO_RECORD;
+		}
+		if (j >= rig->animated)
+			pj->why = PORT_WHY_NOT_ANIMATED;
+	}
+out:
+	free(own_world);
+	free(donor_world);
 	return err;
 }

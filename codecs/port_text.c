@@ -396,6 +396,10 @@ char *port_check_text(const struct port_result *r, size_t *len)
 	}
 	if (r->rules.failed)
 		strbuf_str(&sb, "rules: out of memory: violations may be missing\n", 0);
+	if (r->mode == PORT_MODE_OWN)
+		strbuf_printf(&sb, "travel: carried onto the root in %u placed clips, %u left as "
+			      "they were (joint 0 turns, or no root at the origin)\n", r->carried,
+			      r->uncarried);
 	if (r->pac)
 		strbuf_printf(&sb, "out.pac: made (%zu bytes)\n", r->pac_len);
 	else

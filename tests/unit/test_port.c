@@ -1526,6 +1526,239 @@ static void travel_root_of_a_rig(void **state)
 	skeleton_free(&s);
 }
 
+/* ---- mode own, end to end ------------------------------------------------------ */
+
+static const struct port_settings OWN = {.mode = PORT_MODE_OWN};
+static const uint8_t DONOR_TMH_BYTES[20] = "the donor's textures";
+
+/* A member of a PAC's bytes. */
+static void member_of(const uint8_t *pac, size_t len, uint32_t k, const uint8_t **at,
+		      size_t *size)
+{
+	struct pac p;
+	assert_int_equal(pac_decode(pac, len, &p, NULL), MH_OK);
+	assert_true(k < p.count);
+	*at = pac + p.entries[k].offset;
+	*size = p.entries[k].size;
+	pac_free(&p);
+}
+
+/* The Brute in mode own: its converted rig ships as member 0, the
+ * donor's texture bank as member 2, the body (member 1, for now) and
+ * the rest the host's; each placed clip plays on the own rig's parts,
+ * joint j its donor bone's record; every other entry is empty. */
+static void own_mode_ports_the_brute(void **state)
+{
+	(void)state;
+	struct host h;
+	struct donor dn;
+	struct port_result r;
+	host_make(&h);
+	brute46_donor(&dn, SOME_IDS, 6);
+	dn.member[DONOR_TMH] = DONOR_TMH_BYTES;
+	dn.member_len[DONOR_TMH] = sizeof DONOR_TMH_BYTES;
+	/* Clip 7's donor root (record 0) travels 100 units forward. */
+	struct clip *seven = (struct clip *)port_donor_clip(&dn.moveset, 7);
+	add_keyed(&seven->tracks[0], CLIP_LOC_Z, 0, brute_frames(7));
+	seven->tracks[0].channels[seven->tracks[0].nchannels - 1].keys[1].value = 1600;
+	run_ok(&h, PORT_TIGREX_EM, &dn, &OWN, &r);
+	assert_int_equal(r.mode, PORT_MODE_OWN);
+	assert_int_equal(r.njoints, 47);
+	assert_int_equal(r.pad, 1);
+	assert_int_equal(r.hip, 2);
+	assert_int_equal(r.pelvis, 2);
+	assert_int_equal(r.joints[0].why, PORT_WHY_PAD);
+	assert_int_equal(r.joints[0].bone, PORT_NONE);
+	for (uint32_t j = 1; j < 47; j++) {
+		int32_t bone = r.joints[j].bone;
+		assert_true(bone >= 0);
+		assert_int_equal(BRUTE46[bone], j <= 43 ? j : j + 1);
+		/* where its bone is (the adopted chain too: the hip is at the
+		 * origin, as the donor's root is) */
+		assert_true(r.joints[j].distance == 0);
+		assert_int_equal(r.joints[j].record, j < 44 ? bone : PORT_NONE);
+		assert_int_equal(r.joints[j].why, j < 44 ? PORT_WHY_OWN : PORT_WHY_NOT_ANIMATED);
+	}
+	assert_true(all_passed(&r));
+	assert_non_null(r.pac);
+	assert_int_equal(r.rig.nbones, 47);
+	assert_int_equal(r.rig.params[1], 44);
+
+	/* out.pac: member 0 the own rig, 2 the donor's bank, the others and
+	 * the tail the host's. */
+	const uint8_t *at, *was;
+	size_t size, was_size;
+	uint8_t *rig_bytes;
+	size_t rig_len;
+	assert_int_equal(skeleton_encode(&r.rig, &rig_bytes, &rig_len, NULL), MH_OK);
+	member_of(r.pac, r.pac_len, 0, &at, &size);
+	assert_int_equal(size, rig_len);
+	assert_memory_equal(at, rig_bytes, rig_len);
+	free(rig_bytes);
+	member_of(r.pac, r.pac_len, 2, &at, &size);
+	assert_int_equal(size, sizeof DONOR_TMH_BYTES);
+	assert_memory_equal(at, DONOR_TMH_BYTES, size);
+	for (uint32_t k = 1; k < 5; k += 3) {
+		member_of(r.pac, r.pac_len, k, &at, &size);
+		member_of(h.pac, h.len, k, &was, &was_size);
+		assert_int_equal(size, was_size);
+		assert_memory_equal(at, was, size);
+	}
+	/* The rules: another skeleton is no error, a TEMPLATE warning. */
+	bool template = false;
+	for (size_t i = 0; i < r.rules.n; i++) {
+		assert_int_equal(r.rules.v[i].level, RULE_WARNING);
+		template |= r.rules.v[i].code == RULE_TEMPLATE;
+	}
+	assert_true(template);
+
+	/* The pack: the placed clips on the own rig's parts, 31/9/4. */
+	static const uint32_t OWN_COUNT[3] = {31, 9, 4};
+	for (uint32_t k = 0; k < 3; k++) {
+		const struct clip *c = part_clip(&r.pack, 7, k);
+		assert_non_null(c);
+		assert_int_equal(c->ntracks, OWN_COUNT[k]);
+	}
+	/* Joint 40 (the tail's first, part 2 track 0) plays record 39. */
+	const struct clip *tail = part_clip(&r.pack, 101, 2);
+	assert_int_equal(tail->tracks[0].channels[0].bit, CLIP_ROT_X);
+	assert_int_equal(tail->tracks[0].channels[0].keys[0].value, 39 * 100 + 101 + CLIP_ROT_X);
+	/* Travel: the donor root's run (joint 1, the root) moved onto joint
+	 * 0 with the rest rotation it had; the root keeps its rotation. */
+	const struct clip *body = part_clip(&r.pack, 7, 0);
+	const struct clip_channel *run = bit_of(&body->tracks[0], CLIP_LOC_Z);
+	assert_non_null(run);
+	assert_int_equal(run->keys[1].value, 1600);
+	assert_non_null(bit_of(&body->tracks[0], CLIP_ROT_X));
+	assert_null(bit_of(&body->tracks[1], CLIP_LOC_Z));
+	assert_int_equal(body->tracks[1].channels[0].keys[0].value, 0 * 100 + 7 + CLIP_ROT_X);
+	assert_int_equal(r.carried, 6);
+	assert_int_equal(r.uncarried, 0);
+
+	/* Entries no donor clip fills are empty, the partial ones too. */
+	for (uint32_t e = 0; e < r.capacity; e++) {
+		const struct port_place *p = &r.places[e];
+		if (port_place_donor(p))
+			continue;
+		assert_int_equal(p->how, e == 24 || e == 25 ? PORT_HOW_PARTIAL : PORT_HOW_EMPTY);
+		assert_int_equal(p->frames, 0);
+		for (uint32_t k = 0; k < 3; k++)
+			assert_null(part_clip(&r.pack, e, k));
+	}
+	assert_int_equal(r.places[8].how, PORT_HOW_EMPTY);
+	size_t len;
+	char *text = port_check_text(&r, &len);
+	assert_non_null(strstr(text, "travel: carried onto the root in 6 placed clips, 0 left"));
+	free(text);
+	text = port_map_tsv(&r, &len);
+	assert_non_null(strstr(text, "\n0\t-\t-\t-\t-\tpad\n1\t0\t0\t0.0\t-1\town\n"));
+	free(text);
+	text = port_settings_print(&OWN, &r, "host", "donor", &len);
+	assert_non_null(strstr(text, "\nmode own\n"));
+	assert_non_null(strstr(text, "\n# map 0 -\n# map 1 0\n# map 2 1\n"));
+	assert_non_null(strstr(text, "\n# map 46 45\n# pin 0 0\n"));
+	free(text);
+
+	/* port_verify on the own port sees a part clip broken. */
+	drop_last_track((struct clip *)part_clip(&r.pack, 1, 2));
+	struct mh_diag d;
+	assert_int_equal(port_verify(h.pac, h.len, &dn, &r, &d), MH_OK);
+	/* (a port breaking another rule is no whole model: TEMPLATE counts
+	 * again, rules.h) */
+	assert_false(r.checks[PORT_CHECK_RULES].passed);
+	bool partition = false;
+	for (size_t i = 0; i < r.rules.n; i++)
+		partition |= r.rules.v[i].code == RULE_PARTITION && r.rules.v[i].level == RULE_ERROR;
+	assert_true(partition);
+	port_result_free(&r);
+	donor_release(&dn);
+	host_free(&h);
+}
+
+/* The host's rig as its own donor in mode own: the same joints, and each
+ * entry the host fills whole plays the host's clips again (joint 0
+ * turns in them: travel stays as it was); the rest empty. */
+static void own_mode_identity(void **state)
+{
+	(void)state;
+	struct host h;
+	struct donor dn;
+	struct port_result r;
+	host_make(&h);
+	mirror_donor(&dn, &h);
+	run_ok(&h, PORT_TIGREX_EM, &dn, &OWN, &r);
+	assert_int_equal(r.njoints, 48);
+	assert_int_equal(r.pad, 0);
+	for (uint32_t j = 0; j < 48; j++) {
+		assert_int_equal(r.joints[j].bone, (int32_t)j);
+		assert_int_equal(r.joints[j].record, j < 45 ? (int32_t)j : PORT_NONE);
+		assert_int_equal(r.rig.bones[j].parent, j == 45 ? 1 : h.skel.bones[j].parent);
+	}
+	uint32_t placed = 0;
+	for (uint32_t e = 0; e < ENTRIES_MAX; e++)
+		for (uint32_t k = 0; k < 3; k++) {
+			const struct clip *got = part_clip(&r.pack, e, k);
+			if (host_fills(e, 0) && e != 10) {
+				if (!clip_equal(got, part_clip(&h.pack, e, k)))
+					fail_msg("entry %u part %u differs from the host's", e, k);
+				placed += k == 0;
+			} else if (e != 10) {
+				assert_null(got);
+			}
+		}
+	assert_int_equal(placed, 15);
+	assert_int_equal(r.uncarried, 16);
+	assert_int_equal(r.carried, 0);
+	assert_true(all_passed(&r));
+	port_result_free(&r);
+	donor_release(&dn);
+	host_free(&h);
+}
+
+/* The settings in mode own: joints are the own rig's; skin is refused in
+ * mode host only. */
+static void own_mode_settings(void **state)
+{
+	(void)state;
+	struct host h;
+	struct donor dn;
+	struct mh_diag d;
+	host_make(&h);
+	brute46_donor(&dn, SOME_IDS, 6);
+	struct port_map_line past = {47, 1, 3, 5};
+	struct port_settings s = {.mode = PORT_MODE_OWN, .nmaps = 1, .maps = &past};
+	assert_text_diag(&d, port_settings_check(&s, h.pac, h.len, PORT_TIGREX_EM, &dn, &d),
+			 MH_ERANGE, 3, 5);
+	assert_diag_says(&d, "joint 47: the own rig's joints are 0..46");
+	/* No donor yet: no rig to measure by. */
+	assert_int_equal(port_settings_check(&s, h.pac, h.len, PORT_TIGREX_EM, NULL, &d), MH_OK);
+	past.joint = 46;
+	s.skin_set = true;
+	s.skin = PORT_SKIN_TRANSFER;
+	s.skin_line = 2;
+	s.skin_col = 1;
+	assert_int_equal(port_settings_check(&s, h.pac, h.len, PORT_TIGREX_EM, &dn, &d), MH_OK);
+	s.mode = PORT_MODE_HOST;
+	s.nmaps = 0;
+	assert_text_diag(&d, port_settings_check(&s, h.pac, h.len, PORT_TIGREX_EM, &dn, &d),
+			 MH_ERANGE, 2, 1);
+	assert_diag_says(&d, "mode own only");
+	/* A map line in mode own: joint 3 plays bone 0's record; joint 0
+	 * (the pad) bone 1's. */
+	struct port_map_line maps[2] = {{3, 0, 1, 5}, {0, 1, 2, 5}};
+	s = (struct port_settings){.mode = PORT_MODE_OWN, .nmaps = 2, .maps = maps};
+	struct port_result r;
+	run_ok(&h, PORT_TIGREX_EM, &dn, &s, &r);
+	assert_int_equal(r.joints[3].bone, 0);
+	assert_int_equal(r.joints[3].record, 0);
+	assert_int_equal(r.joints[3].why, PORT_WHY_SET);
+	assert_int_equal(r.joints[0].record, 1);
+	assert_int_equal(r.joints[1].bone, 0); /* the bone's own joint keeps it */
+	port_result_free(&r);
+	donor_release(&dn);
+	host_free(&h);
+}
+
 /* ---- settings and hosts ---------------------------------------------------------- */
 
 static void settings_out_of_range(void **state)
@@ -1633,6 +1866,9 @@ int main(void)
 		cmocka_unit_test(own_rig_of_the_brute),
 		cmocka_unit_test(travel_moves_onto_the_root),
 		cmocka_unit_test(travel_root_of_a_rig),
+		cmocka_unit_test(own_mode_ports_the_brute),
+		cmocka_unit_test(own_mode_identity),
+		cmocka_unit_test(own_mode_settings),
 		cmocka_unit_test(settings_out_of_range),
 		cmocka_unit_test(hosts_that_are_no_model),
 	};
