@@ -4,7 +4,7 @@
  *
  *     (host PAC, donor bundle, settings) -> (PAC, map, layout, checks)
  *
- * This version is the host-rig mode (`mode host`): the donor's moveset
+ * In the host-rig mode (`mode host`, the default) the donor's moveset is
  * retargeted onto the host's own skeleton; the host's skeleton, PMO and
  * texture bank are kept as they are, and only the pack (member 3) is
  * rebuilt.  The steps, each a function of the ones before:
@@ -55,6 +55,58 @@
  *     out.pac is the host's PAC with member 3 replaced (anim_compact,
  *     anim_encode), every other member, the alignment and the tail as
  *     they were.
+ *
+ * Mode own (`mode own`): the donor's own skeleton, converted to an MHFU
+ * one (port_rig.c), ships instead of the host's; the steps change so:
+ *
+ *  1'. The own rig.  The donor's animated bones: one past the last bone
+ *     a record drives.  Every root past bone 0 (the orphan root chain)
+ *     is re-parented onto donor bone 1 (the hip; bone 1 itself onto 0),
+ *     its offset kept, so it moves with the body (the toolkit's adopter;
+ *     not the port's joint 1, which is a pad joint when pad > 0).  A
+ *     donor whose bone's parent does not come before it is refused.  The
+ *     lead pad: host origin chain length - the donor's (PORT_ORIGIN, as
+ *     in step 2), at least 0, joints at the origin chained in front, so
+ *     the donor's hip lands on the host's hip index (the Brute, 2, on
+ *     the Tigrex, 3: pad 1).  The partition (read off the tree with
+ *     the adopted parents and bind-world z): the tail is the subtree
+ *     holding the most -Z animated bone, the head (among the rest) the
+ *     most +Z, each grown from that bone to its parent while the
+ *     parent's whole subtree holds at most 40% of the animated bones
+ *     (floor, at least 1), no bone past them and none of the tail, and
+ *     never up to joint 0; when only the bone itself fits, the whole
+ *     subtree of 2..40% reaching furthest instead.  No head when the two
+ *     meet or leave no body; under 3 animated bones, one part.  Order:
+ *     the pad, the body (the other animated bones in donor order), the
+ *     head, the tail, then the bones past the animated ones; parts 0, 1,
+ *     2 (a missing head or tail takes no id), the rest one more; params
+ *     {0, animated + pad}.  Bones keep scale, rotation, position and
+ *     kind; a kind-2 link is renumbered, or dropped (kind 1) when it no
+ *     longer names an earlier joint; child and sibling rebuilt (roots no
+ *     siblings); the MHP3rd name dropped.  The native Tigrex offered as
+ *     a donor comes back in its order, parts 31/9/5.
+ *  2'. Joints: per own joint its donor bone (none for a pad: `pad`),
+ *     the lowest record driving it (`own`; none: `no-record`); a `map J
+ *     B|-` line gives joint J bone B's record (or none) instead, the
+ *     bone's own joint keeping it.  The hip: the own rig's last leading
+ *     origin joint.
+ *  3'. Tracks as in step 3 over the own rig's animated joints, then the
+ *     travel carried on each whole-rig clip (port_carry_travel): joint
+ *     0's location X and Z onto the root (joint 0's first child, the
+ *     joint the engine moves the monster by), the root's X and Z and
+ *     both joints' Y (summed, keyed on both key sets) onto joint 0, where
+ *     the FK draws them; the pose is the same.  Left as it was where the
+ *     rig has no root at the origin, joint 0 has a rotation key off 0,
+ *     or a summed key leaves the s16 range (r->carried, r->uncarried).
+ *  4'. Layout as in step 4 on the host's pack (capacity, partial
+ *     entries), but no host clip is kept: entries left over are empty
+ *     (how `empty`, a partial one `partial`, frames 0).  The own rig
+ *     may have at most as many parts as the host's pack has streams for.
+ *  6'. out.pac: member 0 the own rig (skeleton_encode), member 2 the
+ *     donor's texture bank as stored, member 3 the pack; member 1 stays
+ *     the host's PMO until the body is swapped in (port_int.h's
+ *     port_host.body).  The rules get whole_model: TEMPLATE and
+ *     UNDECODABLE are warnings when nothing else breaks.
  *
  * Pure: no I/O, no globals. */
 #ifndef MH_PORT_H
