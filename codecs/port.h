@@ -137,11 +137,10 @@ enum port_mode {
 	PORT_MODE_OWN,  /* the donor's own skeleton converted (port_rig.c) ships */
 };
 
-/* Whose skin weights the body carries in mode own (the body's business;
- * the settings only hold it). */
+/* Whose skin weights the body carries in mode own (port_body.h). */
 enum port_skin {
-	PORT_SKIN_SOURCE,   /* the donor's own (the default) */
-	PORT_SKIN_TRANSFER, /* transferred */
+	PORT_SKIN_SOURCE,   /* the donor's own, through the joint map (the default) */
+	PORT_SKIN_TRANSFER, /* the host model's, at the closest surface point */
 };
 
 struct port_pin {

@@ -75,11 +75,6 @@
 
 #define PORT_BODY_JOINTS 256u /* palette entries name a joint in a byte */
 
-enum port_skin {
-	PORT_SKIN_SOURCE,   /* the donor's own weights (the default) */
-	PORT_SKIN_TRANSFER, /* the host model's, at the closest surface point */
-};
-
 struct port_body_in {
 	const struct pmo *donor;          /* decoded; either version */
 	const struct skeleton *donor_rig; /* the bones the donor's palettes name */
