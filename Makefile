@@ -199,7 +199,7 @@ $(BUILD)/tests/unit/test_driver: $(BUILD)/tests/unit/test_driver.o $(filter-out 
 # The tests that build PMOs with the synthesizer (tests/gen/mkpmo.c): the
 # codec's, its text views', the rules', model.glb's, a port's body and its checks.
 PMO_TESTS := $(addprefix $(BUILD)/tests/unit/,test_pmo test_pmo_text test_rules test_gltf \
-	test_port_body test_port_tear)
+	test_port test_port_body test_port_tear)
 $(PMO_TESTS): %: %.o $(BUILD)/tests/gen/mkpmo.o $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS)
 

@@ -126,4 +126,13 @@ enum mh_err gltf_model_with(const struct skeleton *s, const struct anim *pack,
 			    const struct records *map, const struct gltf_body *bodies,
 			    size_t nbodies, uint8_t **out, size_t *len, struct mh_diag *d);
 
+/* model.glb of the model PAC in pac[0..len) alone (gltf_pac.c): its
+ * first skeleton that decodes as the rig, its first pack that does as
+ * the motions, and each PMO member that decodes (at most two) with the
+ * texture bank after it, as gltf_model_with makes them.  A port's
+ * out.pac, which no archive holds yet, is shown so.  The PAC's errors,
+ * gltf_model_with's. */
+enum mh_err gltf_model_of_pac(const uint8_t *pac, size_t len, uint8_t **out, size_t *out_len,
+			      struct mh_diag *d);
+
 #endif

@@ -132,6 +132,7 @@ void port_host_free(struct port_host *h)
 	skeleton_free(&h->skel);
 	port_rig_free(&h->rig);
 	free(h->body);
+	free(h->body_group);
 	anim_free(&h->pack);
 	free(h->part_first);
 	free(h->part_count);
@@ -442,12 +443,14 @@ enum mh_err port_run(const uint8_t *host, size_t host_len, int host_em,
 		     const struct donor *donor, const struct port_settings *s,
 		     struct port_result *r, struct mh_diag *d)
 {
-	*r = (struct port_result){.hip = PORT_NONE, .pelvis = PORT_NONE, .mode = s->mode};
+	*r = (struct port_result){.hip = PORT_NONE, .pelvis = PORT_NONE, .mode = s->mode,
+				  .skin = s->skin};
 	struct port_host h;
 	enum mh_err err = port_host_open_mode(host, host_len, host_em, donor, s->mode, &h, d);
 	if (err)
 		return err;
-	if (!(err = port_settings_check_host(s, &h, donor, d)))
+	if (!(err = port_settings_check_host(s, &h, donor, d)) &&
+	    !(h.own && (err = port_own_body(&h, host, host_len, donor, s->skin, d))))
 		err = run(host, host_len, &h, donor, s, r, d);
 	port_host_free(&h);
 	if (err)
@@ -465,5 +468,6 @@ void port_result_free(struct port_result *r)
 	rules_report_free(&r->rules);
 	anim_free(&r->pack);
 	free(r->pac);
+	free(r->tear_svg);
 	*r = (struct port_result){.hip = PORT_NONE, .pelvis = PORT_NONE};
 }

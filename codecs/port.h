@@ -270,10 +270,22 @@ enum port_check_code {
 	PORT_CHECK_FORK,    /* records with location channels at or above the
 			       fork (records_fork_kept on the donor's map) */
 	PORT_CHECK_SIZE,    /* a warning: the PAC is larger than the host's */
+	/* The checks of a whole port, mode own only (port_tear.h; skipped
+	 * in mode host, whose body is the host's own): */
+	PORT_CHECK_STILL,   /* at most 25% of vertices on joints not animated */
+	PORT_CHECK_TEAR,    /* edges crossing the body fork grow less than 120
+			       units at 25, 50 and 75% of every clip */
+	PORT_CHECK_BONES,   /* every donor bone survives on a joint */
+	PORT_CHECK_SKIN,    /* skin source: the donor's vertices, joints and
+			       weights (within 1/128); skipped with skin transfer */
+	PORT_CHECK_TIP,     /* a host that drops its tail: mesh record 1 holds
+			       the tip chain's groups */
+	PORT_CHECK_TEMPLATE, /* a warning: the rig against the host's (TEMPLATE) */
 	PORT_CHECKS,
 };
 
 struct port_check {
+	bool skipped;           /* not checked in this mode (passed) */
 	bool passed;
 	enum rule_level level;  /* RULE_ERROR, PORT_CHECK_SIZE RULE_WARNING */
 	char figure[192];       /* the figure behind the verdict, in words */
@@ -297,6 +309,9 @@ struct port_result {
 	/* mode own */
 	struct skeleton rig;       /* the own rig (out.pac's member 0); empty in mode host */
 	uint32_t pad;              /* its origin joints put in front of the donor's */
+	enum port_skin skin;       /* the body's weights */
+	char *tear_svg;            /* tear.svg (port_tear_svg), NULL in mode host */
+	size_t tear_svg_len;
 	uint32_t carried;          /* placed clips whose travel was carried, */
 	uint32_t uncarried;        /*   and those left as they were (joint 0
 				      turns, or the rig has no root at the origin) */

@@ -355,6 +355,9 @@ enum mh_err port_verify_host(const uint8_t *host, size_t host_len, const struct 
 	uint8_t *built = NULL;
 	size_t built_len = 0;
 	memset(r->checks, 0, sizeof r->checks);
+	free(r->tear_svg);
+	r->tear_svg = NULL;
+	r->tear_svg_len = 0;
 	rules_report_free(&r->rules);
 	r->rules = (struct rule_report){0};
 	r->host_len = host_len;
@@ -369,6 +372,10 @@ enum mh_err port_verify_host(const uint8_t *host, size_t host_len, const struct 
 	check_scale(h, donor, r);
 	check_hip(r);
 	check_fork(donor, r);
+	if ((err = port_own_checks(host, host_len, h, donor, built, built_len, r, d))) {
+		free(built);
+		return err;
+	}
 	if (pac) {
 		*pac = built;
 		*pac_len = built_len;
@@ -383,6 +390,8 @@ enum mh_err port_verify(const uint8_t *host, size_t host_len, const struct donor
 {
 	struct port_host h;
 	enum mh_err err = port_host_open_mode(host, host_len, -1, donor, r->mode, &h, d);
+	if (!err && h.own && (err = port_own_body(&h, host, host_len, donor, r->skin, d)))
+		port_host_free(&h);
 	if (err)
 		return err;
 	err = port_verify_host(host, host_len, &h, donor, r, NULL, NULL, d);

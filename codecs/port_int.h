@@ -58,6 +58,8 @@ struct port_host {
 	 * own rig (rig.joint_of), goes. */
 	uint8_t *body;
 	size_t body_len;
+	uint32_t *body_group;      /* per group of the body: the donor's it */
+	uint32_t body_groups;      /*   was made from (port_body's report) */
 	struct anim pack;          /* member 3, MHFU */
 	uint32_t animated;         /* rig_animated */
 	uint32_t nparts;           /* entries_parts of the pack */
@@ -84,10 +86,28 @@ void port_host_free(struct port_host *h);
 enum mh_err port_host_own(struct port_host *h, const struct donor *donor, int em,
 			  struct mh_diag *d);
 
-/* port_host_open, then in mode own with a donor port_host_own. */
+/* port_host_open, then in mode own with a donor port_host_own (the body
+ * is port_own_body's, run by what ports, not by what checks settings). */
 enum mh_err port_host_open_mode(const uint8_t *host, size_t len, int em,
 				const struct donor *donor, enum port_mode mode,
 				struct port_host *h, struct mh_diag *d);
+
+/* ---- port_whole.c: a whole monster (mode own) ---- */
+
+/* The donor's body (its PMO with its companion geometry) re-laid as an
+ * MHFU PMO on the own rig (port_body.h) into h->body and h->body_group;
+ * the host PAC host[0..len) gives the host's body for skin transfer and
+ * says whether the host drops its tail (the tip).  MH_ECORRUPT for a
+ * donor or host body that does not decode; port_body's errors. */
+enum mh_err port_own_body(struct port_host *h, const uint8_t *host, size_t len,
+			  const struct donor *donor, enum port_skin skin, struct mh_diag *d);
+
+/* The checks of a whole port (STILL, TEAR, BONES, SKIN, TIP, TEMPLATE;
+ * port_tear.h) on the built PAC pac[0..pac_len) against the host's, and
+ * r->tear_svg.  In mode host they are skipped.  MH_ENOMEM. */
+enum mh_err port_own_checks(const uint8_t *host, size_t host_len, const struct port_host *h,
+			    const struct donor *donor, const uint8_t *pac, size_t pac_len,
+			    struct port_result *r, struct mh_diag *d);
 
 /* Part k's clip at entry e: NULL when the slot is empty or missing. */
 const struct clip *port_part_clip(const struct anim *a, uint32_t entry, uint32_t part);

@@ -5,6 +5,7 @@
  * donor's bones are reordered into runs read off its tree: the body, the
  * head and the tail. */
 #include "port_int.h"
+#include "rig.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -202,11 +203,13 @@ void port_rig_free(struct port_rig *rig)
 }
 
 /* The donor's parents, orphan roots adopted: every root past bone 0 onto
- * PORT_ADOPTER (bone 1 itself onto 0), so a severed chain moves with the
- * body; the host leaves its own unparented, but a donor's origin sits at
- * its hip and the chain would float. */
-static enum mh_err adopt(const struct skeleton *donor, int32_t *parents, struct port_rig *rig,
-			 struct mh_diag *d)
+ * PORT_ADOPTER (bone 1 itself onto 0), so a chain moves with the body (a
+ * donor's origin sits at its hip, and the chain would float); but when
+ * the host drops its tail (keep_severed), a root past the animated bones
+ * stays one: the severed chain is the tip the engine draws at the cut
+ * (port_body's mesh record 1), as the host's own is. */
+static enum mh_err adopt(const struct skeleton *donor, uint32_t animated, bool keep_severed,
+			 int32_t *parents, struct port_rig *rig, struct mh_diag *d)
 {
 	uint32_t n = donor->nbones;
 	for (uint32_t i = 0; i < n; i++) {
@@ -215,7 +218,7 @@ static enum mh_err adopt(const struct skeleton *donor, int32_t *parents, struct 
 			return mh_fail(d, MH_ECORRUPT, 0,
 				       "the donor's bone %u has parent %d: a parent must come "
 				       "before its bones", i, (int)parents[i]);
-		if (i && parents[i] < 0)
+		if (i && parents[i] < 0 && !(keep_severed && i >= animated))
 			rig->nadopted++;
 	}
 	if (!rig->nadopted)
@@ -224,7 +227,7 @@ static enum mh_err adopt(const struct skeleton *donor, int32_t *parents, struct 
 	if (!rig->adopted)
 		return mh_fail(d, MH_ENOMEM, 0, "out of memory");
 	for (uint32_t i = 1, k = 0; i < n; i++)
-		if (parents[i] < 0) {
+		if (parents[i] < 0 && !(keep_severed && i >= animated)) {
 			rig->adopted[k++] = i;
 			parents[i] = i == PORT_ADOPTER ? 0 : (int32_t)PORT_ADOPTER;
 		}
@@ -258,7 +261,9 @@ static void lay_out(const struct skeleton *donor, const int32_t *parents, const 
 		memcpy(to->scale, from->scale, sizeof to->scale);
 		memcpy(to->rotation, from->rotation, sizeof to->rotation);
 		memcpy(to->position, from->position, sizeof to->position);
-		to->parent = parents[old] >= 0 ? rig->joint_of[parents[old]] : (int32_t)pad - 1;
+		/* The donor's root hangs off the pad; a severed root stays one. */
+		to->parent = parents[old] >= 0 ? rig->joint_of[parents[old]]
+			     : old == 0 ? (int32_t)pad - 1 : -1;
 		int32_t link = from->kind == 2 && from->link >= 0 && (uint32_t)from->link < rig->ndonor
 				       ? rig->joint_of[from->link]
 				       : -1;
@@ -296,7 +301,7 @@ enum mh_err port_rig_from_donor(const struct skeleton *donor, uint32_t animated,
 	}
 	rig->ndonor = n;
 	rig->donor_animated = animated;
-	if ((err = adopt(donor, parents, rig, d)) ||
+	if ((err = adopt(donor, animated, rig_severed_root(host) >= 0, parents, rig, d)) ||
 	    (err = port_bind_of(host, "host", &host_world, d)))
 		goto out;
 	world_of(donor, parents, world);

@@ -968,19 +968,34 @@ static bool under(const struct skeleton *s, uint32_t b, int32_t root)
 	return false;
 }
 
+int32_t port_tip_root(const struct skeleton *s)
+{
+	int32_t root = rig_severed_root(s);
+	uint32_t animated = rig_animated(s);
+	if (root >= 0 || animated >= s->nbones)
+		return root;
+	uint32_t b = animated;
+	for (uint32_t steps = 0; steps < s->nbones; steps++) {
+		int32_t p = parent_of(s, b);
+		if (p < (int32_t)animated)
+			break;
+		b = (uint32_t)p;
+	}
+	return (int32_t)b;
+}
+
 void port_tip_check(const struct skeleton *host_rig, const struct pmo *host_body,
 		    const struct skeleton *port_rig, const struct pmo *port_body,
 		    struct port_check *c)
 {
-	int32_t host_tip = rig_severed_root(host_rig), tip = rig_severed_root(port_rig);
+	int32_t host_tip = rig_severed_root(host_rig), tip = port_tip_root(port_rig);
 	if (host_body->h.mesh_count < 2 || host_tip < 0) {
 		verdict(c, true, RULE_ERROR, "the host drops no tail");
 		return;
 	}
 	if (tip < 0) {
 		verdict(c, false, RULE_ERROR, "the host drops its tail (joint %d on); the port has "
-			"no severed chain past its %u animated joints", host_tip,
-			rig_animated(port_rig));
+			"no chain past its %u animated joints", host_tip, rig_animated(port_rig));
 		return;
 	}
 	if (port_body->h.mesh_count < 2) {

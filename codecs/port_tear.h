@@ -159,9 +159,15 @@ enum mh_err port_skin_check(const struct pmo *donor_body, uint32_t ndonor_bones,
 			    uint32_t nport_joints, const uint32_t *order,
 			    struct port_check *c, struct mh_diag *d);
 
+/* The first joint of a rig's tip chain: its severed root, else (an own
+ * rig that adopted the donor's orphan chain onto its hip) the top of the
+ * chain of joints past the animated ones; -1 when it has neither. */
+int32_t port_tip_root(const struct skeleton *s);
+
 /* The tail tip (RULE_ERROR): passes when the host drops no tail; else
- * the port has a severed chain and a mesh record 1 whose groups ride its
- * joints alone. */
+ * the port has a tip chain (its severed chain, or the chain past its
+ * animated joints an own rig adopts onto its hip) and a mesh record 1
+ * whose groups ride its joints alone. */
 void port_tip_check(const struct skeleton *host_rig, const struct pmo *host_body,
 		    const struct skeleton *port_rig, const struct pmo *port_body,
 		    struct port_check *c);

@@ -381,6 +381,8 @@ char *port_check_text(const struct port_result *r, size_t *len)
 	struct strbuf sb = {0};
 	for (int c = 0; c < PORT_CHECKS; c++) {
 		const struct port_check *ck = &r->checks[c];
+		if (ck->skipped)
+			continue;
 		strbuf_printf(&sb, "%s %s", port_check_name((enum port_check_code)c),
 			      ck->passed ? "ok" : rule_level_name(ck->level));
 		if (ck->figure[0])
@@ -433,6 +435,12 @@ const char *port_check_name(enum port_check_code c)
 	case PORT_CHECK_HIP:   return "hip";
 	case PORT_CHECK_FORK:  return "fork";
 	case PORT_CHECK_SIZE:  return "size";
+	case PORT_CHECK_STILL: return "still";
+	case PORT_CHECK_TEAR:  return "tear";
+	case PORT_CHECK_BONES: return "bones";
+	case PORT_CHECK_SKIN:  return "skin";
+	case PORT_CHECK_TIP:   return "tip";
+	case PORT_CHECK_TEMPLATE: return "template";
 	case PORT_CHECKS:      break;
 	}
 	return "?";

@@ -41,7 +41,7 @@ enum pmo_view { PMO_MESH_TXT, PMO_VERTICES_TSV, PMO_MATERIALS_TSV, PMO_VIEWS };
 /* A model folder's port/ files made from the port (view_port.c), in the
  * order of model.port. */
 enum port_view { PORT_TXT, PORT_MAP_TSV, PORT_LAYOUT_TSV, PORT_CHECK_TXT, PORT_OUT_PAC,
-		 PORT_MODEL_GLB, PORT_VIEWS };
+		 PORT_TEAR_SVG, PORT_MODEL_GLB, PORT_VIEWS };
 
 struct model {
 	enum kind kind;              /* KIND_SKELETON, KIND_ANIM, KIND_TMH or KIND_PMO */

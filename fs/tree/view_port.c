@@ -22,7 +22,9 @@
 #include "donor.h"
 #include "edit.h"
 #include "entries.h"
+#include "gltf.h"
 #include "item.h"
+#include "log.h"
 #include "mhfs.h"
 #include "monsters.h"
 #include "pac.h"
@@ -207,6 +209,11 @@ static int port_make(struct mhfs *fs, const struct node *n, const struct node_ta
 							       in.have_donor ? in.donor_label : NULL,
 							       in.problem[0] ? in.problem : NULL,
 							       &len[PORT_CHECK_TXT]);
+		if (ran && r.tear_svg) {
+			text[PORT_TEAR_SVG] = r.tear_svg;
+			len[PORT_TEAR_SVG] = r.tear_svg_len;
+			r.tear_svg = NULL;
+		}
 		if (ran) {
 			text[PORT_MAP_TSV] = port_map_tsv(&r, &len[PORT_MAP_TSV]);
 			text[PORT_LAYOUT_TSV] = port_layout_tsv(&r, &len[PORT_LAYOUT_TSV]);
@@ -423,7 +430,7 @@ static int port_txt_commit(struct mhfs *fs, const struct edit *e, struct commit_
 	/* What is kept is the settings alone, normalized; nothing set keeps
 	 * nothing. */
 	size_t len = 0;
-	bool none = !s.lift_set && !s.npins && !s.nmaps;
+	bool none = s.mode == PORT_MODE_HOST && !s.skin_set && !s.lift_set && !s.npins && !s.nmaps;
 	char *text = none ? NULL : port_settings_print(&s, NULL, NULL, NULL, &len);
 	if (!none && !text)
 		err = not_judged(r, ENOMEM, NULL);
@@ -468,6 +475,7 @@ PORT_MADE(port_map, PORT_MAP_TSV)
 PORT_MADE(port_layout, PORT_LAYOUT_TSV)
 PORT_MADE(port_check, PORT_CHECK_TXT)
 PORT_MADE(port_out, PORT_OUT_PAC)
+PORT_MADE(port_tear, PORT_TEAR_SVG)
 
 const struct view_class view_port_map = {
 	.flags = VIEW_ITEM | VIEW_SIZED_BY_MAKING,
@@ -496,6 +504,16 @@ const struct view_class view_port_check = {
 	.exists = port_check_exists,
 };
 
+/* tear.svg: each clip's worst edge growth across the fork (mode own). */
+const struct view_class view_port_tear = {
+	.flags = VIEW_ITEM | VIEW_SIZED_BY_MAKING,
+	.source = SOURCE_ENTRY,
+	.in = NODE_PORT_DIR,
+	.fixed_name = "tear.svg",
+	.resolve = port_tear_resolve,
+	.exists = port_tear_exists,
+};
+
 const struct view_class view_port_out = {
 	.flags = VIEW_ITEM | VIEW_SIZED_BY_MAKING,
 	.source = SOURCE_ENTRY,
@@ -505,8 +523,10 @@ const struct view_class view_port_out = {
 	.exists = port_out_exists,
 };
 
-/* model.glb: the host's body on the host's rig playing out.pac's pack,
- * every entry; made from out.pac on first use. */
+/* model.glb: out.pac as glTF (its skeleton, the body of members 1 and 2
+ * and its pack, every entry: the host's body on the host's rig in mode
+ * host, the donor's on the own rig in mode own); made from out.pac on
+ * first use. */
 static int port_glb_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
 {
 	int err = port_file(fs, n, t, PORT_OUT_PAC);
@@ -516,32 +536,19 @@ static int port_glb_resolve(struct mhfs *fs, const struct node *n, struct node_t
 	const struct model_text *glb = atomic_load_explicit(&m->port[PORT_MODEL_GLB],
 							    memory_order_acquire);
 	if (!glb) {
-		const uint8_t *pac_bytes = (const uint8_t *)t->text;
-		struct pac pac;
-		struct anim pack;
-		struct mh_diag d = {0};
-		struct node dir = *n;
 		uint8_t *bytes = NULL;
 		size_t len = 0;
-		dir.type = NODE_DIR;
-		if (pac_decode(pac_bytes, t->text_len, &pac, &d))
-			return EIO;
-		/* out.pac's members are where the host's are. */
-		int member = -1;
-		for (uint32_t i = 0; i < t->tree->count && i < pac.count && member < 0; i++)
-			if (t->tree->subs[i].kind == KIND_ANIM && pac.entries[i].size)
-				member = (int)i;
-		enum mh_err e = member < 0 ? MH_ECORRUPT
-				: anim_decode(pac_bytes + pac.entries[member].offset,
-					      pac.entries[member].size, CLIP_MHFU, &pack, &d);
-		pac_free(&pac);
-		if (e)
+		struct mh_diag d = {0};
+		enum mh_err e = gltf_model_of_pac((const uint8_t *)t->text, t->text_len, &bytes, &len,
+						  &d);
+		if (e) {
+			char label[128];
+			struct node dir = *n;
+			dir.type = NODE_DIR;
+			item_label(node_archive(fs, n), &dir, label, sizeof label);
+			mlog_printf(fs->ar.log, "%s/port/model.glb: not made: %s", label, d.msg);
 			return e == MH_ENOMEM ? ENOMEM : EIO;
-		err = model_glb_make(fs, &dir, t->tree, &m->skel, &pack, NULL, "port/model.glb",
-				     &bytes, &len);
-		anim_free(&pack);
-		if (err)
-			return err;
+		}
 		if (!(glb = model_keep_made(m, &m->port[PORT_MODEL_GLB], bytes, len)))
 			return ENOMEM;
 	}

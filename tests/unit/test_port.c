@@ -20,6 +20,8 @@
 #include "donor.h"
 #include "entries.h"
 #include "pac.h"
+#include "pmo.h"
+#include "mkpmo.h"
 #include "port.h"
 #include "port_int.h"
 #include "records.h"
@@ -285,6 +287,33 @@ static void moveset_of(struct anim *a, const uint32_t *ids, uint32_t n, uint32_t
 	assert_int_equal(anim_compact(a, NULL), MH_OK);
 }
 
+/* The donor's body as a bundle carries it: a skinned tube around each
+ * bone of its rig, MHP3rd, its geometry in a companion (mkpmo.h). */
+static void donor_body_of(struct donor *dn)
+{
+	uint32_t n = dn->skel.nbones;
+	struct mkpmo_bone *bones = calloc(n, sizeof *bones);
+	assert_non_null(bones);
+	for (uint32_t b = 0; b < n; b++) {
+		double at[3];
+		assert_int_equal(rig_bind_world(&dn->skel, b, at, NULL), MH_OK);
+		bones[b] = (struct mkpmo_bone){dn->skel.bones[b].parent,
+					       {(float)at[0], (float)at[1], (float)at[2]}};
+	}
+	struct mkpmo_body body = {.p3rd = true, .companion = true, .skinned = true, .meshes = 1,
+				  .sides = 4, .rings = 3, .textures = 1, .bones = bones,
+				  .nbones = n};
+	struct mkpmo m;
+	mkpmo_body(n, &body, &m);
+	dn->member[DONOR_PMO] = m.pmo;
+	dn->member_len[DONOR_PMO] = m.len;
+	dn->member[DONOR_GEOMETRY] = m.companion;
+	dn->member_len[DONOR_GEOMETRY] = m.companion_len;
+	m.pmo = m.companion = NULL;
+	mkpmo_free(&m);
+	free(bones);
+}
+
 /* Builds dn from skel and moveset (taken) with the override set (NULL:
  * none). */
 static void donor_of(struct donor *dn, struct skeleton *skel, struct anim *moveset,
@@ -297,10 +326,13 @@ static void donor_of(struct donor *dn, struct skeleton *skel, struct anim *moves
 			 MH_OK);
 	if (set)
 		assert_int_equal(records_override(&dn->map, set, NULL), MH_OK);
+	donor_body_of(dn);
 }
 
 static void donor_release(struct donor *dn)
 {
+	free((void *)dn->member[DONOR_PMO]);
+	free((void *)dn->member[DONOR_GEOMETRY]);
 	skeleton_free(&dn->skel);
 	anim_free(&dn->moveset);
 	records_free(&dn->map);
@@ -1331,15 +1363,24 @@ static void own_rig_of_the_native_tigrex(void **state)
 	assert_int_equal(rig.part_count[2], 5);
 	assert_int_equal(rig.njoints, TIGREX_BONES);
 	assert_int_equal(rig.skel.params[1], TIGREX_ANIMATED);
-	assert_int_equal(rig.nadopted, 1);
-	assert_int_equal(rig.adopted[0], 45);
+	/* The host drops its tail: the severed chain stays the tip, so the
+	 * native comes back whole. */
+	assert_int_equal(rig.nadopted, 0);
 	for (uint32_t j = 0; j < TIGREX_BONES; j++) {
 		assert_int_equal(rig.joint_of[j], (int32_t)j);
 		assert_int_equal(rig.skel.bones[j].part, host.bones[j].part);
-		assert_int_equal(rig.skel.bones[j].parent, j == 45 ? 1 : host.bones[j].parent);
+		assert_int_equal(rig.skel.bones[j].parent, host.bones[j].parent);
 		assert_memory_equal(rig.skel.bones[j].position, host.bones[j].position,
 				    sizeof host.bones[j].position);
 	}
+	port_rig_free(&rig);
+	/* A host without a severed tail: the orphan chain is adopted onto
+	 * bone 1, and would otherwise float. */
+	host.bones[45].parent = 2;
+	assert_int_equal(port_rig_from_donor(&donor, TIGREX_ANIMATED, &host, &rig, NULL), MH_OK);
+	assert_int_equal(rig.nadopted, 1);
+	assert_int_equal(rig.adopted[0], 45);
+	assert_int_equal(rig.skel.bones[45].parent, 1);
 	port_rig_free(&rig);
 	skeleton_free(&donor);
 	skeleton_free(&host);
@@ -1389,14 +1430,13 @@ static void own_rig_of_the_brute(void **state)
 	assert_int_equal(rig.part_count[2], 4);
 	assert_int_equal(rig.animated, 44);
 	assert_int_equal(rig.skel.params[1], 44);
-	assert_int_equal(rig.nadopted, 1);
-	assert_int_equal(rig.adopted[0], 43);
+	/* The Tigrex drops its tail: the Brute's orphan chain stays its tip. */
+	assert_int_equal(rig.nadopted, 0);
 	for (uint32_t b = 0; b < BRUTE46_BONES; b++) {
 		uint32_t want = BRUTE46[b] <= 43 ? BRUTE46[b] : BRUTE46[b] - 1;
 		assert_int_equal(rig.joint_of[b], (int32_t)want);
 	}
-	/* The orphan chain hangs off the donor's hip (bone 1), joint 2. */
-	assert_int_equal(rig.skel.bones[44].parent, 2);
+	assert_int_equal(rig.skel.bones[44].parent, -1);
 	assert_int_equal(rig.skel.bones[44].part, 3);
 	assert_int_equal(rig.skel.bones[1].parent, 0);
 	assert_int_equal(rig.skel.bones[31].parent, 8);
@@ -1598,12 +1638,16 @@ static void own_mode_ports_the_brute(void **state)
 	member_of(r.pac, r.pac_len, 2, &at, &size);
 	assert_int_equal(size, sizeof DONOR_TMH_BYTES);
 	assert_memory_equal(at, DONOR_TMH_BYTES, size);
-	for (uint32_t k = 1; k < 5; k += 3) {
-		member_of(r.pac, r.pac_len, k, &at, &size);
-		member_of(h.pac, h.len, k, &was, &was_size);
-		assert_int_equal(size, was_size);
-		assert_memory_equal(at, was, size);
-	}
+	/* Member 1 is the donor's body re-laid as an MHFU PMO; 4 the host's. */
+	member_of(r.pac, r.pac_len, 1, &at, &size);
+	struct pmo relaid;
+	assert_int_equal(pmo_decode(at, size, NULL, 0, &relaid, NULL), MH_OK);
+	assert_int_equal(relaid.h.version, PMO_MHFU);
+	pmo_free(&relaid);
+	member_of(r.pac, r.pac_len, 4, &at, &size);
+	member_of(h.pac, h.len, 4, &was, &was_size);
+	assert_int_equal(size, was_size);
+	assert_memory_equal(at, was, size);
 	/* The rules: another skeleton is no error, a TEMPLATE warning. */
 	bool template = false;
 	for (size_t i = 0; i < r.rules.n; i++) {
@@ -1692,7 +1736,7 @@ static void own_mode_identity(void **state)
 	for (uint32_t j = 0; j < 48; j++) {
 		assert_int_equal(r.joints[j].bone, (int32_t)j);
 		assert_int_equal(r.joints[j].record, j < 45 ? (int32_t)j : PORT_NONE);
-		assert_int_equal(r.rig.bones[j].parent, j == 45 ? 1 : h.skel.bones[j].parent);
+		assert_int_equal(r.rig.bones[j].parent, h.skel.bones[j].parent);
 	}
 	uint32_t placed = 0;
 	for (uint32_t e = 0; e < ENTRIES_MAX; e++)

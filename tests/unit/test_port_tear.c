@@ -488,7 +488,17 @@ static void tail_tip(void **state)
 	/* No severed chain, one mesh record, mesh 1 off the tip: each fails. */
 	port_tip_check(&host, &body, &plain, &body, &c);
 	assert_false(c.passed);
-	assert_non_null(strstr(c.figure, "no severed chain"));
+	assert_non_null(strstr(c.figure, "no chain past its 6 animated joints"));
+	/* An own rig adopts the orphan chain onto its hip: the chain past
+	 * its animated joints is the tip all the same. */
+	struct skeleton adopted;
+	tailed_rig(&adopted);
+	adopted.bones[6].parent = 1;
+	skeleton_link(&adopted, false);
+	port_tip_check(&host, &body, &adopted, &body, &c);
+	assert_true(c.passed);
+	assert_string_equal(c.figure, "the tip: 2 joints from 6; mesh 1's 8 groups on it");
+	skeleton_free(&adopted);
 	port_tip_check(&host, &body, &host, &one, &c);
 	assert_false(c.passed);
 	assert_string_equal(c.figure, "one mesh record: the dropped tail draws record 1");
