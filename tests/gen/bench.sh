@@ -372,6 +372,20 @@ row_port() {
 		"cp of the host's PAC $(ms "$lt")" "$(ratio "$ft" "$lt")" "<= 100 ms" \
 		"$(awk -v t="$ft" 'BEGIN { print t <= 100e6 ? "met" : "MISSED" }')"
 	awk -v t="$ft" 'BEGIN { exit !(t > 100e6) }' && missed "a port, out.pac's first read" "$(ms "$ft")" port_first
+	# The whole monster: the Brute's rig, body and textures too.
+	mounted "$edit" && echo 'mode own' >"$mnt/file_06185/port/port.txt" && unmount
+	t=()
+	for _ in $(seq "$runs"); do
+		drop_caches
+		mounted "$edit"
+		t+=("$(timed cat "$mnt/file_06185/port/out.pac")")
+		unmount
+	done
+	ft=$(printf '%s\n' "${t[@]}" | median)
+	table "a whole port (mode own: the Brute's rig and body), out.pac's first read" "$(ms "$ft")" \
+		"cp of the host's PAC $(ms "$lt")" "$(ratio "$ft" "$lt")" "<= 250 ms" \
+		"$(awk -v t="$ft" 'BEGIN { print t <= 250e6 ? "met" : "MISSED" }')"
+	awk -v t="$ft" 'BEGIN { exit !(t > 250e6) }' && missed "a whole port, out.pac's first read" "$(ms "$ft")" port_first
 	rm -f "$edit" "$dir/copy.pac"
 }
 port_first() { mounted "$edit" && cat "$mnt/file_06185/port/out.pac"; unmount; }
