@@ -86,6 +86,12 @@ static void hermite_run(const struct clip_key *k0, const struct clip_key *k1, ui
 	}
 }
 
+void curve_sample_span(const struct clip_key *from, const struct clip_key *to, uint32_t first,
+		       uint32_t last, double *out)
+{
+	hermite_run(from, to, first, last, out);
+}
+
 void curve_sample_frames(const struct clip_channel *ch, uint32_t count, double *out)
 {
 	if (!ch->nkeys || !in_frame_order(ch)) {

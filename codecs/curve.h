@@ -39,6 +39,14 @@ double curve_sample(const struct clip_channel *ch, double frame);
  * the games store them; else frame by frame). */
 void curve_sample_frames(const struct clip_channel *ch, uint32_t count, double *out);
 
+/* The curve between keys `from` and `to` (curve.h 1.: from's ease_out,
+ * to's ease_in) at frames first .. last into out[first .. last], the
+ * same values curve_sample_frames gives there; from's value throughout
+ * when to's frame is not after from's.  For the key fitter (fit.h),
+ * which tries spans before it has a channel. */
+void curve_sample_span(const struct clip_key *from, const struct clip_key *to, uint32_t first,
+		       uint32_t last, double *out);
+
 /* The value just after `frame` (the limit from the right): the value the
  * curve leaves `frame` with.  It differs from curve_sample only at a
  * frame holding several keys with different values (3.). */

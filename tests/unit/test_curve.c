@@ -182,6 +182,32 @@ static void a_run_of_frames_as_frame_by_frame(void **state)
 	}
 }
 
+/* A span between two keys, sampled alone, gives the channel's values
+ * there exactly; a span whose second key is not later holds the first's
+ * value. */
+static void a_span_as_its_channel(void **state)
+{
+	(void)state;
+	struct rng r = {6};
+	double whole[200], span[200];
+	for (int round = 0; round < 200; round++) {
+		struct clip_key k[2] = {{(int16_t)rng_next(&r), (int16_t)rng_range(&r, 0, 90),
+					 (int16_t)rng_next(&r), (int16_t)rng_next(&r)},
+					{(int16_t)rng_next(&r), 0, (int16_t)rng_next(&r),
+					 (int16_t)rng_next(&r)}};
+		k[1].frame = (int16_t)(k[0].frame + (int16_t)rng_range(&r, 1, 100));
+		struct clip_channel ch = channel_of(CLIP_LOC_Y, k, 2);
+		curve_sample_frames(&ch, 200, whole);
+		curve_sample_span(&k[0], &k[1], (uint32_t)k[0].frame, (uint32_t)k[1].frame, span);
+		for (int f = k[0].frame; f <= k[1].frame; f++)
+			assert_memory_equal(&span[f], &whole[f], sizeof(double));
+		free_channel(&ch);
+	}
+	const struct clip_key held[2] = {{7, 10, 3, 3}, {9, 10, 0, 0}};
+	curve_sample_span(&held[0], &held[1], 4, 6, span);
+	assert_true(span[4] == 7 && span[5] == 7 && span[6] == 7);
+}
+
 static void no_keys_and_nan(void **state)
 {
 	(void)state;
@@ -282,6 +308,7 @@ int main(void)
 		cmocka_unit_test(keys_at_the_same_frame),
 		cmocka_unit_test(keys_in_frame_order_whatever_their_order),
 		cmocka_unit_test(a_run_of_frames_as_frame_by_frame),
+		cmocka_unit_test(a_span_as_its_channel),
 		cmocka_unit_test(no_keys_and_nan),
 		cmocka_unit_test(units),
 		cmocka_unit_test(pose_of_every_track),
