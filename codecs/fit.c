@@ -162,6 +162,12 @@ static void consider(const struct fitter *f, uint32_t a, uint32_t e, uint32_t *b
 	}
 }
 
+/* How far back from a span's furthest end the next key is looked for
+ * among all frames; further back only where the samples' cubic from a
+ * frame reaches past the best so far (an engine key's frame).  Looking
+ * back further found no fewer keys in the tests, at twice the time. */
+#define LOOK_BACK 8
+
 /* The keys of a channel that is not still throughout into ch: the
  * look-back greedy of fit.h 3. */
 static enum mh_err place_keys(const struct fitter *f, struct clip_channel *ch)
@@ -193,7 +199,8 @@ static enum mh_err place_keys(const struct fitter *f, struct clip_channel *ch)
 		 * furthest. */
 		uint32_t next = end, next_reach = 0;
 		for (uint32_t e = reach; !end && e > a; e--)
-			consider(f, a, e, &next, &next_reach, &best_error);
+			if (reach - e < LOOK_BACK || f->cubic_to[e] >= next_reach)
+				consider(f, a, e, &next, &next_reach, &best_error);
 		span_error(f, a, next, &from, &to);
 		ch->keys[ch->nkeys - 1].ease_out = from.ease_out;
 		if (end)
