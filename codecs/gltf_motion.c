@@ -62,17 +62,20 @@ static double near_turn(double v, double ref)
 	return v - TURN * round((v - ref) / TURN);
 }
 
-void gltf_motion_euler(const double m[9], const double *prev, double out[3])
+void gltf_motion_euler(const double m[9], const double prev[3], const double ahead[3],
+		       double out[3])
 {
 	double cy = hypot(m[0], m[1]), e[2][3];
 	double y = atan2(-m[2], cy);
+	int ntriples = 2;
 	if (cy < GIMBAL_COS) {
-		/* Y = +-90 degrees: only X - Z (sin Y = 1) or X + Z (-1) shows. */
-		double x = prev ? prev[0] : 0;
-		double z = m[2] < 0 ? x - atan2(m[3], m[4]) : atan2(-m[3], m[4]) - x;
-		e[0][0] = e[1][0] = x;
-		e[0][1] = e[1][1] = y;
-		e[0][2] = e[1][2] = z;
+		/* Y = +-90 degrees: only X - Z (sin Y = 1) or X + Z (-1) shows;
+		 * X is taken where the motion was heading. */
+		double x = ahead[0];
+		e[0][0] = x;
+		e[0][1] = y;
+		e[0][2] = m[2] < 0 ? x - atan2(m[3], m[4]) : atan2(-m[3], m[4]) - x;
+		ntriples = 1;
 	} else {
 		e[0][0] = atan2(m[5], m[8]);
 		e[0][1] = y;
@@ -81,23 +84,18 @@ void gltf_motion_euler(const double m[9], const double *prev, double out[3])
 		e[1][1] = M_PI - y;
 		e[1][2] = e[0][2] + M_PI;
 	}
-	if (!prev) {
-		memcpy(out, e[0], sizeof e[0]);
-		return;
-	}
-	double best = INFINITY, pick[3] = {0};
-	for (int k = 0; k < 2; k++) {
+	double best = INFINITY;
+	for (int k = 0; k < ntriples; k++) {
 		double cand[3], dist = 0;
 		for (int a = 0; a < 3; a++) {
 			cand[a] = near_turn(e[k][a], prev[a]);
-			dist += fabs(cand[a] - prev[a]);
+			dist += fabs(cand[a] - ahead[a]);
 		}
 		if (dist < best) {
 			best = dist;
-			memcpy(pick, cand, sizeof pick);
+			memcpy(out, cand, sizeof cand);
 		}
 	}
-	memcpy(out, pick, sizeof pick);
 }
 
 static const char *node_name(const struct gltf_asset *a, int32_t n)
@@ -232,14 +230,16 @@ static enum mh_err find_channels(struct making *k, uint32_t *frames, uint32_t *s
 
 /* Joint b's values at every frame. */
 static enum mh_err sample_joint(struct making *k, uint32_t b, const struct gltf_node *node,
-				struct gltf_joint_motion *j, uint32_t frames)
+				const float start[3], struct gltf_joint_motion *j, uint32_t frames)
 {
 	const struct gltf_animation *an = k->an;
 	const int32_t *ch = k->channel[b];
 	int32_t p = k->parent[b];
 	static const double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
 	const double *cp = p >= 0 ? k->frame[p] : identity, *cb = k->frame[b];
-	double prev[3];
+	double prev[3], before[3];
+	for (int a = 0; a < 3; a++)
+		prev[a] = before[a] = start ? start[a] / RAW_PER_RADIAN : 0;
 	for (uint32_t f = 0; f < frames; f++) {
 		double t = (float)((double)f / GLTF_FPS), tr[3], q[4], sc[3], m[9], e[3];
 		memcpy(tr, node->translation, sizeof tr);
@@ -263,7 +263,13 @@ static enum mh_err sample_joint(struct making *k, uint32_t b, const struct gltf_
 		quat_matrix(q, m);
 		mul(cp, false, m, false, m);
 		mul(m, false, cb, true, m);
-		gltf_motion_euler(m, f ? prev : NULL, e);
+		/* Where the angles were heading: the last frame's, moved on as
+		 * the two before moved. */
+		double ahead[3];
+		for (int a = 0; a < 3; a++)
+			ahead[a] = f > 1 ? 2 * prev[a] - before[a] : prev[a];
+		gltf_motion_euler(m, prev, ahead, e);
+		memcpy(before, prev, sizeof prev);
 		memcpy(prev, e, sizeof e);
 		for (int a = 0; a < 3; a++) {
 			double moved = cp[a] * tr[0] + cp[3 + a] * tr[1] + cp[6 + a] * tr[2];
@@ -292,7 +298,8 @@ static enum mh_err one_animation(const struct gltf_asset *a, struct mh_diag *d)
 		       a->nanimations, names, at >= sizeof names ? "..." : "");
 }
 
-static enum mh_err make(struct making *k, struct gltf_motion *m, int32_t *node_of, bool *done)
+static enum mh_err make(struct making *k, const float (*start)[3], struct gltf_motion *m,
+			int32_t *node_of, bool *done)
 {
 	enum mh_err err = find_rig(k, node_of);
 	if (err)
@@ -318,14 +325,15 @@ static enum mh_err make(struct making *k, struct gltf_motion *m, int32_t *node_o
 			j->rot[a] = all + (size_t)m->frames * a;
 			j->loc[a] = all + (size_t)m->frames * (3 + a);
 		}
-		if ((err = sample_joint(k, b, &k->a->nodes[node_of[b]], j, m->frames)))
+		if ((err = sample_joint(k, b, &k->a->nodes[node_of[b]], start ? start[b] : NULL, j,
+					m->frames)))
 			return err;
 	}
 	return MH_OK;
 }
 
 enum mh_err gltf_motion_read(const struct gltf_asset *a, const struct skeleton *s,
-			     struct gltf_motion *m, struct mh_diag *d)
+			     const float (*start)[3], struct gltf_motion *m, struct mh_diag *d)
 {
 	memset(m, 0, sizeof *m);
 	enum mh_err err = one_animation(a, d);
@@ -349,7 +357,7 @@ enum mh_err gltf_motion_read(const struct gltf_asset *a, const struct skeleton *
 		err = mh_fail(d, MH_ENOMEM, 0, "out of memory for the motion");
 	} else {
 		pose_parents(s, k.parent, seen);
-		err = make(&k, m, node_of, done);
+		err = make(&k, start, m, node_of, done);
 	}
 	free(node_of);
 	free(seen);

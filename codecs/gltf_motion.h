@@ -25,14 +25,18 @@
  * Per joint a channel targets ("animated"):
  *   rot[a]  the local rotation as Euler angles about X, Y, Z (a = 0, 1,
  *           2), composed Rz Ry Rx, in raw units (4096 = 90 degrees),
- *           unwrapped: frame 0 takes |Y| <= 4096 and X, Z in (-8192,
- *           8192]; each later frame takes, of the two angle triples that
- *           give its rotation (X, Y, Z and X + 8192, 8192 - Y, Z + 8192)
- *           each shifted by whole turns (16384), the one nearest the
- *           frame before, so no angle jumps by more than half a turn.
- *           At Y = +-90 degrees (X and Z then turn about one axis) X
- *           keeps the frame before's value.  Without a rotation channel:
- *           the node's rest rotation at every frame.
+ *           unwrapped: of the two angle triples that give a frame's
+ *           rotation (X, Y, Z and X + 8192, 8192 - Y, Z + 8192), each
+ *           angle shifted by whole turns (16384) to lie within half a
+ *           turn of the frame before's (frame 0: of `start`, the
+ *           caller's angles, e.g. the clip being replaced; 0 without),
+ *           the triple nearest where the angles were heading (the frame
+ *           before's plus its change from the one before it) is taken.
+ *           So no angle jumps by more than half a turn, and a rotation
+ *           passing Y = +-90 degrees keeps on its way.  At Y = +-90
+ *           degrees exactly (X and Z then turn about one axis) X is
+ *           where it was heading.  Without a rotation channel: the
+ *           node's rest rotation at every frame.
  *   loc[a]  the local translation in raw location units (16 = 1.0, the
  *           skeleton's positions' unit); without a translation channel
  *           the node's rest translation.
@@ -79,19 +83,21 @@ struct gltf_motion {
 	uint32_t skipped;    /* channels not on a joint, or weights */
 };
 
-/* The one animation of asset a on skeleton s.  Refused (MH_ECORRUPT):
+/* The one animation of asset a on skeleton s; start[b] (NULL: zeros)
+ * the angles bone b's rotation starts near, raw units X Y Z.  Refused (MH_ECORRUPT):
  * no animation, or several (their count and names said), an animation
  * reaching no joint, the rig faults above, two channels of one path on
  * one joint, a scale, more frames than GLTF_MOTION_MAX_FRAMES.  On
  * success the caller owns *m (gltf_motion_free). */
 enum mh_err gltf_motion_read(const struct gltf_asset *a, const struct skeleton *s,
-			     struct gltf_motion *m, struct mh_diag *d);
+			     const float (*start)[3], struct gltf_motion *m, struct mh_diag *d);
 
 void gltf_motion_free(struct gltf_motion *m);
 
 /* Rotation matrix m (column-major 3x3) as Euler angles in radians,
- * composed Rz Ry Rx, nearest `prev` (see rot above; prev NULL: the
- * principal angles).  out may alias prev. */
-void gltf_motion_euler(const double m[9], const double *prev, double out[3]);
+ * composed Rz Ry Rx: each angle within half a turn of prev's, the
+ * triple nearest `ahead` (see rot above). */
+void gltf_motion_euler(const double m[9], const double prev[3], const double ahead[3],
+		       double out[3]);
 
 #endif
