@@ -12,8 +12,8 @@
  * a joint: "rig" or Blender's armature).
  *
  * The file's joint frames may differ from the skeleton's by a fixed
- * rotation per bone (Blender's importer may turn bones to point at
- * their children): the rest rotations tell it (C_b = R_b^T C_parent
+ * rotation per bone (Blender's importer has an option turning bones
+ * to point at their children): the rest rotations tell it (C_b = R_b^T C_parent
  * R'_b, R the skeleton's bind rotation, R' the node's rest rotation) and
  * it is undone (R_b(t) = C_parent R'_b(t) C_b^T, T_b(t) = C_parent
  * T'_b(t)); for model.glb itself every C is the identity.
