@@ -201,6 +201,9 @@ static struct port_result result_by_hand(void)
 	snprintf(r.checks[PORT_CHECK_SPAN].figure, sizeof r.checks[0].figure,
 		 "4 joints keyed over 3 clips");
 	r.checks[PORT_CHECK_SIZE].level = RULE_WARNING;
+	/* Mode host: the checks of a whole port are not made. */
+	for (int c = PORT_CHECK_STILL; c <= PORT_CHECK_TEMPLATE; c++)
+		r.checks[c].skipped = true;
 	return r;
 }
 
@@ -246,6 +249,16 @@ static void test_check_text(void **state)
 			       "placed ok\nhip ok\nfork ok\nsize ok\n"
 			       "out.pac: absent: the checks above failed\n");
 	free(t);
+
+	/* Mode own: they are, each its line. */
+	r.checks[PORT_CHECK_TEAR].skipped = false;
+	r.checks[PORT_CHECK_TEAR].passed = false;
+	snprintf(r.checks[PORT_CHECK_TEAR].figure, sizeof r.checks[0].figure,
+		 "worst edge growth 208.0 units");
+	t = port_check_text(&r, &len);
+	assert_non_null(strstr(t, "size ok\ntear error: worst edge growth 208.0 units\nout.pac"));
+	free(t);
+	r.checks[PORT_CHECK_TEAR].skipped = true;
 
 	r.pac = pac;
 	r.pac_len = sizeof pac;
