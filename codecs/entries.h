@@ -125,6 +125,23 @@ void entries_edit_free(struct entries_edit *e); /* e may be NULL */
 enum mh_err entries_write(struct anim *a, uint32_t entry, const char *text,
 			  size_t len, struct mh_diag *d);
 
+/* An entry from a glTF 2.0 asset (entries_gltf.c; mhfu-clip(5) "GLTF
+ * IN"): bytes[0..len) a .glb or a .gltf with its buffers embedded, as
+ * Blender exports model.glb, its joints named as model.glb names them on
+ * `rig` (the pack's MHFU skeleton), one animation.  Each joint it
+ * animates gets a track fitted within the tolerances of fit.h (rotation
+ * on every axis, location on the axes that leave the bind offset); a
+ * joint it does not animate keeps its track of the entry's clip (a rest
+ * track where the part has none).  A part it does not touch, and with
+ * only_part >= 0 every other part, stays as it is.  Each part keeps its
+ * loop, loop_start and length (a new one runs to the file's last frame).  The edit
+ * is for entries_apply.  Refused with the reason: no rig, not glTF, no
+ * animation or several, unknown joints (gltf_motion.h), a value past
+ * the keys' range (fit.h).  On failure *e is empty. */
+enum mh_err entries_from_gltf(const struct anim *a, uint32_t entry, int32_t only_part,
+			      const struct skeleton *rig, const uint8_t *bytes, size_t len,
+			      struct entries_edit *e, struct mh_diag *d);
+
 /* The 1-based line of an element of part `part`'s clip in an entry text
  * entries_parse accepts: track -1 gives the "part K" line; otherwise as
  * clip_text_line over the part's clip text (track, channel, key from 0;

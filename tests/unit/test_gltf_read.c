@@ -24,6 +24,7 @@
 #include "bytes.h"
 #include "curve.h"
 #include "entries.h"
+#include "fit.h"
 #include "gltf.h"
 #include "gltf_motion.h"
 #include "gltf_read.h"
@@ -628,6 +629,104 @@ static void tigrex_close(struct tigrex *t)
 	free(t->glb);
 }
 
+/* The pack with entry e's part clips alone (copies), as a glTF of one
+ * animation: what Blender exports of one action. */
+static uint8_t *entry_glb(const struct tigrex *t, uint32_t e, size_t *len)
+{
+	struct anim one;
+	uint32_t slots[ANIM_SNIFF_MAX_STREAMS];
+	struct mh_diag d = {0};
+	for (uint32_t s = 0; s < t->a.nstreams; s++)
+		slots[s] = t->a.streams[s].nslots;
+	assert_int_equal(anim_init(&one, t->a.format, t->a.nstreams, slots, &d), MH_OK);
+	for (uint32_t k = 0; k < entries_parts(&t->a); k++) {
+		uint32_t stream, slot;
+		int32_t ci = entries_part_clip(&t->a, e, k, &stream, &slot);
+		struct clip c;
+		if (ci == ANIM_EMPTY)
+			continue;
+		assert_int_equal(clip_copy(&c, &t->a.clips[ci], &d), MH_OK);
+		int32_t at = anim_add_clip(&one, &c);
+		assert_true(at >= 0);
+		assert_int_equal(anim_set_slot(&one, stream, slot, at, &d), MH_OK);
+	}
+	assert_int_equal(anim_compact(&one, &d), MH_OK);
+	uint8_t *glb;
+	assert_int_equal(gltf_model_with(&t->s, &one, NULL, NULL, 0, &glb, len, &d), MH_OK);
+	anim_free(&one);
+	return glb;
+}
+
+/* The largest angle between two poses' rotations, degrees. */
+static double turned_between(const struct curve_pose *a, const struct curve_pose *b)
+{
+	double ma[9], mb[9], tr = 0;
+	pose_euler_matrix(a->rot, ma);
+	pose_euler_matrix(b->rot, mb);
+	for (int i = 0; i < 9; i++)
+		tr += ma[i] * mb[i];
+	double c = (tr - 1) / 2;
+	return acos(c > 1 ? 1 : c < -1 ? -1 : c) * 180 / M_PI;
+}
+
+/* An entry's glTF read back and fitted (entries_from_gltf) gives its
+ * clips again: every frame within the fitter's tolerances (the rotations
+ * compared as rotations: near Y = 90 degrees Euler X and Z are loose),
+ * each part its length and loop; a file of every entry is refused. */
+static void entry_from_its_gltf(void **state)
+{
+	(void)state;
+	struct tigrex t;
+	struct entries_edit e;
+	struct mh_diag d = {0};
+	tigrex_open(&t);
+	assert_int_equal(entries_from_gltf(&t.a, 1, -1, &t.s, t.glb, t.len, &e, &d), MH_ECORRUPT);
+	assert_non_null(strstr(d.msg, "animations"));
+	size_t len;
+	uint8_t *glb = entry_glb(&t, 1, &len);
+	assert_int_equal(entries_from_gltf(&t.a, 1, -1, &t.s, glb, len, &e, &d), MH_OK);
+	uint32_t parts = entries_parts(&t.a);
+	assert_int_equal(e.nparts, parts);
+	double worst_turn = 0, worst_loc = 0;
+	for (uint32_t k = 0; k < parts; k++) {
+		uint32_t stream, slot;
+		int32_t ci = entries_part_clip(&t.a, 1, k, &stream, &slot);
+		if (ci == ANIM_EMPTY) {
+			assert_true(e.parts[k].keeps);
+			continue;
+		}
+		const struct clip *was = &t.a.clips[ci], *now = &e.parts[k].clip;
+		assert_false(e.parts[k].keeps);
+		assert_int_equal(now->ntracks, was->ntracks);
+		assert_int_equal(now->loop, was->loop);
+		assert_int_equal(entries_clip_frames(now), entries_clip_frames(was));
+		struct curve_pose pw[64], pn[64];
+		assert_true(was->ntracks <= 64);
+		for (int32_t f = 0; f <= entries_clip_frames(was); f++) {
+			curve_pose_at(was, f, pw);
+			curve_pose_at(now, f, pn);
+			for (uint32_t tr = 0; tr < was->ntracks; tr++) {
+				double turn = turned_between(&pw[tr], &pn[tr]);
+				worst_turn = turn > worst_turn ? turn : worst_turn;
+				for (int a = 0; a < 3; a++) {
+					uint32_t bit = CLIP_LOC_X << a;
+					if (!(pw[tr].driven & bit) || !(pn[tr].driven & bit))
+						continue;
+					double off = fabs(pw[tr].loc[a] - pn[tr].loc[a]) * 16;
+					worst_loc = off > worst_loc ? off : worst_loc;
+				}
+			}
+		}
+	}
+	print_message("entry 001 back: worst turn %.3f degrees, worst location %.3f raw\n",
+		      worst_turn, worst_loc);
+	assert_true(worst_turn < 0.25);
+	assert_true(worst_loc <= FIT_TOL_LOCATION + 0.1);
+	entries_edit_free(&e);
+	free(glb);
+	tigrex_close(&t);
+}
+
 static void tigrex_asset(void **state)
 {
 	(void)state;
@@ -874,6 +973,7 @@ int main(void)
 		cmocka_unit_test(motion_turned_frames),
 		cmocka_unit_test(refusals),
 		cmocka_unit_test(tigrex_asset),
+		cmocka_unit_test(entry_from_its_gltf),
 		cmocka_unit_test(tigrex_motion),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
