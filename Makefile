@@ -270,6 +270,7 @@ mount-tests: $(MOUNT) $(MKARCHIVE) $(VIEWCHECK) $(MHFUDUMP) $(POSIX_CHECK) $(FSX
 	bash tests/mount/texture_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/mount/pmo_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/mount/gltf_test.sh $(MOUNT) $(SAMPLE)
+	bash tests/mount/blender_test.sh $(MOUNT) $(SAMPLE)
 	bash tests/mount/inverse_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP) $(INVERSE_ROUNDS)
 	bash tests/mount/editor_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)
 	bash tests/mount/demo_test.sh $(MOUNT) $(SAMPLE) $(MHFUDUMP)

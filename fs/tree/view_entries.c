@@ -43,7 +43,9 @@ static bool entries_child_named(struct mhfs *fs, const struct node *dir,
 	const char *end;
 	if (strncmp(name, "entry", 5) || !view_number(name + 5, &v, &end) || v >= ENTRIES_MAX)
 		return false;
-	*child = entry_node(dir, strcmp(end, ".svg") ? NODE_ENTRY_TXT : NODE_ENTRY_SVG,
+	*child = entry_node(dir, !strcmp(end, ".svg")   ? NODE_ENTRY_SVG
+				 : !strcmp(end, ".glb") ? NODE_ENTRY_GLB
+							: NODE_ENTRY_TXT,
 			    (uint32_t)v);
 	return true;
 }
@@ -75,8 +77,16 @@ static bool entries_reserved(struct mhfs *fs, const struct node *dir,
 		return false;
 	fs_diag_printf(why, "entries are entryNNN.txt (and entryNNN.svg, the plots, "
 		 "read-only), three digits, listed when a part plays them: fill a part's "
-		 "slot (stream folders) to add one");
+		 "slot (stream folders) to add one, or copy a glTF in as entryNNN.glb");
 	return true;
+}
+
+/* entryNNN.glb: a glTF copied in becomes entry NNN (one no part plays
+ * yet too). */
+static bool entries_fillable(struct mhfs *fs, const struct node *dir, const struct node_target *t,
+			     const char *name, struct node *view)
+{
+	return entries_child_named(fs, dir, t, name, view) && view->type == NODE_ENTRY_GLB;
 }
 
 const struct view_class view_entries_dir = {
@@ -87,6 +97,7 @@ const struct view_class view_entries_dir = {
 	.child_named = entries_child_named,
 	.child_at = entries_child_at,
 	.reserved = entries_reserved,
+	.fillable = entries_fillable,
 };
 
 /* ---- entryNNN.txt ------------------------------------------------------- */
@@ -196,4 +207,51 @@ const struct view_class view_entries_index = {
 	.fixed_name = "index.tsv",
 	.resolve = entries_index_resolve,
 	.exists = entries_index_exists,
+};
+
+/* ---- entryNNN.glb --------------------------------------------------------- */
+
+/* A glTF animation copied in as entry NNN (entries_from_gltf: Blender's
+ * export of model.glb, one action): fitted, split into the parts and
+ * committed as an entry text is.  Nothing to read back: the file is the
+ * request, and the entry's text and plots show what it became. */
+static void entry_glb_name(struct mhfs *fs, const struct node *n, char *buf, size_t len)
+{
+	(void)fs;
+	snprintf(buf, len, "entry%03u.glb", n->slot);
+}
+
+static int entry_glb_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
+{
+	(void)fs;
+	(void)n;
+	(void)t;
+	return ENOENT;
+}
+
+static enum mh_err split_glb(const struct edit *e, struct anim *a, struct mh_diag *d)
+{
+	struct entries_edit ed;
+	const struct skeleton *rig = e->decoded ? e->decoded->rig : NULL;
+	enum mh_err err = entries_from_gltf(a, e->view.slot, -1, rig, e->data, e->len, &ed, d);
+	if (!err)
+		err = entries_apply(a, e->view.slot, &ed, d);
+	entries_edit_free(&ed);
+	return err;
+}
+
+static enum mh_err entry_glb_encode(const struct edit *e, const uint8_t *old, size_t old_len,
+				    enum clip_format *format, uint8_t **out, size_t *out_len,
+				    struct mh_diag *d)
+{
+	return pack_reencode(e, old, old_len, format, split_glb, out, out_len, d);
+}
+
+const struct view_class view_entry_glb = {
+	.flags = VIEW_ITEM | VIEW_SLOT | VIEW_WRITABLE,
+	.source = SOURCE_MODEL,
+	.name = entry_glb_name,
+	.parent = in_entries,
+	.resolve = entry_glb_resolve,
+	.encode = entry_glb_encode,
 };

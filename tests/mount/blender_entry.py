@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: MIT
+# Run by Blender (blender --background --factory-startup --python THIS):
+# imports $GLB (a model.glb) at 30 frames a second, keeps the action of
+# entry $ENTRY alone (the exporter writes every action an armature has),
+# optionally turns bone $BONE by $DEGREES about its own X axis at frame
+# $FRAME only, and exports the glTF binary $OUT: what a modder's export
+# of one changed pose is.
+import math
+import os
+
+import bpy
+import mathutils
+
+bpy.ops.wm.read_factory_settings(use_empty=True)
+bpy.context.scene.render.fps = 30
+bpy.ops.import_scene.gltf(filepath=os.environ["GLB"], import_shading="FLAT")
+arm = [o for o in bpy.data.objects if o.type == "ARMATURE"][0]
+want = "entry %03d" % int(os.environ["ENTRY"])
+keep = [a for a in bpy.data.actions if a.name == want or a.name.startswith(want + "_")][0]
+for a in list(bpy.data.actions):
+    if a != keep:
+        bpy.data.actions.remove(a)
+ad = arm.animation_data
+for t in list(ad.nla_tracks):
+    ad.nla_tracks.remove(t)
+ad.action = keep
+if os.environ.get("BONE"):
+    path = 'pose.bones["%s"].rotation_quaternion' % os.environ["BONE"]
+    frame = float(os.environ["FRAME"])
+    curves = [keep.fcurves.find(path, index=i) for i in range(4)]
+    points = [next(p for p in c.keyframe_points if abs(p.co[0] - frame) < 1e-3) for c in curves]
+    q = mathutils.Quaternion([p.co[1] for p in points])
+    q = q @ mathutils.Quaternion((1, 0, 0), math.radians(float(os.environ["DEGREES"])))
+    for p, v in zip(points, q):
+        p.co[1] = v
+        p.handle_left[1] = p.handle_right[1] = v
+    for c in curves:
+        c.update()
+bpy.context.scene.frame_start = 0
+bpy.context.scene.frame_end = int(keep.frame_range[1])
+bpy.ops.export_scene.gltf(filepath=os.environ["OUT"], export_format="GLB",
+                          export_animations=True)
+print("EXPORTED", keep.name)

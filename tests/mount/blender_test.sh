@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Blender's own export comes back (mount.mhfu(8) "entries/entryNNN.glb"):
+# model.glb imported headless, one entry's action exported as Blender's
+# glTF exporter writes it and copied onto entries/entryNNN.glb, which
+# commits it as that entry.  Read back with entrycmp.py (an evaluator of
+# its own from mhfu-clip(5)): the clip equals the original within the
+# fitter's tolerances at every frame, and nothing else of DATA.BIN moved;
+# a bone turned by 10 degrees at one frame in Blender is turned there and
+# nowhere else; a file of every entry, or one that is no glTF, is refused
+# with the reason, the text kept under .mhfu/rejected/.  Skipped without
+# Blender (bash tests/deps.sh pictures installs it).
+#
+#   bash tests/mount/blender_test.sh MOUNT_BINARY SAMPLE_DIR
+set -uo pipefail
+
+mount_bin=$(realpath "$1")
+sample=$(realpath "$2")
+work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-blender-test.XXXXXX")
+. "$(dirname "$0")/lib.sh"
+here=$(dirname "$(realpath "$0")")
+mnt=$work/mnt
+trap 'leave "$mnt"' EXIT
+
+if ! have blender; then
+	skip "Blender's export back into an entry" "blender is not installed (bash tests/deps.sh pictures)"
+	closing_line
+	exit
+fi
+
+entries=$mnt/file_06185/3/entries
+mkdir -p "$mnt"
+cp "$sample/DATA.BIN" "$work/DATA.BIN"
+check "mount a copy of the sample" "$mount_bin" "$work/DATA.BIN" "$mnt"
+cp "$mnt/file_06185/model.glb" "$work/model.glb"
+cp "$entries/entry001.txt" "$work/entry001.before"
+cp "$entries/entry002.txt" "$work/entry002.before"
+
+# export ENTRY OUT [BONE FRAME DEGREES]: Blender's export of one entry.
+export_entry() {
+	GLB=$work/model.glb ENTRY=$1 OUT=$2 BONE=${3:-} FRAME=${4:-} DEGREES=${5:-} \
+		blender --background --factory-startup --python "$here/blender_entry.py" 2>&1 |
+		grep -q '^EXPORTED'
+}
+
+check "Blender exports entry 001 of model.glb" export_entry 1 "$work/entry001.glb"
+check "cp of the export onto entries/entry001.glb commits it as entry 001" bash -c "
+	cp '$work/entry001.glb' '$entries/entry001.glb' &&
+	grep -q 'file_06185/3/entries/entry001.glb: committed' '$mnt/.mhfu/log'"
+check "the entry is the original within the tolerances at every frame (rotations 0.25 degrees, locations 1.7 raw)" bash -c "
+	python3 '$here/entrycmp.py' '$work/entry001.before' '$entries/entry001.txt' >'$work/cmp' &&
+	cat '$work/cmp' && awk '\$1 == \"worst_turn\" && \$2 >= 0.25 { exit 1 } \$1 == \"worst_location\" && \$2 > 1.7 { exit 1 }' '$work/cmp'"
+check "nothing else of DATA.BIN moved: entry 002 as it was, the Tigrex the only entry changed" bash -c "
+	cmp '$entries/entry002.txt' '$work/entry002.before' &&
+	test \"\$(grep -v '^#' '$mnt/.mhfu/changed.tsv' | cut -f1)\" = file_06185.pac"
+check "the entry's file is the request: nothing left under its name" bash -c "! test -e '$entries/entry001.glb'"
+
+# Joint 05 (part 0's track 5) turned by 10 degrees at frame 30 alone.
+check "Blender turns joint 05 by 10 degrees at frame 30 of entry 001 and exports it" \
+	export_entry 1 "$work/turned.glb" "joint 05" 30 10
+check "written back, the entry has the turn at frame 30 and nothing else beyond the tolerance" bash -c "
+	cp '$entries/entry001.txt' '$work/entry001.now' && cp '$work/turned.glb' '$entries/entry001.glb' &&
+	python3 '$here/entrycmp.py' '$work/entry001.now' '$entries/entry001.txt' --at 0 5 30 --skip 0 5 30 >'$work/cmp' &&
+	cat '$work/cmp' &&
+	awk '\$1 == \"turn_at\" && (\$2 < 9.5 || \$2 > 10.5) { exit 1 } \$1 == \"worst_turn\" && \$2 >= 0.25 { exit 1 }' '$work/cmp'"
+
+check "model.glb itself (every entry) is refused, saying how many animations; the bytes kept" bash -c "
+	! cp '$work/model.glb' '$entries/entry003.glb' 2>/dev/null &&
+	grep -q 'entry003.glb.*animations' '$mnt/.mhfu/log' && ls '$mnt/.mhfu/rejected/' | grep -q 'entry003.glb'"
+check "a text that is no glTF is refused with the reason" bash -c "
+	echo 'not a model' > '$work/junk.glb' && ! cp '$work/junk.glb' '$entries/entry004.glb' 2>/dev/null &&
+	grep -q 'entry004.glb: ' '$mnt/.mhfu/log'"
+
+unmount "$mnt"
+finish
