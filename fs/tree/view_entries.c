@@ -255,3 +255,50 @@ const struct view_class view_entry_glb = {
 	.resolve = entry_glb_resolve,
 	.encode = entry_glb_encode,
 };
+
+/* ---- streamK/slotNNN.glb ----------------------------------------------------- */
+
+/* A glTF animation copied in as one slot: the part stream K plays (K / 2)
+ * of the entry the slot is (slot NNN of an even stream: entry NNN; of an
+ * odd one: 100 + NNN), that part alone. */
+static void slot_glb_name(struct mhfs *fs, const struct node *n, char *buf, size_t len)
+{
+	(void)fs;
+	snprintf(buf, len, "slot%03u.glb", n->slot);
+}
+
+static void in_stream(const struct node *n, struct node *dir)
+{
+	*dir = *n;
+	dir->type = NODE_STREAM;
+	dir->slot = 0;
+}
+
+static enum mh_err split_slot_glb(const struct edit *e, struct anim *a, struct mh_diag *d)
+{
+	struct entries_edit ed;
+	const struct skeleton *rig = e->decoded ? e->decoded->rig : NULL;
+	uint32_t entry = (e->view.stream % 2) * (ENTRIES_MAX / 2) + e->view.slot;
+	enum mh_err err = entries_from_gltf(a, entry, e->view.stream / 2, rig, e->data, e->len,
+					    &ed, d);
+	if (!err)
+		err = entries_apply(a, entry, &ed, d);
+	entries_edit_free(&ed);
+	return err;
+}
+
+static enum mh_err slot_glb_encode(const struct edit *e, const uint8_t *old, size_t old_len,
+				   enum clip_format *format, uint8_t **out, size_t *out_len,
+				   struct mh_diag *d)
+{
+	return pack_reencode(e, old, old_len, format, split_slot_glb, out, out_len, d);
+}
+
+const struct view_class view_slot_glb = {
+	.flags = VIEW_ITEM | VIEW_STREAM | VIEW_SLOT | VIEW_WRITABLE,
+	.source = SOURCE_MODEL,
+	.name = slot_glb_name,
+	.parent = in_stream,
+	.resolve = entry_glb_resolve,
+	.encode = slot_glb_encode,
+};

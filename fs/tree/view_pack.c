@@ -8,6 +8,7 @@
 
 #include "edit.h"
 #include "view_pack.h"
+#include "entries.h"
 #include "view_item.h"
 #include "item.h"
 #include "mhfs.h"
@@ -190,6 +191,7 @@ static bool slot_candidate(const struct node *dir, const char *name, struct node
 		return false;
 	*child = slot_node(dir, !strcmp(end, ".bin")   ? NODE_SLOT_BIN
 				: !strcmp(end, ".svg") ? NODE_SLOT_SVG
+				: !strcmp(end, ".glb") ? NODE_SLOT_GLB
 						       : NODE_SLOT_TXT,
 			   (unsigned)v);
 	return true;
@@ -208,8 +210,11 @@ static bool stream_fillable(struct mhfs *fs, const struct node *dir,
 			    const struct node_target *t, const char *name, struct node *view)
 {
 	(void)fs;
+	/* A glTF becomes a part of an entry: an MHFU pack's slot below 100. */
 	return slot_candidate(dir, name, view) && view->type != NODE_SLOT_SVG &&
-	       view->slot < t->model->pack.streams[dir->stream].nslots;
+	       view->slot < t->model->pack.streams[dir->stream].nslots &&
+	       (view->type != NODE_SLOT_GLB ||
+		(entries_parts(&t->model->pack) && view->slot < ENTRIES_MAX / 2));
 }
 
 /* Three positions per slot: its text, its bytes, its plots; empty slots
@@ -238,7 +243,8 @@ static bool stream_reserved(struct mhfs *fs, const struct node *dir,
 		return false;
 	fs_diag_printf(why, "slot files are slotNNN.txt or slotNNN.bin, three "
 		 "digits, 000 to %03u in stream %u (more slots: pack.txt); "
-		 "slotNNN.svg, the plots, is read-only",
+		 "slotNNN.svg, the plots, is read-only; a glTF is copied in as "
+		 "slotNNN.glb",
 		 t->model->pack.streams[dir->stream].nslots - 1, dir->stream);
 	return true;
 }

@@ -7,7 +7,8 @@
 # its own from mhfu-clip(5)): the clip equals the original within the
 # fitter's tolerances at every frame, and nothing else of DATA.BIN moved;
 # a bone turned by 10 degrees at one frame in Blender is turned there and
-# nowhere else; a file of every entry, or one that is no glTF, is refused
+# nowhere else, and one written to a slot changes that part alone; a
+# file of every entry, or one that is no glTF, is refused
 # with the reason, the text kept under .mhfu/rejected/.  Skipped without
 # Blender (bash tests/deps.sh pictures installs it).
 #
@@ -61,6 +62,19 @@ check "Blender turns joint 05 by 10 degrees at frame 30 of entry 001 and exports
 check "written back, the entry has the turn at frame 30 and nothing else beyond the tolerance" bash -c "
 	cp '$entries/entry001.txt' '$work/entry001.now' && cp '$work/turned.glb' '$entries/entry001.glb' &&
 	python3 '$here/entrycmp.py' '$work/entry001.now' '$entries/entry001.txt' --at 0 5 30 --skip 0 5 30 >'$work/cmp' &&
+	cat '$work/cmp' &&
+	awk '\$1 == \"turn_at\" && (\$2 < 9.5 || \$2 > 10.5) { exit 1 } \$1 == \"worst_turn\" && \$2 >= 0.25 { exit 1 }' '$work/cmp'"
+
+# Joint 33 (the head, part 1's track 2) turned at frame 20, written to
+# the head's slot: that part alone changes.
+check "Blender turns joint 33 by 10 degrees at frame 20 of entry 001" \
+	export_entry 1 "$work/head.glb" "joint 33" 20 10
+check "copied onto stream2/slot001.glb, the head's part has the turn and the body's slot stays as it was" bash -c "
+	cp '$mnt/file_06185/3/stream0/slot001.txt' '$work/body.before' &&
+	cp '$entries/entry001.txt' '$work/entry001.now' &&
+	cp '$work/head.glb' '$mnt/file_06185/3/stream2/slot001.glb' &&
+	cmp '$mnt/file_06185/3/stream0/slot001.txt' '$work/body.before' &&
+	python3 '$here/entrycmp.py' '$work/entry001.now' '$entries/entry001.txt' --at 1 2 20 --skip 1 2 20 >'$work/cmp' &&
 	cat '$work/cmp' &&
 	awk '\$1 == \"turn_at\" && (\$2 < 9.5 || \$2 > 10.5) { exit 1 } \$1 == \"worst_turn\" && \$2 >= 0.25 { exit 1 }' '$work/cmp'"
 
