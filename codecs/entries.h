@@ -129,8 +129,9 @@ enum mh_err entries_write(struct anim *a, uint32_t entry, const char *text,
  * IN"): bytes[0..len) a .glb or a .gltf with its buffers embedded, as
  * Blender exports model.glb, its joints named as model.glb names them on
  * `rig` (the pack's MHFU skeleton), one animation.  Each joint it
- * animates gets a track fitted within the tolerances of fit.h (rotation
- * on every axis, location on the axes that leave the bind offset); a
+ * animates gets a track fitted within fit[0] raw units of rotation and
+ * fit[1] of location (fit NULL, or a 0: fit.h's defaults; rotation on
+ * every axis, location on the axes that leave the bind offset); a
  * joint it does not animate keeps its track of the entry's clip (a rest
  * track where the part has none).  A part it does not touch, and with
  * only_part >= 0 every other part, stays as it is.  Each part keeps its
@@ -140,7 +141,7 @@ enum mh_err entries_write(struct anim *a, uint32_t entry, const char *text,
  * the keys' range (fit.h).  On failure *e is empty. */
 enum mh_err entries_from_gltf(const struct anim *a, uint32_t entry, int32_t only_part,
 			      const struct skeleton *rig, const uint8_t *bytes, size_t len,
-			      struct entries_edit *e, struct mh_diag *d);
+			      const double fit[2], struct entries_edit *e, struct mh_diag *d);
 
 /* The 1-based line of an element of part `part`'s clip in an entry text
  * entries_parse accepts: track -1 gives the "part K" line; otherwise as

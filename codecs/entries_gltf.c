@@ -84,9 +84,9 @@ static enum mh_err rest_track(struct clip *c, int32_t last, struct mh_diag *d)
 /* Joint j's track fitted from the file's motion: rotation on every axis,
  * location on the axes that leave the bind offset. */
 static enum mh_err fitted_track(struct clip *c, const struct gltf_joint_motion *jm,
-				uint32_t frames, double *buf, struct mh_diag *d)
+				uint32_t frames, const double *fit, double *buf, struct mh_diag *d)
 {
-	struct fit_track_samples s = {{0}};
+	struct fit_track_samples s = {{0}, {fit ? fit[0] : 0, fit ? fit[1] : 0}};
 	for (int ax = 0; ax < 3; ax++) {
 		double *rot = buf + (size_t)ax * frames, *loc = buf + (size_t)(3 + ax) * frames;
 		for (uint32_t f = 0; f < frames; f++) {
@@ -104,7 +104,7 @@ static enum mh_err fitted_track(struct clip *c, const struct gltf_joint_motion *
  * kept from the part's clip (or rest) where it does not. */
 static enum mh_err part_clip(const struct anim *a, const struct clip *was,
 			     const struct gltf_motion *m, uint32_t first, uint32_t count,
-			     struct clip *out, double *buf, struct mh_diag *d)
+			     const double *fit, struct clip *out, double *buf, struct mh_diag *d)
 {
 	enum mh_err err = MH_OK;
 	/* A part keeps its own length: the file runs as long as its longest. */
@@ -118,7 +118,7 @@ static enum mh_err part_clip(const struct anim *a, const struct clip *was,
 	for (uint32_t t = 0; !err && t < count; t++) {
 		const struct gltf_joint_motion *jm = &m->joints[first + t];
 		if (jm->animated)
-			err = fitted_track(out, jm, frames, buf, d);
+			err = fitted_track(out, jm, frames, fit, buf, d);
 		else if (was && t < was->ntracks && was->tracks[t].nchannels)
 			err = copy_track(out, &was->tracks[t], d);
 		else
@@ -141,7 +141,7 @@ static enum mh_err part_clip(const struct anim *a, const struct clip *was,
 
 enum mh_err entries_from_gltf(const struct anim *a, uint32_t entry, int32_t only_part,
 			      const struct skeleton *rig, const uint8_t *bytes, size_t len,
-			      struct entries_edit *e, struct mh_diag *d)
+			      const double fit[2], struct entries_edit *e, struct mh_diag *d)
 {
 	uint32_t nparts = entries_parts(a);
 	memset(e, 0, sizeof *e);
@@ -191,7 +191,7 @@ enum mh_err entries_from_gltf(const struct anim *a, uint32_t entry, int32_t only
 				err = clip_copy(&e->parts[k].clip, was, d);
 			continue;
 		}
-		err = part_clip(a, was, &m, first, count, &e->parts[k].clip, buf, d);
+		err = part_clip(a, was, &m, first, count, fit, &e->parts[k].clip, buf, d);
 	}
 	free(buf);
 	gltf_motion_free(&m);

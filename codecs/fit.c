@@ -295,7 +295,10 @@ enum mh_err fit_track(const struct fit_track_samples *s, uint32_t n, struct clip
 		uint32_t bit = 1u << i;
 		struct clip_channel fitted;
 		struct mh_diag why = {0};
-		enum mh_err rc = fit_channel(bit, s->samples[i], n, fit_tolerance(bit), &fitted, &why);
+		bool rotation = !(bit & (CLIP_LOC_X | CLIP_LOC_Y | CLIP_LOC_Z));
+		double tol = s->tolerance[rotation ? 0 : 1];
+		enum mh_err rc = fit_channel(bit, s->samples[i], n, tol > 0 ? tol : fit_tolerance(bit),
+					     &fitted, &why);
 		struct clip_channel *ch = rc ? NULL : clip_add_channel(t, bit);
 		if (!ch) {
 			free(fitted.keys);

@@ -72,10 +72,12 @@ enum mh_err fit_channel(uint32_t bit, const double *values, uint32_t n, double t
  * channel. */
 struct fit_track_samples {
 	const double *samples[CURVE_CHANNELS];
+	double tolerance[2];   /* rotation and location, raw units; 0: the
+				  defaults (FIT_TOL_ROTATION, FIT_TOL_LOCATION) */
 };
 
-/* Appends to c a track fitted from s (n frames each, tolerances
- * fit_tolerance): a channel per non-NULL component, in ascending bit
+/* Appends to c a track fitted from s (n frames each, within s's
+ * tolerances, fit_tolerance's where 0): a channel per non-NULL component, in ascending bit
  * order as MHFU stores them, the track's mask their bits; no channel
  * when all are NULL.  On failure c is as it was; MH_ERANGE as
  * fit_channel, the message naming the channel. */

@@ -200,6 +200,8 @@ int commit_edit(struct mhfs *fs, const struct edit *e, struct commit_result *r)
 	/* A raw write encodes nothing: no model to build for it. */
 	struct model *cached = e->view.type == NODE_FILE ? NULL : decoded_model(ar, &own);
 	ed.decoded = cached;
+	ed.fit[0] = fs->fit[0];
+	ed.fit[1] = fs->fit[1];
 	int encoded = encode_edit(&ed, old, t.size, &format, &item_new, &item_len, &d);
 	/* A pack taken: the model is no longer whole, so it goes whatever
 	 * comes. */

@@ -58,6 +58,8 @@ enum driver_status driver_open(struct mhfs *fs, const struct driver_options *o,
 	fs->timeout = CACHE_TIMEOUT;
 	fs->entry_timeout = CACHE_TIMEOUT;
 	fs->rules = o->rules;
+	fs->fit[0] = o->fit[0];
+	fs->fit[1] = o->fit[1];
 	fs->opened = true;
 	const struct archive_options ao = {o->archive, &fs->log, o->game, o->read_only,
 					   o->lock_wait_ms, o->io};

@@ -30,6 +30,7 @@ struct driver_options {
 	size_t scratch_bytes;     /* -o scratch_mb= */
 	size_t history_max;       /* -o history=, 0: the default */
 	enum rules_mode rules;    /* -o rules= */
+	double fit[2];            /* -o fit= (mhfs.h) */
 	const struct store_io *io; /* the archive's system calls; NULL: libc's
 				     (a test's simulated disk) */
 };

@@ -21,6 +21,7 @@
 #include "driver.h"
 #include "loop.h"
 #include "fusefs.h"
+#include "fit.h"
 #include "report.h"
 #include "version.h"
 
@@ -65,6 +66,7 @@ struct options {
 	char *extra;         /* a third: refused */
 	char *game;          /* -o game= */
 	char *rules;         /* -o rules= */
+	char *fit;           /* -o fit= */
 	int read_only;       /* -o ro, -r; also passed on to the kernel */
 	int backup;          /* -o backup */
 	char *cache_mb;      /* -o cache_mb= */
@@ -91,6 +93,7 @@ enum { KEY_RO, KEY_MAX_THREADS };
 static const struct fuse_opt option_spec[] = {
 	{"game=%s", offsetof(struct options, game), 0},
 	{"rules=%s", offsetof(struct options, rules), 0},
+	{"fit=%s", offsetof(struct options, fit), 0},
 	{"backup", offsetof(struct options, backup), 1},
 	{"cache_mb=%s", offsetof(struct options, cache_mb), 0},
 	{"scratch_mb=%s", offsetof(struct options, scratch_mb), 0},
@@ -209,6 +212,10 @@ static void print_help(void)
 		"    -o rules=MODE          strict (default): a write breaking an engine\n"
 		"                           rule is refused; warn: it is committed and\n"
 		"                           logged; off: rules are not checked\n"
+		"    -o fit=ROT:LOC         how far keys fitted to a glTF written to\n"
+		"                           entries/entryNNN.glb may stray, in raw units:\n"
+		"                           rotation (4096 = 90 degrees; default 1) and\n"
+		"                           location (16 = 1.0; default 1.6)\n"
 		"    -o ro, -r              mount read-only (writes fail with EROFS); other\n"
 		"                           read-only mounts of the archive may stand\n"
 		"                           beside it, a read-write one may not\n"
@@ -560,6 +567,18 @@ int main(int argc, char *argv[])
 			opts.rules);
 		goto out;
 	}
+	double fit[2] = {0, 0};
+	if (opts.fit) {
+		char *end;
+		fit[0] = strtod(opts.fit, &end);
+		if (*end == ':') /* not ',': -o splits its options at commas */
+			fit[1] = strtod(end + 1, &end);
+		if (*end || !(fit[0] >= FIT_TOL_MIN) || !(fit[1] >= FIT_TOL_MIN)) {
+			fprintf(stderr, "mount.mhfu: -o fit=%s: expected ROT:LOC, raw units, each "
+				"at least %g (default 1:1.6)\n", opts.fit, FIT_TOL_MIN);
+			goto out;
+		}
+	}
 	unsigned long long lock_wait = DEFAULT_LOCK_WAIT, history_max = 0;
 	if (!parse_mb("cache_mb", opts.cache_mb, &cache_bytes) ||
 	    !parse_mb("scratch_mb", opts.scratch_mb, &scratch_bytes) ||
@@ -603,6 +622,7 @@ int main(int argc, char *argv[])
 		.read_only = opts.read_only, .backup = opts.backup, .log_to_stderr = true,
 		.lock_wait_ms = (unsigned)lock_wait * 1000, .cache_bytes = cache_bytes,
 		.scratch_bytes = scratch_bytes, .history_max = (size_t)history_max, .rules = rules,
+		.fit = {fit[0], fit[1]},
 	};
 	/* The exit status of each reason the archive was not opened. */
 	static const int exit_of[] = {
@@ -640,6 +660,7 @@ out:
 	free(opts.type);
 	free(opts.game);
 	free(opts.rules);
+	free(opts.fit);
 	free(opts.cache_mb);
 	free(opts.scratch_mb);
 	free(opts.state);

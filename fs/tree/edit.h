@@ -31,6 +31,9 @@ struct edit {
 	bool next_entry;           /* set by commit_edit: the edit is committed to
 				      the entry after the view's, not to its
 				      item (view.h to_next_entry) */
+	double fit[2];             /* set by commit_edit: -o fit='s tolerances
+				      (rotation, location; 0: the defaults) for a
+				      glTF's keys (entries.h entries_from_gltf) */
 	struct model *decoded;     /* set by commit_edit: the edited pack's cached
 				      model, decoded from the bytes edited; an
 				      encoder may take its pack (model_take_pack,

@@ -49,6 +49,8 @@ struct mhfs {
 	struct inodes inodes;        /* inode numbers, and those the kernel holds */
 	struct kernel kernel;        /* for cache invalidations */
 	enum rules_mode rules;       /* -o rules= */
+	double fit[2];               /* -o fit=: a glTF's keys' tolerances (rotation,
+					location, raw units; 0: fit.h's defaults) */
 	unsigned workers;            /* the most worker threads (main.c) */
 	uid_t uid;                   /* owner shown for every view */
 	gid_t gid;

@@ -233,7 +233,8 @@ static enum mh_err split_glb(const struct edit *e, struct anim *a, struct mh_dia
 {
 	struct entries_edit ed;
 	const struct skeleton *rig = e->decoded ? e->decoded->rig : NULL;
-	enum mh_err err = entries_from_gltf(a, e->view.slot, -1, rig, e->data, e->len, &ed, d);
+	enum mh_err err = entries_from_gltf(a, e->view.slot, -1, rig, e->data, e->len, e->fit, &ed,
+					    d);
 	if (!err)
 		err = entries_apply(a, e->view.slot, &ed, d);
 	entries_edit_free(&ed);
@@ -280,7 +281,7 @@ static enum mh_err split_slot_glb(const struct edit *e, struct anim *a, struct m
 	const struct skeleton *rig = e->decoded ? e->decoded->rig : NULL;
 	uint32_t entry = (e->view.stream % 2) * (ENTRIES_MAX / 2) + e->view.slot;
 	enum mh_err err = entries_from_gltf(a, entry, e->view.stream / 2, rig, e->data, e->len,
-					    &ed, d);
+					    e->fit, &ed, d);
 	if (!err)
 		err = entries_apply(a, entry, &ed, d);
 	entries_edit_free(&ed);

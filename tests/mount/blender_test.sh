@@ -23,6 +23,12 @@ here=$(dirname "$(realpath "$0")")
 mnt=$work/mnt
 trap 'leave "$mnt"' EXIT
 
+check "-o fit= below half a raw unit, or not two numbers, is refused at mount" bash -c "
+	mkdir -p '$work/nofit' && cp '$sample/DATA.BIN' '$work/fit.bin' &&
+	! '$mount_bin' -o fit=0.1:1 '$work/fit.bin' '$work/nofit' 2>'$work/err' &&
+	grep -q 'fit=0.1:1: expected ROT:LOC' '$work/err' &&
+	! '$mount_bin' -o fit=2 '$work/fit.bin' '$work/nofit' 2>/dev/null"
+
 if ! have blender; then
 	skip "Blender's export back into an entry" "blender is not installed (bash tests/deps.sh pictures)"
 	closing_line
@@ -49,6 +55,7 @@ check "cp of the export onto entries/entry001.glb commits it as entry 001" bash 
 	cp '$work/entry001.glb' '$entries/entry001.glb' &&
 	grep -q 'file_06185/3/entries/entry001.glb: committed' '$mnt/.mhfu/log'"
 check "the entry is the original within the tolerances at every frame (rotations 0.25 degrees, locations 1.7 raw)" bash -c "
+	cp '$entries/entry001.txt' '$work/entry001.fitted' &&
 	python3 '$here/entrycmp.py' '$work/entry001.before' '$entries/entry001.txt' >'$work/cmp' &&
 	cat '$work/cmp' && awk '\$1 == \"worst_turn\" && \$2 >= 0.25 { exit 1 } \$1 == \"worst_location\" && \$2 > 1.7 { exit 1 }' '$work/cmp'"
 check "nothing else of DATA.BIN moved: entry 002 as it was, the Tigrex the only entry changed" bash -c "
@@ -77,6 +84,18 @@ check "copied onto stream2/slot001.glb, the head's part has the turn and the bod
 	python3 '$here/entrycmp.py' '$work/entry001.now' '$entries/entry001.txt' --at 1 2 20 --skip 1 2 20 >'$work/cmp' &&
 	cat '$work/cmp' &&
 	awk '\$1 == \"turn_at\" && (\$2 < 9.5 || \$2 > 10.5) { exit 1 } \$1 == \"worst_turn\" && \$2 >= 0.25 { exit 1 }' '$work/cmp'"
+
+# Looser tolerances (-o fit=), fewer keys: the same export, every frame
+# within them.
+check "-o fit=16:16: the same export fitted with fewer keys, within 16 raw units" bash -c "
+	mkdir -p '$work/loose' && cp '$sample/DATA.BIN' '$work/loose.bin' &&
+	'$mount_bin' -o fit=16:16 '$work/loose.bin' '$work/loose' &&
+	cp '$work/entry001.glb' '$work/loose/file_06185/3/entries/entry001.glb' &&
+	cp '$work/loose/file_06185/3/entries/entry001.txt' '$work/entry001.loose' &&
+	fusermount3 -u '$work/loose' && sleep 0.3 &&
+	python3 '$here/entrycmp.py' '$work/entry001.before' '$work/entry001.loose' >'$work/cmp' &&
+	cat '$work/cmp' && awk '\$1 == \"worst_location\" && \$2 > 16.1 { exit 1 }' '$work/cmp' &&
+	test \$(grep -c '^ *[0-9-]' '$work/entry001.loose') -lt \$(grep -c '^ *[0-9-]' '$work/entry001.fitted')"
 
 check "model.glb itself (every entry) is refused, saying how many animations; the bytes kept" bash -c "
 	! cp '$work/model.glb' '$entries/entry003.glb' 2>/dev/null &&

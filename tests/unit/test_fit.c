@@ -207,7 +207,8 @@ static void out_of_range_values_name_their_frame(void **state)
 	assert_diag(&d, fit_channel(CLIP_ROT_X, v, 112, FIT_TOL_ROTATION, &ch, &d), MH_ERANGE,
 		    111);
 	/* A clip says which track and channel. */
-	struct fit_track_samples tracks[2] = {{{0}}, {{0}}};
+	struct fit_track_samples tracks[2];
+	memset(tracks, 0, sizeof tracks);
 	double still[112] = {0};
 	tracks[0].samples[3] = still;
 	tracks[1].samples[4] = still;
@@ -438,7 +439,8 @@ static void a_still_clip_keeps_its_length(void **state)
 		still[t] = 12;
 		moving[t] = t < 30 ? 4 * t : 120;
 	}
-	struct fit_track_samples tracks[3] = {{{0}}, {{0}}, {{0}}};
+	struct fit_track_samples tracks[3];
+	memset(tracks, 0, sizeof tracks);
 	tracks[1].samples[__builtin_ctz(CLIP_ROT_Y)] = still;
 	tracks[1].samples[__builtin_ctz(CLIP_LOC_X)] = moving;
 	tracks[2].samples[__builtin_ctz(CLIP_ROT_X)] = still;

@@ -680,11 +680,11 @@ static void entry_from_its_gltf(void **state)
 	struct entries_edit e;
 	struct mh_diag d = {0};
 	tigrex_open(&t);
-	assert_int_equal(entries_from_gltf(&t.a, 1, -1, &t.s, t.glb, t.len, &e, &d), MH_ECORRUPT);
+	assert_int_equal(entries_from_gltf(&t.a, 1, -1, &t.s, t.glb, t.len, NULL, &e, &d), MH_ECORRUPT);
 	assert_non_null(strstr(d.msg, "animations"));
 	size_t len;
 	uint8_t *glb = entry_glb(&t, 1, &len);
-	assert_int_equal(entries_from_gltf(&t.a, 1, -1, &t.s, glb, len, &e, &d), MH_OK);
+	assert_int_equal(entries_from_gltf(&t.a, 1, -1, &t.s, glb, len, NULL, &e, &d), MH_OK);
 	uint32_t parts = entries_parts(&t.a);
 	assert_int_equal(e.nparts, parts);
 	double worst_turn = 0, worst_loc = 0;
