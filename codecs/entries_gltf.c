@@ -5,6 +5,7 @@
  * frames (gltf_motion.h), each joint's values fitted with keys (fit.h),
  * and the whole rig split into the parts' clips as the entry's text is.
  * Pure: no I/O, no globals. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,25 @@ static int bit_index(uint32_t bit)
 		i++;
 	}
 	return i;
+}
+
+/* Whether joint motion jm holds its bone's bind pose at every frame:
+ * no location off the bind offset, the rotation within a raw unit of the
+ * bind rotation (radians in the skeleton). */
+static bool at_bind(const struct gltf_joint_motion *jm, const struct skeleton_bone *bone,
+		    uint32_t frames)
+{
+	for (int ax = 0; ax < 3; ax++) {
+		if (jm->moves[ax])
+			return false;
+		double bind = bone->rotation[ax] * (8192.0 / 3.14159265358979323846);
+		for (uint32_t f = 0; f < frames; f++) {
+			double off = fmod(fabs(jm->rot[ax][f] - bind), 16384.0);
+			if (off > 1.0 && off < 16383.0)
+				return false;
+		}
+	}
+	return true;
 }
 
 /* Each bone's rotation at frame 0 of the entry as it is, the angles the
@@ -181,9 +201,14 @@ enum mh_err entries_from_gltf(const struct anim *a, uint32_t entry, int32_t only
 			e->parts[k].keeps = true; /* a part without joints plays nothing */
 			continue;
 		}
+		/* A part that keeps its clip shows in model.glb as its joints at
+		 * the bind pose, and Blender exports them so: still there, it
+		 * keeps it. */
 		bool touched = false;
 		for (uint32_t t = 0; t < count; t++)
-			touched |= m.joints[first + t].animated;
+			touched |= m.joints[first + t].animated &&
+				   !(was == NULL && at_bind(&m.joints[first + t],
+							    &rig->bones[first + t], m.frames));
 		/* A part the file leaves alone (or another than only_part)
 		 * stays as it is. */
 		if (!touched || (only_part >= 0 && k != (uint32_t)only_part)) {

@@ -23,6 +23,12 @@ for a in list(bpy.data.actions):
 ad = arm.animation_data
 for t in list(ad.nla_tracks):
     ad.nla_tracks.remove(t)
+# Bones the action does not key are exported at the pose they are in:
+# at rest, as model.glb leaves the joints of a part that keeps its clip.
+for pb in arm.pose.bones:
+    pb.location = (0, 0, 0)
+    pb.rotation_quaternion = (1, 0, 0, 0)
+    pb.scale = (1, 1, 1)
 ad.action = keep
 if os.environ.get("BONE"):
     path = 'pose.bones["%s"].rotation_quaternion' % os.environ["BONE"]

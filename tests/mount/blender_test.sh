@@ -51,6 +51,8 @@ export_entry() {
 }
 
 check "Blender exports entry 001 of model.glb" export_entry 1 "$work/entry001.glb"
+export -f export_entry
+export work here
 check "cp of the export onto entries/entry001.glb commits it as entry 001" bash -c "
 	cp '$work/entry001.glb' '$entries/entry001.glb' &&
 	grep -q 'file_06185/3/entries/entry001.glb: committed' '$mnt/.mhfu/log'"
@@ -62,6 +64,13 @@ check "nothing else of DATA.BIN moved: entry 002 as it was, the Tigrex the only 
 	cmp '$entries/entry002.txt' '$work/entry002.before' &&
 	test \"\$(grep -v '^#' '$mnt/.mhfu/changed.tsv' | cut -f1)\" = file_06185.pac"
 check "the entry's file is the request: nothing left under its name" bash -c "! test -e '$entries/entry001.glb'"
+# Entry 024 plays in the head's part alone: the others keep their clips.
+check "entry 024 (the head's part alone) comes back the same way, the other parts keeping their clips" bash -c "
+	cp '$entries/entry024.txt' '$work/entry024.before' && export_entry 24 '$work/entry024.glb' &&
+	cp '$work/entry024.glb' '$entries/entry024.glb' &&
+	python3 '$here/entrycmp.py' '$work/entry024.before' '$entries/entry024.txt' >'$work/cmp' &&
+	cat '$work/cmp' && awk '\$1 == \"worst_turn\" && \$2 >= 0.25 { exit 1 } \$1 == \"worst_location\" && \$2 > 1.7 { exit 1 }' '$work/cmp' &&
+	grep -c '^part [0-9] keeps its clip' '$entries/entry024.txt' | grep -qx 2"
 
 # Joint 05 (part 0's track 5) turned by 10 degrees at frame 30 alone.
 check "Blender turns joint 05 by 10 degrees at frame 30 of entry 001 and exports it" \
