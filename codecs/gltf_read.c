@@ -705,11 +705,15 @@ static enum mh_err read_primitive(struct reading *r, const struct json_value *li
 	snprintf(path, sizeof path, "%s.primitives[%u]", mesh_path, k);
 	const struct json_value *o = &list->items[k], *attrs;
 	enum mh_err err = object_at(r, list, k, path);
-	uint64_t mode;
+	uint64_t mode, material;
 	if (err || (err = uint_of(r, o, path, "mode", 0, 6, false, 4, &mode)) ||
+	    (err = uint_of(r, o, path, "material", 0,
+			   r->a->nmaterials ? r->a->nmaterials - 1.0 : -1.0, false, UINT64_MAX,
+			   &material)) ||
 	    (err = read_extras(r, o, &p->extras, &p->nextras)))
 		return err;
 	p->mode = (uint32_t)mode;
+	p->material = material == UINT64_MAX ? -1 : (int32_t)material;
 	if (!(attrs = member(r, o, path, "attributes", JV_OBJECT, &err)))
 		return err ? err : refuse(r, o, MH_ECORRUPT, "%s: no \"attributes\"", path);
 	char apath[80];
@@ -755,6 +759,24 @@ static enum mh_err read_primitive(struct reading *r, const struct json_value *li
 		p->indices[i] = (uint32_t)v;
 	}
 	return MH_OK;
+}
+
+/* The materials' names: what the meshes' primitives name them by. */
+static enum mh_err read_materials(struct reading *r)
+{
+	const struct json_value *list;
+	enum mh_err err = list_of(r, &r->root, "glTF", "materials", &list, &r->a->nmaterials);
+	if (err || !r->a->nmaterials)
+		return err;
+	if (!(r->a->material_names = calloc(r->a->nmaterials, sizeof *r->a->material_names)))
+		return no_memory(r);
+	for (uint32_t i = 0; i < r->a->nmaterials && !err; i++) {
+		char path[32];
+		snprintf(path, sizeof path, "materials[%u]", i);
+		if (!(err = object_at(r, list, i, path)))
+			err = name_of(r, &list->items[i], path, &r->a->material_names[i]);
+	}
+	return err;
 }
 
 static enum mh_err read_meshes(struct reading *r)
@@ -1014,7 +1036,7 @@ static enum mh_err read_gltf(struct reading *r)
 	uint32_t nmeshes = meshes && meshes->type == JV_ARRAY ? meshes->n : 0;
 	uint32_t nskins = skins && skins->type == JV_ARRAY ? skins->n : 0;
 	if ((err = read_buffers(r)) || (err = read_nodes(r, nmeshes, nskins)) ||
-	    (err = read_skins(r)) || (err = read_meshes(r)) || (err = read_animations(r)))
+	    (err = read_skins(r)) || (err = read_materials(r)) || (err = read_meshes(r)) || (err = read_animations(r)))
 		return err;
 	return read_scene(r);
 }
@@ -1133,6 +1155,9 @@ void gltf_asset_free(struct gltf_asset *a)
 		free(m->name);
 		free_extras(m->extras, m->nextras);
 	}
+	for (uint32_t i = 0; a->material_names && i < a->nmaterials; i++)
+		free(a->material_names[i]);
+	free(a->material_names);
 	for (uint32_t i = 0; a->decoded && i < a->naccessors; i++)
 		free(a->decoded[i]);
 	free(a->nodes);

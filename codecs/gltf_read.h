@@ -115,6 +115,7 @@ struct gltf_extra {
 
 struct gltf_primitive {
 	uint32_t mode;             /* 4 TRIANGLES when not given */
+	int32_t material;          /* index into the asset's materials, -1: none */
 	uint32_t *indices;         /* nindices of them, NULL: none (drawn in order) */
 	uint32_t nindices;
 	uint32_t nvertices;        /* POSITION's count */
@@ -141,6 +142,8 @@ struct gltf_asset {
 	uint32_t nanimations;
 	struct gltf_mesh *meshes;
 	uint32_t nmeshes;
+	char **material_names;     /* per material its name ("" when none) */
+	uint32_t nmaterials;
 	int32_t scene;             /* -1: no scene */
 	uint32_t *scene_nodes, nscene_nodes; /* that scene's roots */
 	/* The decoded accessors (what the views above point into). */

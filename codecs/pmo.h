@@ -249,6 +249,24 @@ enum mh_err pmo_group_triangles(const struct pmo *p, uint32_t g, uint32_t (**tri
 enum mh_err pmo_vertex_set(struct pmo *p, uint32_t g, uint32_t v, const struct pmo_vertex *nv,
 			   struct mh_diag *d);
 
+/* ---- a reshaped body read back (pmo_gltf.c) --------------------------------- */
+
+/* Moves p's vertices to where bytes[0..len), a glTF 2.0 asset (.glb, or
+ * .gltf with its buffers embedded) of model.glb's body as Blender
+ * exports it, has them: the mesh of node "body" (or the only one), its
+ * primitives' materials "material NN" the PMO's materials, the k-th
+ * triangle of each material the k-th the PMO's groups of that material
+ * draw (group by group, each in draw order), each corner in order.  A
+ * corner off its vertex by more than a thousandth of a model unit moves
+ * it (pmo_vertex_set: quantised, its other fields kept); *moved counts
+ * the vertices set.  Refused with the reason: not glTF (gltf_read.h), no
+ * body, a material the PMO has not, a material's triangle count changed
+ * (MH_ERANGE: growing geometry is not supported), a position the format
+ * cannot hold (pmo_vertex_set's range).  p may be partly moved on
+ * failure: the caller drops it. */
+enum mh_err pmo_apply_gltf(struct pmo *p, const uint8_t *bytes, size_t len, uint32_t *moved,
+			   struct mh_diag *d);
+
 /* ---- internal: shared by pmo.c, pmo_ge.c and pmo_vertex.c ---------------- */
 
 /* The bytes holding the region, and where it lies in them. */

@@ -109,7 +109,8 @@ struct commit_result;
 	X(NODE_PORT_OUT, view_port_out) /* port/out.pac */                      \
 	X(NODE_PORT_TEAR, view_port_tear) /* port/tear.svg (mode own) */        \
 	X(NODE_ENTRY_GLB, view_entry_glb) /* DIR/entries/entryNNN.glb (written) */ \
-	X(NODE_SLOT_GLB, view_slot_glb) /* DIR/streamK/slotNNN.glb (written) */
+	X(NODE_SLOT_GLB, view_slot_glb) /* DIR/streamK/slotNNN.glb (written) */ \
+	X(NODE_PMO_GLB, view_pmo_glb)   /* a PMO's mesh.glb (written) */
 
 #define VIEW_ENUM(type, cls) type,
 enum node_type { NODE_NONE, VIEW_TABLE(VIEW_ENUM) NODE_TYPES };

@@ -20,6 +20,20 @@
 #include "pmo_text.h"
 #include "view_item.h"
 
+#define PMO_GLB_NAME "mesh.glb"
+
+/* mesh.glb: a reshaped body copied in (Blender's export of model.glb). */
+static bool pmo_dir_fillable(struct mhfs *fs, const struct node *dir, const struct node_target *t,
+			     const char *name, struct node *view)
+{
+	(void)fs;
+	if (strcmp(name, PMO_GLB_NAME) || !t->model)
+		return false;
+	*view = *dir;
+	view->type = NODE_PMO_GLB;
+	return true;
+}
+
 const struct view_class view_pmo_dir = {
 	.flags = VIEW_DIR | VIEW_ITEM | VIEW_EXPANDS,
 	.expands = KIND_PMO,
@@ -27,6 +41,7 @@ const struct view_class view_pmo_dir = {
 	.parent = item_parent,
 	.resolve = item_folder_resolve,
 	.exists = item_folder_exists,
+	.fillable = pmo_dir_fillable,
 };
 
 /* The view's text view: which of the three a node is. */
@@ -50,11 +65,14 @@ static int pmo_text_resolve(struct mhfs *fs, const struct node *n, struct node_t
 	return item_kept_text(t, model_pmo_text(t->model, view_of(n)));
 }
 
-/* Applies the edited text of view `which` to p. */
+/* Applies the edited text of view `which` (or mesh.glb's body) to p. */
 static enum mh_err apply_text(struct pmo *p, enum pmo_view which, const struct edit *e,
 			      const struct model *m, struct mh_diag *d)
 {
 	const char *text = (const char *)e->data;
+	uint32_t moved;
+	if (e->view.type == NODE_PMO_GLB)
+		return pmo_apply_gltf(p, e->data, e->len, &moved, d);
 	switch (which) {
 	case PMO_MESH_TXT:
 		return pmo_mesh_apply(p, text, e->len, m && m->bones > 0 ? (unsigned)m->bones : 0u,
@@ -80,8 +98,10 @@ static bool pmo_to_next_entry(struct mhfs *fs, const struct node *view)
 	struct node_target t;
 	memset(&t, 0, sizeof t);
 	t.listing = true; /* its model, not its text */
-	return view->type == NODE_PMO_VERTICES && !pmo_text_resolve(fs, view, &t) &&
-	       t.model->pmo.external;
+	struct node vertices = *view;
+	vertices.type = NODE_PMO_VERTICES;
+	return (view->type == NODE_PMO_VERTICES || view->type == NODE_PMO_GLB) &&
+	       !pmo_text_resolve(fs, &vertices, &t) && t.model->pmo.external;
 }
 
 /* The new bytes of what the edit commits to: the PMO (old), or, with
@@ -138,3 +158,23 @@ static enum mh_err pmo_text_encode(const struct edit *e, const uint8_t *old, siz
 const struct view_class view_pmo_mesh = PMO_TEXT_VIEW("mesh.txt");
 const struct view_class view_pmo_vertices = PMO_TEXT_VIEW("vertices.tsv");
 const struct view_class view_pmo_materials = PMO_TEXT_VIEW("materials.tsv");
+
+/* mesh.glb: a request, as entries/entryNNN.glb is: its vertices moved in,
+ * nothing to read; vertices.tsv shows what it became. */
+static int pmo_glb_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
+{
+	(void)fs;
+	(void)n;
+	(void)t;
+	return ENOENT;
+}
+
+const struct view_class view_pmo_glb = {
+	.flags = VIEW_ITEM | VIEW_WRITABLE,
+	.source = SOURCE_MODEL,
+	.in = NODE_PMO_DIR,
+	.fixed_name = PMO_GLB_NAME,
+	.resolve = pmo_glb_resolve,
+	.encode = pmo_text_encode,
+	.to_next_entry = pmo_to_next_entry,
+};

@@ -8,8 +8,10 @@
  * must give finite values (rotations of length 1).  When the asset has
  * one animation, its motion on a fixed three-bone rig ("joint 00" the
  * root, "joint 01" and "joint 02" its children) is taken: what it gives
- * is finite at every frame, a refusal has a message.  What does not read
- * must fail with a message.  Any violation abort()s.  Built with clang
+ * is finite at every frame, a refusal has a message.  Read onto a small
+ * PMO as a reshaped body (pmo_apply_gltf), it moves vertices or is
+ * refused with a message, and the PMO still encodes at its size.  What
+ * does not read must fail with a message.  Any violation abort()s.  Built with clang
  * -fsanitize=fuzzer (tests/fuzz/fuzz.sh) or with tests/fuzz/fuzz_driver.c.
  * fuzz.sh flags: -max_len=16384
  */
@@ -21,6 +23,8 @@
 
 #include "gltf_motion.h"
 #include "gltf_read.h"
+#include "pmo.h"
+#include "pmo_build.h"
 #include "skeleton.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -122,8 +126,58 @@ static void check_motion(const struct gltf_asset *a)
 	skeleton_free(&s);
 }
 
+/* A PMO of one triangle (material 00, s16 positions), built once. */
+static const uint8_t *small_pmo(size_t *len)
+{
+	static uint8_t *bytes;
+	static size_t n;
+	if (!bytes) {
+		static const int16_t at[9] = {0, 0, 0, 16384, 0, 0, 0, 16384, 0};
+		static const uint16_t idx[3] = {0, 1, 2};
+		static const uint8_t remap[1] = {0};
+		static const struct pmo_material mat = {.color = 0xffffffffu, .texture = 0xff};
+		struct pmo_build_group g = {.vtype = 2u << 7, .vertices = (const uint8_t *)at,
+					    .vertex_count = 3, .prim = PMO_TRIANGLES,
+					    .indices = idx, .count = 3};
+		struct pmo_build_mesh m = {.scale = {1, 1, 1, 1}, .uv_scale = {1, 1},
+					   .remap = remap, .remap_count = 1, .groups = &g,
+					   .group_count = 1};
+		struct pmo_build b = {.version = PMO_MHFU, .scale = {100, 100, 100}, .meshes = &m,
+				      .mesh_count = 1, .materials = &mat, .material_count = 1};
+		if (pmo_build(&b, &bytes, &n, NULL))
+			abort();
+	}
+	*len = n;
+	return bytes;
+}
+
+static void check_body(const uint8_t *data, size_t size)
+{
+	size_t len;
+	const uint8_t *bytes = small_pmo(&len);
+	struct pmo p;
+	struct mh_diag d = {0};
+	uint32_t moved;
+	if (pmo_decode(bytes, len, NULL, 0, &p, NULL))
+		abort();
+	enum mh_err err = pmo_apply_gltf(&p, data, size, &moved, &d);
+	if (err && !d.msg[0])
+		abort();
+	uint8_t *out, *companion;
+	size_t out_len, companion_len;
+	if (!err) {
+		if (pmo_encode(&p, &out, &out_len, &companion, &companion_len, NULL) ||
+		    out_len != len)
+			abort();
+		free(out);
+		free(companion);
+	}
+	pmo_free(&p);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	check_body(data, size);
 	struct gltf_asset a;
 	struct mh_diag d = {0};
 	if (gltf_read(data, size, &a, &d) != MH_OK) {

@@ -8,7 +8,9 @@
 # fitter's tolerances at every frame, and nothing else of DATA.BIN moved;
 # a bone turned by 10 degrees at one frame in Blender is turned there and
 # nowhere else, and one written to a slot changes that part alone; a
-# file of every entry, or one that is no glTF, is refused
+# vertex of the body moved in Blender and written to 1/mesh.glb moves in
+# the PMO, one deleted is refused; a file of every entry, or one that is
+# no glTF, is refused
 # with the reason, the text kept under .mhfu/rejected/.  Skipped without
 # Blender (bash tests/deps.sh pictures installs it).
 #
@@ -105,6 +107,26 @@ check "-o fit=16:16: the same export fitted with fewer keys, within 16 raw units
 	python3 '$here/entrycmp.py' '$work/entry001.before' '$work/entry001.loose' >'$work/cmp' &&
 	cat '$work/cmp' && awk '\$1 == \"worst_location\" && \$2 > 16.1 { exit 1 }' '$work/cmp' &&
 	test \$(grep -c '^ *[0-9-]' '$work/entry001.loose') -lt \$(grep -c '^ *[0-9-]' '$work/entry001.fitted')"
+
+# The body: Blender's mesh vertex 100 (group 2's vertex 16: the groups'
+# vertices in order) moved 5 units along X, written to 1/mesh.glb.
+mesh_export() {
+	GLB=$work/model.glb OUT=$1 VERTEX=100 DX=${2:-0} DELETE=${3:-} \
+		blender --background --factory-startup --python "$here/blender_mesh.py" 2>&1 |
+		grep -q '^EXPORTED'
+}
+check "Blender moves one vertex of the body and exports it" mesh_export "$work/mesh.glb" 5
+check "copied onto 1/mesh.glb, that vertex alone moves in the PMO, by 5 units along X" bash -c "
+	cp '$mnt/file_06185/1/vertices.tsv' '$work/vertices.before' &&
+	cp '$work/mesh.glb' '$mnt/file_06185/1/mesh.glb' &&
+	diff '$work/vertices.before' '$mnt/file_06185/1/vertices.tsv' | grep '^[<>]' >'$work/moved' ;
+	cat '$work/moved' && test \$(wc -l <'$work/moved') = 2 &&
+	awk '\$2 == 2 && \$3 == 16 { x[\$1] = \$4 } END { d = x[\">\"] - x[\"<\"]; exit !(d > 4.95 && d < 5.05) }' '$work/moved'"
+check "a body with a vertex deleted is refused: growing or cutting geometry is not supported" bash -c "
+	mesh_export() { GLB='$work/model.glb' OUT=\$1 VERTEX=100 DELETE=1 blender --background --factory-startup --python '$here/blender_mesh.py' 2>&1 | grep -q '^EXPORTED'; } &&
+	mesh_export '$work/cut.glb' &&
+	! cp '$work/cut.glb' '$mnt/file_06185/1/mesh.glb' 2>/dev/null &&
+	grep -q 'mesh.glb.*not supported yet' '$mnt/.mhfu/log'"
 
 check "model.glb itself (every entry) is refused, saying how many animations; the bytes kept" bash -c "
 	! cp '$work/model.glb' '$entries/entry003.glb' 2>/dev/null &&

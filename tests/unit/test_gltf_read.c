@@ -727,6 +727,41 @@ static void entry_from_its_gltf(void **state)
 	tigrex_close(&t);
 }
 
+/* A body read back (pmo_apply_gltf): the Tigrex's own model.glb moves
+ * nothing; one made from its PMO with a vertex moved moves that vertex
+ * alone, to where it is there. */
+static void body_from_its_gltf(void **state)
+{
+	(void)state;
+	struct tigrex t;
+	struct mh_diag d = {0};
+	uint32_t moved;
+	tigrex_open(&t);
+	assert_int_equal(pmo_apply_gltf(&t.p, t.glb, t.len, &moved, &d), MH_OK);
+	assert_int_equal(moved, 0);
+	struct pmo other;
+	assert_int_equal(pmo_decode(t.p.raw, t.p.raw_len, NULL, 0, &other, &d), MH_OK);
+	struct pmo_vertex nv = other.groups[12].vertices[40];
+	nv.pos[0] += 5;
+	assert_int_equal(pmo_vertex_set(&other, 12, 40, &nv, &d), MH_OK);
+	struct gltf_body body = {.pmo = &other};
+	uint8_t *glb;
+	size_t len;
+	assert_int_equal(gltf_model_with(&t.s, NULL, NULL, &body, 1, &glb, &len, &d), MH_OK);
+	assert_int_equal(pmo_apply_gltf(&t.p, glb, len, &moved, &d), MH_OK);
+	assert_int_equal(moved, 1);
+	assert_true(t.p.groups[12].vertices[40].pos[0] == other.groups[12].vertices[40].pos[0]);
+	assert_memory_equal(t.p.raw, other.raw, other.raw_len);
+	free(glb);
+	pmo_free(&other);
+	/* Not a body: refused, saying so. */
+	static const char junk[] = "{\"asset\":{\"version\":\"2.0\"}}";
+	assert_int_equal(pmo_apply_gltf(&t.p, (const uint8_t *)junk, sizeof junk - 1, &moved, &d),
+			 MH_ECORRUPT);
+	assert_non_null(strstr(d.msg, "body"));
+	tigrex_close(&t);
+}
+
 static void tigrex_asset(void **state)
 {
 	(void)state;
@@ -974,6 +1009,7 @@ int main(void)
 		cmocka_unit_test(refusals),
 		cmocka_unit_test(tigrex_asset),
 		cmocka_unit_test(entry_from_its_gltf),
+		cmocka_unit_test(body_from_its_gltf),
 		cmocka_unit_test(tigrex_motion),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
