@@ -109,10 +109,19 @@ static enum mh_err fitted_track(struct clip *c, const struct gltf_joint_motion *
 	struct fit_track_samples s = {{0}, {fit ? fit[0] : 0, fit ? fit[1] : 0}};
 	for (int ax = 0; ax < 3; ax++) {
 		double *rot = buf + (size_t)ax * frames, *loc = buf + (size_t)(3 + ax) * frames;
+		double lo = 0, hi = 0;
 		for (uint32_t f = 0; f < frames; f++) {
 			rot[f] = jm->rot[ax][f];
 			loc[f] = jm->loc[ax][f];
+			lo = f && lo < rot[f] ? lo : rot[f];
+			hi = f && hi > rot[f] ? hi : rot[f];
 		}
+		/* Unwrapped, an angle may wind past the keys' two turns each
+		 * way: whole turns off the whole channel bring it back. */
+		double turns = round(-(lo + hi) / 2 / 16384.0);
+		if (turns != 0 && (lo < -32768 || hi > 32767))
+			for (uint32_t f = 0; f < frames; f++)
+				rot[f] += turns * 16384.0;
 		s.samples[bit_index(ROT_BITS[ax])] = rot;
 		if (jm->moves[ax])
 			s.samples[bit_index(LOC_BITS[ax])] = loc;

@@ -15,12 +15,12 @@ bpy.ops.wm.read_factory_settings(use_empty=True)
 bpy.context.scene.render.fps = 30
 bpy.ops.import_scene.gltf(filepath=os.environ["GLB"], import_shading="FLAT")
 arm = [o for o in bpy.data.objects if o.type == "ARMATURE"][0]
+ad = arm.animation_data
 want = "entry %03d" % int(os.environ["ENTRY"])
 keep = [a for a in bpy.data.actions if a.name == want or a.name.startswith(want + "_")][0]
 for a in list(bpy.data.actions):
     if a != keep:
         bpy.data.actions.remove(a)
-ad = arm.animation_data
 for t in list(ad.nla_tracks):
     ad.nla_tracks.remove(t)
 # Bones the action does not key are exported at the pose they are in:
