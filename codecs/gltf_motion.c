@@ -18,6 +18,9 @@
 #define TURN (2 * M_PI)
 /* Below this cos(Y), X and Z turn about one axis: X is kept. */
 #define GIMBAL_COS 1e-7
+/* Below this cos(Y), Z is taken from X and their well-conditioned
+ * difference (sum), not from elements as small as cos(Y). */
+#define NEAR_GIMBAL_COS 0.1
 #define SCALE_EPS 1e-3
 
 /* What the motion is made from. */
@@ -80,6 +83,15 @@ void gltf_motion_euler(const double m[9], const double prev[3], const double ahe
 		e[0][0] = atan2(m[5], m[8]);
 		e[0][1] = y;
 		e[0][2] = atan2(m[1], m[0]);
+		/* Near Y = +-90 degrees X and Z each come from elements of the
+		 * size of cos Y, noise and all, but their difference (sum) from
+		 * ones of size 1: (1 + sin Y) sin(X - Z) = R01 - R12 and
+		 * (1 + sin Y) cos(X - Z) = R02 + R11 (with -Y: (1 - sin Y)
+		 * sin(X + Z) = -(R01 + R12), cos: R11 - R02).  Z is taken
+		 * from it, so the rotation stays whole where X is loose. */
+		if (cy < NEAR_GIMBAL_COS)
+			e[0][2] = m[2] < 0 ? e[0][0] - atan2(m[3] - m[7], m[6] + m[4])
+					   : atan2(-(m[3] + m[7]), m[4] - m[6]) - e[0][0];
 		e[1][0] = e[0][0] + M_PI;
 		e[1][1] = M_PI - y;
 		e[1][2] = e[0][2] + M_PI;

@@ -762,6 +762,61 @@ static void body_from_its_gltf(void **state)
 	tigrex_close(&t);
 }
 
+/* q's matrix (x y z w, not normalized: as a file's floats give it),
+ * column-major. */
+static void matrix_of(const double q[4], double m[9])
+{
+	double x = q[0], y = q[1], z = q[2], w = q[3];
+	const double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w),
+			     2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
+			     2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)};
+	memcpy(m, r, sizeof r);
+}
+
+/* Near Y = 90 degrees X and Z each rest on matrix elements as small as
+ * cos Y: turned through a bone frame whose quaternion a file stores in
+ * floats (Blender's 0.5000000596...), the rotation must come back as
+ * itself, Z being taken from their well-conditioned difference. */
+static void euler_near_gimbal(void **state)
+{
+	(void)state;
+	const double c[4] = {0.5, 0.5, 0.5000000596046448, 0.5};
+	double cm[9], worst = 0;
+	matrix_of(c, cm);
+	for (int k = 1; k <= 200; k++) {
+		double e[3] = {-1.2 + 0.01 * k, M_PI / 2 - 1e-7 * k, 0.15 - 0.003 * k}, r[9], t[9],
+		       m[9] = {0}, back[9], got[3], tr = 0;
+		pose_euler_matrix(e, r);
+		/* m = C^T (C R C^T) C: what a turned frame gives back */
+		for (int i = 0; i < 3; i++)
+			for (int j = 0; j < 3; j++) {
+				t[j * 3 + i] = 0;
+				for (int l = 0; l < 3; l++)
+					t[j * 3 + i] += cm[l * 3 + i] * r[j * 3 + l];
+			}
+		double u[9];
+		for (int i = 0; i < 3; i++)
+			for (int j = 0; j < 3; j++) {
+				u[j * 3 + i] = 0;
+				for (int l = 0; l < 3; l++)
+					u[j * 3 + i] += t[l * 3 + i] * cm[l * 3 + j];
+			}
+		for (int i = 0; i < 3; i++)
+			for (int j = 0; j < 3; j++)
+				for (int l = 0; l < 3; l++)
+					for (int n = 0; n < 3; n++)
+						m[j * 3 + i] += cm[i * 3 + l] * u[n * 3 + l] * cm[j * 3 + n];
+		gltf_motion_euler(m, e, e, got);
+		pose_euler_matrix(got, back);
+		for (int i = 0; i < 9; i++)
+			tr += r[i] * back[i];
+		double turn = acos(fmin(1, fmax(-1, (tr - 1) / 2))) * 180 / M_PI;
+		worst = turn > worst ? turn : worst;
+	}
+	print_message("near the gimbal: at worst %.4f degrees off\n", worst);
+	assert_true(worst < 0.01);
+}
+
 static void tigrex_asset(void **state)
 {
 	(void)state;
@@ -1010,6 +1065,7 @@ int main(void)
 		cmocka_unit_test(tigrex_asset),
 		cmocka_unit_test(entry_from_its_gltf),
 		cmocka_unit_test(body_from_its_gltf),
+		cmocka_unit_test(euler_near_gimbal),
 		cmocka_unit_test(tigrex_motion),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
