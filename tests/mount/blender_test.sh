@@ -24,7 +24,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-blender-test.XXXXXX")
 . "$(dirname "$0")/lib.sh"
 here=$(dirname "$(realpath "$0")")
 mnt=$work/mnt
-trap 'leave "$mnt"' EXIT
+trap 'leave "$mnt" "$work/all" "$work/loose"' EXIT
 
 check "-o fit= below half a raw unit, or not two numbers, is refused at mount" bash -c "
 	mkdir -p '$work/nofit' && cp '$sample/DATA.BIN' '$work/fit.bin' &&
