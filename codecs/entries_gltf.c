@@ -101,10 +101,21 @@ static enum mh_err rest_track(struct clip *c, int32_t last, struct mh_diag *d)
 	return t ? MH_OK : mh_fail(d, MH_ENOMEM, 0, "out of memory");
 }
 
+/* The value of track t's channel `bit` at frame f, 0 without one. */
+static double track_value(const struct clip_track *t, uint32_t bit, uint32_t f)
+{
+	for (uint32_t i = 0; t && i < t->nchannels; i++)
+		if (t->channels[i].bit == bit && t->channels[i].nkeys)
+			return curve_sample(&t->channels[i], f);
+	return 0;
+}
+
 /* Joint j's track fitted from the file's motion: rotation on every axis,
- * location on the axes that leave the bind offset. */
+ * location on the axes that leave the bind offset; `was` the joint's
+ * track in the clip replaced, or NULL. */
 static enum mh_err fitted_track(struct clip *c, const struct gltf_joint_motion *jm,
-				uint32_t frames, const double *fit, double *buf, struct mh_diag *d)
+				const struct clip_track *was, uint32_t frames, const double *fit,
+				double *buf, struct mh_diag *d)
 {
 	struct fit_track_samples s = {{0}, {fit ? fit[0] : 0, fit ? fit[1] : 0}};
 	for (int ax = 0; ax < 3; ax++) {
@@ -122,6 +133,14 @@ static enum mh_err fitted_track(struct clip *c, const struct gltf_joint_motion *
 		if (turns != 0 && (lo < -32768 || hi > 32767))
 			for (uint32_t f = 0; f < frames; f++)
 				rot[f] += turns * 16384.0;
+		/* Near Y = 90 degrees X is loose and may still wind past them:
+		 * each frame by whole turns nearest the angle the clip replaced
+		 * had there (0 without), the rotation the same at every frame. */
+		for (uint32_t f = 0; (lo + turns * 16384.0 < -32768 || hi + turns * 16384.0 > 32767) &&
+				     f < frames; f++) {
+			double hint = track_value(was, ROT_BITS[ax], f);
+			rot[f] -= 16384.0 * round((rot[f] - hint) / 16384.0);
+		}
 		s.samples[bit_index(ROT_BITS[ax])] = rot;
 		if (jm->moves[ax])
 			s.samples[bit_index(LOC_BITS[ax])] = loc;
@@ -147,7 +166,8 @@ static enum mh_err part_clip(const struct anim *a, const struct clip *was,
 	for (uint32_t t = 0; !err && t < count; t++) {
 		const struct gltf_joint_motion *jm = &m->joints[first + t];
 		if (jm->animated)
-			err = fitted_track(out, jm, frames, fit, buf, d);
+			err = fitted_track(out, jm, was && t < was->ntracks ? &was->tracks[t] : NULL,
+					   frames, fit, buf, d);
 		else if (was && t < was->ntracks && was->tracks[t].nchannels)
 			err = copy_track(out, &was->tracks[t], d);
 		else
