@@ -25,6 +25,7 @@
 #include "clipgen.h"
 #include "entries.h"
 #include "faults.h"
+#include "testlib.h"
 #include "tigrex.h"
 
 /* ---- the sample's MHFU packs ------------------------------------------- */
@@ -41,25 +42,6 @@ struct pack {
 static struct pack PACKS[MAX_PACKS];
 static unsigned NPACKS;
 static char WHY[4400]; /* why the sample is unusable; "" when loaded */
-
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	long n;
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
-	    fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1)) &&
-	    fread(buf, 1, (size_t)n, f) == (size_t)n) {
-		*len = (size_t)n;
-	} else {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
 
 /* The member number of "N.ext" in a PAC's folder, or -1. */
 static long member(const char *name, const char *ext)
@@ -89,14 +71,18 @@ static void add_folder(const char *src, const char *folder)
 	while ((de = readdir(dir)) && NPACKS < MAX_PACKS) {
 		struct pack *p = &PACKS[NPACKS];
 		struct anim a;
+		struct file_bytes f;
+		char why[8400];
 		if (member(de->d_name, "anim") < 0)
 			continue;
 		if (snprintf(path, sizeof path, "%s/%s/%s", src, folder,
 			     de->d_name) >= (int)sizeof path ||
 		    snprintf(p->label, sizeof p->label, "%s/%s", folder,
 			     de->d_name) >= (int)sizeof p->label ||
-		    !(p->bytes = slurp(path, &p->len)))
+		    !read_whole_file(path, &f, why, sizeof why))
 			continue;
+		p->bytes = f.p;
+		p->len = f.len;
 		if (anim_decode(p->bytes, p->len, CLIP_NONE, &a, NULL) ||
 		    a.format != CLIP_MHFU) {
 			anim_free(&a);
@@ -104,12 +90,14 @@ static void add_folder(const char *src, const char *folder)
 			continue;
 		}
 		anim_free(&a);
-		size_t n;
 		bool fits = snprintf(path, sizeof path, "%s/%s/%ld.skeleton", src,
 				     folder, rig) < (int)sizeof path;
-		uint8_t *s = rig >= 0 && fits ? slurp(path, &n) : NULL;
-		p->has_rig = s && !skeleton_decode(s, n, &p->rig, NULL);
-		free(s);
+		p->has_rig = rig >= 0 && fits &&
+			     read_whole_file(path, &f, why, sizeof why);
+		if (p->has_rig) {
+			p->has_rig = !skeleton_decode(f.p, f.len, &p->rig, NULL);
+			free(f.p);
+		}
 		NPACKS++;
 	}
 	closedir(dir);

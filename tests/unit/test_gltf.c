@@ -31,6 +31,7 @@
 #include "pmo.h"
 #include "png.h"
 #include "records.h"
+#include "testlib.h"
 #include "tigrex.h"
 
 #define PI_QUARTER 0.78539816339744830962 /* 45 degrees */
@@ -615,24 +616,6 @@ static void deterministic_and_clean_under_allocation_failures(void **state)
 
 /* ---- the sample's Tigrex ---------------------------------------------- */
 
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	long n;
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-	    (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-		*len = (size_t)n;
-	} else {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
 static void sample_tigrex(void **state)
 {
 	(void)state;
@@ -641,19 +624,19 @@ static void sample_tigrex(void **state)
 		fail_msg("MHFU_SAMPLE is not set: point it at a directory made by "
 			 "`build/mkarchive --seed 1 --out DIR/DATA.BIN --extract DIR/src` "
 			 "(`make units` does)");
-	char path[4200];
-	size_t sl, al;
+	char path[4200], why[4400];
+	struct file_bytes sb, ab;
 	snprintf(path, sizeof path, "%s/src/file_06185/0.skeleton", dir);
-	uint8_t *sb = slurp(path, &sl);
+	if (!read_whole_file(path, &sb, why, sizeof why))
+		fail_msg("%s", why);
 	snprintf(path, sizeof path, "%s/src/file_06185/3.anim", dir);
-	uint8_t *ab = slurp(path, &al);
-	if (!sb || !ab)
-		fail_msg("cannot read the Tigrex's skeleton and pack under %s/src", dir);
+	if (!read_whole_file(path, &ab, why, sizeof why))
+		fail_msg("%s", why);
 	struct skeleton s;
 	struct anim a;
 	struct mh_diag d = {0};
-	assert_int_equal(skeleton_decode(sb, sl, &s, &d), MH_OK);
-	assert_int_equal(anim_decode(ab, al, CLIP_NONE, &a, &d), MH_OK);
+	assert_int_equal(skeleton_decode(sb.p, sb.len, &s, &d), MH_OK);
+	assert_int_equal(anim_decode(ab.p, ab.len, CLIP_NONE, &a, &d), MH_OK);
 	uint32_t listed = 0;
 	for (uint32_t e = 0; e < ENTRIES_MAX; e++)
 		listed += entries_listed(&a, e);
@@ -668,8 +651,8 @@ static void sample_tigrex(void **state)
 	glb_close(b, &g);
 	skeleton_free(&s);
 	anim_free(&a);
-	free(sb);
-	free(ab);
+	free(sb.p);
+	free(ab.p);
 }
 
 /* ---- bodies: the PMO as the mesh ------------------------------------------ */

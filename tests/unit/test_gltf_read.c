@@ -32,6 +32,7 @@
 #include "pose.h"
 #include "quat.h"
 #include "skeleton.h"
+#include "testlib.h"
 
 #define RAW_TURN 16384.0 /* raw rotation units in a turn */
 
@@ -568,24 +569,6 @@ static void refusals(void **state)
 
 /* ---- the sample's Tigrex ------------------------------------------------ */
 
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	long n;
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-	    (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-		*len = (size_t)n;
-	} else {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
 struct tigrex {
 	struct skeleton s;
 	struct anim a;
@@ -602,23 +585,22 @@ static void tigrex_open(struct tigrex *t)
 			 "`build/mkarchive --seed 1 --out DIR/DATA.BIN --extract DIR/src` "
 			 "(`make units` does)");
 	static const char *members[] = {"0.skeleton", "3.anim", "1.pmo"};
-	uint8_t *buf[3];
-	size_t len[3];
+	struct file_bytes f[3];
 	for (int i = 0; i < 3; i++) {
-		char path[4200];
+		char path[4200], why[4400];
 		snprintf(path, sizeof path, "%s/src/file_06185/%s", dir, members[i]);
-		if (!(buf[i] = slurp(path, &len[i])))
-			fail_msg("cannot read %s", path);
+		if (!read_whole_file(path, &f[i], why, sizeof why))
+			fail_msg("%s", why);
 	}
 	struct mh_diag d = {0};
-	assert_int_equal(skeleton_decode(buf[0], len[0], &t->s, &d), MH_OK);
-	assert_int_equal(anim_decode(buf[1], len[1], CLIP_NONE, &t->a, &d), MH_OK);
-	assert_int_equal(pmo_decode(buf[2], len[2], NULL, 0, &t->p, &d), MH_OK);
+	assert_int_equal(skeleton_decode(f[0].p, f[0].len, &t->s, &d), MH_OK);
+	assert_int_equal(anim_decode(f[1].p, f[1].len, CLIP_NONE, &t->a, &d), MH_OK);
+	assert_int_equal(pmo_decode(f[2].p, f[2].len, NULL, 0, &t->p, &d), MH_OK);
 	struct gltf_body body = {.pmo = &t->p};
 	if (gltf_model_with(&t->s, &t->a, NULL, &body, 1, &t->glb, &t->len, &d) != MH_OK)
 		fail_msg("gltf_model_with: %s", d.msg);
 	for (int i = 0; i < 3; i++)
-		free(buf[i]);
+		free(f[i].p);
 }
 
 static void tigrex_close(struct tigrex *t)
