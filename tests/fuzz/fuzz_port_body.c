@@ -131,15 +131,8 @@ static void as_pmo(const uint8_t *data, size_t size)
 /* A synthesized model of the shape the input's head gives. */
 static void as_synth(const uint8_t *data, size_t size)
 {
-	uint8_t head[12] = {0};
-	memcpy(head, data, size < 12 ? size : 12);
-	uint64_t seed = 0;
-	for (int i = 0; i < 8; i++)
-		seed |= (uint64_t)head[i] << 8 * i;
-	struct mkpmo_shape s = {.p3rd = head[8] & 1, .skinned = head[8] >> 1 & 1,
-				.remap = head[8] >> 2 & 1, .companion = head[8] >> 3 & 1,
-				.meshes = 1 + head[9] % 3, .groups_per_mesh = 1 + head[10] % 4,
-				.vertices = 3 + head[11] % 40, .tail = head[8] >> 4};
+	struct mkpmo_shape s;
+	uint64_t seed = mkpmo_shape_of(data, size, &s);
 	struct mkpmo m;
 	mkpmo_build(seed, &s, &m);
 	check_model(m.pmo, m.len, m.companion, m.companion_len, size ? data[size - 1] : 0);

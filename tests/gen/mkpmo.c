@@ -547,6 +547,20 @@ static void join(struct rng *r, bool companion, unsigned tail, struct bytes *hea
 	}
 }
 
+uint64_t mkpmo_shape_of(const uint8_t *data, size_t size, struct mkpmo_shape *s)
+{
+	uint8_t head[12] = {0};
+	memcpy(head, data, size < 12 ? size : 12);
+	uint64_t seed = 0;
+	for (int i = 0; i < 8; i++)
+		seed |= (uint64_t)head[i] << 8 * i;
+	*s = (struct mkpmo_shape){.p3rd = head[8] & 1, .skinned = head[8] >> 1 & 1,
+				  .remap = head[8] >> 2 & 1, .companion = head[8] >> 3 & 1,
+				  .meshes = 1 + head[9] % 3, .groups_per_mesh = 1 + head[10] % 4,
+				  .vertices = 3 + head[11] % 40, .tail = head[8] >> 4};
+	return seed;
+}
+
 void mkpmo_build(uint64_t seed, const struct mkpmo_shape *s, struct mkpmo *out)
 {
 	struct rng r;

@@ -43,6 +43,11 @@ struct mkpmo {
 /* Builds a PMO of shape s from seed into *out (mkpmo_free frees it). */
 void mkpmo_build(uint64_t seed, const struct mkpmo_shape *s, struct mkpmo *out);
 
+/* The seed and shape a fuzzer's input picks: its first 8 bytes are the
+ * seed, the next 4 the shape's switches and counts (missing bytes read
+ * as zero).  Returns the seed. */
+uint64_t mkpmo_shape_of(const uint8_t *data, size_t size, struct mkpmo_shape *s);
+
 void mkpmo_free(struct mkpmo *m);
 
 /* ---- bodies ------------------------------------------------------------
