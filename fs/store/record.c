@@ -408,6 +408,21 @@ int record_override_get(struct record *r, const char *key, const char *ext, uint
 	return err;
 }
 
+int record_override_size(const struct record *r, const char *key, const char *ext,
+			 uint64_t *size)
+{
+	char name[256], path[sizeof OVERRIDES + sizeof name];
+	struct stat st;
+	if (r->dir < 0)
+		return ENOENT;
+	override_name(key, ext, name, sizeof name);
+	snprintf(path, sizeof path, "%s/%s", OVERRIDES, name);
+	if (fstatat(r->dir, path, &st, AT_SYMLINK_NOFOLLOW))
+		return errno;
+	*size = (uint64_t)st.st_size;
+	return 0;
+}
+
 int record_override_put(struct record *r, const char *key, const char *ext, const void *data,
 			size_t len)
 {

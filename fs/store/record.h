@@ -108,6 +108,10 @@ int record_override_get(struct record *r, const char *key, const char *ext, uint
 			size_t *len);
 int record_override_put(struct record *r, const char *key, const char *ext, const void *data,
 			size_t len);
+/* The size of the kept bytes, without reading them (a stat needs no
+ * more); ENOENT when there are none. */
+int record_override_size(const struct record *r, const char *key, const char *ext,
+			 uint64_t *size);
 /* Where they are kept, for messages: "DIR/overrides/KEY.EXT". */
 void record_override_path(const struct record *r, const char *key, const char *ext,
 			  char *buf, size_t len);

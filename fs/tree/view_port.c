@@ -371,16 +371,19 @@ static int port_donor_contents(struct mhfs *fs, const struct node *n, uint8_t **
 	return err ? err : *data ? 0 : ENOENT;
 }
 
+/* A stat of donor.pac: the kept bundle's size, not its bytes. */
 static int port_donor_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
 {
-	uint8_t *data;
-	size_t len;
-	int err = port_donor_contents(fs, n, &data, &len);
-	if (!err) {
-		t->size = len;
-		free(data);
-	}
-	return err;
+	char key[96];
+	uint64_t size;
+	int err = port_host(fs, n, t);
+	if (err)
+		return err;
+	port_key(fs, n, key, sizeof key);
+	if ((err = record_override_size(&fs->record, key, RECORD_PORT_DONOR, &size)))
+		return err;
+	t->size = size;
+	return 0;
 }
 
 const struct view_class view_port_donor = {

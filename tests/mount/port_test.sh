@@ -55,8 +55,9 @@ check "port/ before a donor: port.txt with the defaults, check.txt saying what t
 	grep -q 'donor absent' '$port/check.txt' && ! test -e '$port/out.pac' &&
 	! test -e '$port/map.tsv'"
 check "cp donor.pac into port/" cp "$p3/by-name/brute-tigrex/donor.pac" "$port/"
-check "port/ holds the donor as copied, and every made file" bash -c "
+check "port/ holds the donor as copied, its stat the copy's size, and every made file" bash -c "
 	cmp '$port/donor.pac' '$p3/$brute/donor.pac' &&
+	test \$(stat -c %s '$port/donor.pac') = \$(stat -c %s '$p3/$brute/donor.pac') &&
 	for f in port.txt map.tsv layout.tsv check.txt model.glb out.pac; do test -s '$port/'\$f || exit 1; done"
 check "the archive's bytes did not change" cmp "$sample/DATA.BIN" "$work/fu.bin"
 check "map.tsv: the hip 2 is driven by the donor's hip 1; every animated joint has a row" bash -c "
@@ -158,6 +159,7 @@ sed -i 's/^offset 3 /offset auto /' "$p3/$brute_moveset/records.txt"
 
 check "the Zinogre's 140 clips on the Tigrex's 123 entries: the placed and the unplaced rows add up, none dropped" bash -c "
 	cp '$p3/by-name/zinogre/donor.pac' '$port/donor.pac' &&
+	test \$(stat -c %s '$port/donor.pac') = \$(stat -c %s '$p3/by-name/zinogre/donor.pac') &&
 	placed=\$(awk -F'\t' '\$1 ~ /^[0-9]+\$/ && \$2 != \"-\"' '$port/layout.tsv' | wc -l) &&
 	unplaced=\$(awk -F'\t' '\$5 == \"unplaced\"' '$port/layout.tsv' | wc -l) &&
 	test \$placed -gt 0 && test \$unplaced -gt 0 && test \$((placed + unplaced)) = 140 &&
