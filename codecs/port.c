@@ -133,6 +133,9 @@ void port_host_free(struct port_host *h)
 	port_rig_free(&h->rig);
 	free(h->body);
 	free(h->body_group);
+	skeleton_free(&h->host_skel);
+	pmo_free(&h->host_body);
+	pmo_free(&h->donor_body);
 	anim_free(&h->pack);
 	free(h->part_first);
 	free(h->part_count);
@@ -147,7 +150,7 @@ enum mh_err port_host_own(struct port_host *h, const struct donor *donor, int em
 					      &h->skel, &rig, d);
 	if (err)
 		goto fail;
-	skeleton_free(&h->skel);
+	h->host_skel = h->skel;
 	h->skel = rig.skel;
 	rig.skel = (struct skeleton){0};
 	h->rig = rig;
@@ -450,7 +453,7 @@ enum mh_err port_run(const uint8_t *host, size_t host_len, int host_em,
 	if (err)
 		return err;
 	if (!(err = port_settings_check_host(s, &h, donor, d)) &&
-	    !(h.own && (err = port_own_body(&h, host, host_len, donor, s->skin, d))))
+	    !(h.own && (err = port_own_body(&h, host, donor, s->skin, d))))
 		err = run(host, host_len, &h, donor, s, r, d);
 	port_host_free(&h);
 	if (err)

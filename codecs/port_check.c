@@ -372,7 +372,7 @@ enum mh_err port_verify_host(const uint8_t *host, size_t host_len, const struct 
 	check_scale(h, donor, r);
 	check_hip(r);
 	check_fork(donor, r);
-	if ((err = port_own_checks(host, host_len, h, donor, built, built_len, r, d))) {
+	if ((err = port_own_checks(h, donor, built, built_len, r, d))) {
 		free(built);
 		return err;
 	}
@@ -390,7 +390,7 @@ enum mh_err port_verify(const uint8_t *host, size_t host_len, const struct donor
 {
 	struct port_host h;
 	enum mh_err err = port_host_open_mode(host, host_len, -1, donor, r->mode, &h, d);
-	if (!err && h.own && (err = port_own_body(&h, host, host_len, donor, r->skin, d)))
+	if (!err && h.own && (err = port_own_body(&h, host, donor, r->skin, d)))
 		port_host_free(&h);
 	if (err)
 		return err;

@@ -13,6 +13,7 @@
 #include "clip.h"
 #include "entries.h"
 #include "pac.h"
+#include "pmo.h"
 #include "records.h"
 #include "port.h"
 #include "skeleton.h"
@@ -60,6 +61,13 @@ struct port_host {
 	size_t body_len;
 	uint32_t *body_group;      /* per group of the body: the donor's it */
 	uint32_t body_groups;      /*   was made from (port_body's report) */
+	/* Mode own, decoded once for the body and its checks: the host's
+	 * skeleton (port_host_own), its body and the donor's (port_own_body;
+	 * has_host_body false when member 1 does not decode). */
+	struct skeleton host_skel;
+	struct pmo host_body;
+	bool has_host_body;
+	struct pmo donor_body;
 	struct anim pack;          /* member 3, MHFU */
 	uint32_t animated;         /* rig_animated */
 	uint32_t nparts;           /* entries_parts of the pack */
@@ -99,15 +107,16 @@ enum mh_err port_host_open_mode(const uint8_t *host, size_t len, int em,
  * the host PAC host[0..len) gives the host's body for skin transfer and
  * says whether the host drops its tail (the tip).  MH_ECORRUPT for a
  * donor or host body that does not decode; port_body's errors. */
-enum mh_err port_own_body(struct port_host *h, const uint8_t *host, size_t len,
+enum mh_err port_own_body(struct port_host *h, const uint8_t *host,
 			  const struct donor *donor, enum port_skin skin, struct mh_diag *d);
 
 /* The checks of a whole port (STILL, TEAR, BONES, SKIN, TIP, TEMPLATE;
- * port_tear.h) on the built PAC pac[0..pac_len) against the host's, and
- * r->tear_svg.  In mode host they are skipped.  MH_ENOMEM. */
-enum mh_err port_own_checks(const uint8_t *host, size_t host_len, const struct port_host *h,
-			    const struct donor *donor, const uint8_t *pac, size_t pac_len,
-			    struct port_result *r, struct mh_diag *d);
+ * port_tear.h) on the built PAC pac[0..pac_len) against the host h as
+ * port_own_body left it, and r->tear_svg.  In mode host they are
+ * skipped.  MH_ENOMEM. */
+enum mh_err port_own_checks(const struct port_host *h, const struct donor *donor,
+			    const uint8_t *pac, size_t pac_len, struct port_result *r,
+			    struct mh_diag *d);
 
 /* Part k's clip at entry e: NULL when the slot is empty or missing. */
 const struct clip *port_part_clip(const struct anim *a, uint32_t entry, uint32_t part);

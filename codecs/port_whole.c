@@ -21,24 +21,15 @@ static const enum port_check_code WHOLE[] = {
 };
 #define NWHOLE (sizeof WHOLE / sizeof *WHOLE)
 
-/* The host's skeleton (member 0) and body (member 1), decoded from its
- * bytes; *has_body false when the body does not decode.  MH_ECORRUPT for
- * a skeleton that does not (port_host_open read it before). */
-static enum mh_err host_model(const uint8_t *host, const struct pac *pac, struct skeleton *skel,
-			      struct pmo *body, bool *has_body, struct mh_diag *d)
+/* The host's body (member 1) into h->host_body; has_host_body false
+ * when it does not decode (the checks that need it are skipped). */
+static void host_body(struct port_host *h, const uint8_t *host)
 {
-	const struct pac_entry *e = pac->entries;
-	struct mh_diag why = {0};
-	memset(body, 0, sizeof *body);
-	*has_body = false;
-	if (pac->count < 2 ||
-	    skeleton_decode(host + e[PORT_HOST_SKELETON].offset, e[PORT_HOST_SKELETON].size, skel,
-			    &why))
-		return mh_fail(d, MH_ECORRUPT, 0, "the host's skeleton: %s", why.msg);
-	*has_body = e[1].size && !pmo_decode(host + e[1].offset, e[1].size, NULL, 0, body, &why);
-	if (!*has_body)
-		pmo_free(body);
-	return MH_OK;
+	const struct pac_entry *e = h->pac.entries;
+	h->has_host_body = h->pac.count > 1 && e[1].size &&
+			   !pmo_decode(host + e[1].offset, e[1].size, NULL, 0, &h->host_body, NULL);
+	if (!h->has_host_body)
+		pmo_free(&h->host_body);
 }
 
 static enum mh_err donor_body(const struct donor *donor, struct pmo *p, struct mh_diag *d)
@@ -98,36 +89,30 @@ static enum mh_err host_to_own(const struct port_host *h, const struct skeleton 
 	return err;
 }
 
-enum mh_err port_own_body(struct port_host *h, const uint8_t *host, size_t len,
+enum mh_err port_own_body(struct port_host *h, const uint8_t *host,
 			  const struct donor *donor, enum port_skin skin, struct mh_diag *d)
 {
-	(void)len;
-	struct pmo dp, hp;
-	struct skeleton hs;
 	struct port_body_report rep = {0};
 	int32_t *tip = NULL, *of_host = NULL;
 	uint32_t ntip = 0;
-	bool has_host_body;
-	enum mh_err err = donor_body(donor, &dp, d);
+	enum mh_err err = donor_body(donor, &h->donor_body, d);
 	if (err)
 		return err;
-	if ((err = host_model(host, &h->pac, &hs, &hp, &has_host_body, d))) {
-		pmo_free(&dp);
-		return err;
-	}
+	host_body(h, host);
+	const struct pmo *hp = h->has_host_body ? &h->host_body : NULL;
 	/* A host that can drop its tail draws mesh record 1 at the cut. */
-	if (has_host_body && rig_severed_root(&hs) >= 0 && hp.h.mesh_count >= 2)
+	if (hp && rig_severed_root(&h->host_skel) >= 0 && hp->h.mesh_count >= 2)
 		err = tip_joints(&h->skel, &tip, &ntip, d);
 	if (!err && skin == PORT_SKIN_TRANSFER)
-		err = has_host_body ? host_to_own(h, &hs, donor, &of_host, d)
-				    : mh_fail(d, MH_ECORRUPT, 0, "skin transfer: the host's body "
-					      "(member 1) does not decode");
+		err = hp ? host_to_own(h, &h->host_skel, donor, &of_host, d)
+			 : mh_fail(d, MH_ECORRUPT, 0, "skin transfer: the host's body "
+				   "(member 1) does not decode");
 	if (!err) {
+		bool transfer = skin == PORT_SKIN_TRANSFER;
 		struct port_body_in in = {
-			.donor = &dp, .donor_rig = &donor->skel, .joint_of_bone = h->rig.joint_of,
-			.port_rig = &h->skel, .skin = skin,
-			.host = skin == PORT_SKIN_TRANSFER ? &hp : NULL,
-			.host_rig = skin == PORT_SKIN_TRANSFER ? &hs : NULL,
+			.donor = &h->donor_body, .donor_rig = &donor->skel,
+			.joint_of_bone = h->rig.joint_of, .port_rig = &h->skel, .skin = skin,
+			.host = transfer ? hp : NULL, .host_rig = transfer ? &h->host_skel : NULL,
 			.joint_of_host = of_host, .tip_joints = tip, .ntip_joints = ntip,
 		};
 		err = port_body(&in, &h->body, &h->body_len, &rep, d);
@@ -140,10 +125,6 @@ enum mh_err port_own_body(struct port_host *h, const uint8_t *host, size_t len,
 	port_body_report_free(&rep);
 	free(tip);
 	free(of_host);
-	pmo_free(&dp);
-	if (has_host_body)
-		pmo_free(&hp);
-	skeleton_free(&hs);
 	return err;
 }
 
@@ -153,17 +134,14 @@ static void not_checked(struct port_check *c, bool skipped, const char *why)
 	snprintf(c->figure, sizeof c->figure, "%s", why);
 }
 
-enum mh_err port_own_checks(const uint8_t *host, size_t host_len, const struct port_host *h,
-			    const struct donor *donor, const uint8_t *pac, size_t pac_len,
-			    struct port_result *r, struct mh_diag *d)
+enum mh_err port_own_checks(const struct port_host *h, const struct donor *donor,
+			    const uint8_t *pac, size_t pac_len, struct port_result *r,
+			    struct mh_diag *d)
 {
-	(void)host_len;
 	struct pac built;
-	struct pmo body, dp, hp;
-	struct skeleton hs;
+	struct pmo body = {0};
 	struct port_tear tear = {0};
 	struct mh_diag why = {0};
-	bool has_host_body;
 	if (!h->own) {
 		for (size_t i = 0; i < NWHOLE; i++)
 			not_checked(&r->checks[WHOLE[i]], true, "mode host: the host's own body");
@@ -175,22 +153,16 @@ enum mh_err port_own_checks(const uint8_t *host, size_t host_len, const struct p
 		return MH_OK;
 	}
 	const struct pac_entry *e = built.entries;
-	enum mh_err err = built.count > 1 && !pmo_decode(pac + e[1].offset, e[1].size, NULL, 0,
-							 &body, &why)
-				  ? MH_OK : MH_ECORRUPT;
-	if (err) {
+	if (built.count < 2 || pmo_decode(pac + e[1].offset, e[1].size, NULL, 0, &body, &why)) {
 		pmo_free(&body);
 		pac_free(&built);
 		for (size_t i = 0; i < NWHOLE; i++)
 			not_checked(&r->checks[WHOLE[i]], false, "the port's body does not decode");
 		return MH_OK;
 	}
-	if ((err = donor_body(donor, &dp, d)))
-		goto no_donor;
-	if ((err = host_model(host, &h->pac, &hs, &hp, &has_host_body, d)))
-		goto no_host;
 	port_still_check(&h->skel, &body, &r->checks[PORT_CHECK_STILL]);
-	if (!(err = port_tear(&h->skel, &r->pack, &body, &tear, d))) {
+	enum mh_err err = port_tear(&h->skel, &r->pack, &body, &tear, d);
+	if (!err) {
 		port_tear_check(&tear, &r->checks[PORT_CHECK_TEAR]);
 		if (!(r->tear_svg = port_tear_svg(&tear, "port/tear.svg", &r->tear_svg_len)))
 			err = mh_fail(d, MH_ENOMEM, 0, "out of memory");
@@ -198,23 +170,18 @@ enum mh_err port_own_checks(const uint8_t *host, size_t host_len, const struct p
 	if (!err)
 		err = port_bones_check(&donor->skel, &h->skel, NULL, &r->checks[PORT_CHECK_BONES], d);
 	if (!err && r->skin == PORT_SKIN_SOURCE)
-		err = port_skin_check(&dp, donor->skel.nbones, h->rig.joint_of, &body, h->skel.nbones,
-				      h->body_group, &r->checks[PORT_CHECK_SKIN], d);
+		err = port_skin_check(&h->donor_body, donor->skel.nbones, h->rig.joint_of, &body,
+				      h->skel.nbones, h->body_group, &r->checks[PORT_CHECK_SKIN], d);
 	else if (!err)
 		not_checked(&r->checks[PORT_CHECK_SKIN], true, "skin transfer: the host's weights");
-	if (!err && has_host_body)
-		port_tip_check(&hs, &hp, &h->skel, &body, &r->checks[PORT_CHECK_TIP]);
+	if (!err && h->has_host_body)
+		port_tip_check(&h->host_skel, &h->host_body, &h->skel, &body,
+			       &r->checks[PORT_CHECK_TIP]);
 	else if (!err)
 		not_checked(&r->checks[PORT_CHECK_TIP], true, "the host's body does not decode");
 	if (!err)
-		err = port_template_check(&h->skel, &hs, &r->checks[PORT_CHECK_TEMPLATE], d);
+		err = port_template_check(&h->skel, &h->host_skel, &r->checks[PORT_CHECK_TEMPLATE], d);
 	port_tear_free(&tear);
-	if (has_host_body)
-		pmo_free(&hp);
-	skeleton_free(&hs);
-no_host:
-	pmo_free(&dp);
-no_donor:
 	pmo_free(&body);
 	pac_free(&built);
 	return err;
