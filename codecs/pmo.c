@@ -268,14 +268,14 @@ static void apply_palette(struct pmo *p)
 	}
 }
 
-static enum mh_err decode_geometry(struct pmo *p, const struct pmo_region *r,
+static enum mh_err decode_geometry(struct pmo *p, const struct pmo_region *r, bool values,
 				   struct mh_diag *d)
 {
 	uint64_t budget = BUDGET_PER_BYTE * ((uint64_t)p->raw_len + p->companion_len) + 64;
 	for (uint32_t g = 0; g < p->group_count; g++) {
 		enum mh_err err = pmo_walk_group(r, &p->groups[g], g, &budget, d);
 		if (!err)
-			err = pmo_decode_vertices(r, p, &p->groups[g], g, &budget, d);
+			err = pmo_decode_vertices(r, p, &p->groups[g], g, &budget, values, d);
 		if (err)
 			return err;
 	}
@@ -290,8 +290,8 @@ static uint8_t *copy_bytes(const uint8_t *buf, size_t len)
 	return q;
 }
 
-enum mh_err pmo_decode(const uint8_t *buf, size_t len, const uint8_t *companion,
-		       size_t companion_len, struct pmo *p, struct mh_diag *d)
+static enum mh_err decode(const uint8_t *buf, size_t len, const uint8_t *companion,
+			  size_t companion_len, bool values, struct pmo *p, struct mh_diag *d)
 {
 	memset(p, 0, sizeof *p);
 	enum mh_err err = decode_header(buf, len, &p->h, d);
@@ -312,7 +312,63 @@ enum mh_err pmo_decode(const uint8_t *buf, size_t len, const uint8_t *companion,
 	    (err = decode_remap_palette(p, d)) || (err = decode_materials(p, d)))
 		return err;
 	apply_palette(p);
-	return decode_geometry(p, &r, d);
+	return decode_geometry(p, &r, values, d);
+}
+
+enum mh_err pmo_decode(const uint8_t *buf, size_t len, const uint8_t *companion,
+		       size_t companion_len, struct pmo *p, struct mh_diag *d)
+{
+	return decode(buf, len, companion, companion_len, true, p, d);
+}
+
+enum mh_err pmo_decode_structure(const uint8_t *buf, size_t len, const uint8_t *companion,
+				 size_t companion_len, struct pmo *p, struct mh_diag *d)
+{
+	return decode(buf, len, companion, companion_len, false, p, d);
+}
+
+/* A copy of n items of `size` bytes at src (NULL: none, *ok kept). */
+static void *copy_array(const void *src, size_t n, size_t size, bool *ok)
+{
+	if (!src)
+		return NULL;
+	void *q = malloc(n && size ? n * size : 1);
+	if (!q)
+		*ok = false;
+	else if (n && size)
+		memcpy(q, src, n * size);
+	return q;
+}
+
+enum mh_err pmo_clone(const struct pmo *src, struct pmo *p, struct mh_diag *d)
+{
+	bool ok = true;
+	*p = *src;
+	/* Each pointer replaced before the next copy: a failure leaves *p
+	 * owning what it holds, NULL for the rest. */
+	p->groups = NULL;
+	p->meshes = copy_array(src->meshes, src->h.mesh_count, sizeof *p->meshes, &ok);
+	p->remap = copy_array(src->remap, src->remap_count, 1, &ok);
+	p->palette = copy_array(src->palette, src->palette_count, sizeof *p->palette, &ok);
+	p->materials = copy_array(src->materials, src->h.material_count, sizeof *p->materials, &ok);
+	p->raw = copy_array(src->raw, src->raw_len, 1, &ok);
+	p->companion = copy_array(src->companion, src->companion_len, 1, &ok);
+	if (ok && src->groups && !(p->groups = calloc(src->group_count ? src->group_count : 1,
+						      sizeof *p->groups)))
+		ok = false;
+	for (uint32_t g = 0; ok && p->groups && g < src->group_count; g++) {
+		const struct pmo_group *from = &src->groups[g];
+		struct pmo_group *to = &p->groups[g];
+		*to = *from;
+		to->cmds = copy_array(from->cmds, from->cmd_count, sizeof *to->cmds, &ok);
+		to->draws = copy_array(from->draws, from->draw_count, sizeof *to->draws, &ok);
+		to->indices = copy_array(from->indices, from->index_count, sizeof *to->indices, &ok);
+		to->vertices = copy_array(from->vertices, from->vertex_count, sizeof *to->vertices,
+					  &ok);
+	}
+	if (!ok && !p->groups)
+		p->group_count = 0; /* pmo_free walks the groups there are */
+	return ok ? MH_OK : mh_fail(d, MH_ENOMEM, 0, "out of memory");
 }
 
 void pmo_free(struct pmo *p)

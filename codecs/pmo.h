@@ -205,6 +205,18 @@ bool pmo_needs_companion(const uint8_t *buf, size_t len);
 enum mh_err pmo_decode(const uint8_t *buf, size_t len, const uint8_t *companion,
 		       size_t companion_len, struct pmo *p, struct mh_diag *d);
 
+/* pmo_decode without the vertices' values: every group's vertex_count
+ * and draws, its vertices NULL.  It fails where pmo_decode fails, with
+ * the same diagnosis: what a check of the structure (the rules) needs,
+ * at a fraction of the cost. */
+enum mh_err pmo_decode_structure(const uint8_t *buf, size_t len, const uint8_t *companion,
+				 size_t companion_len, struct pmo *p, struct mh_diag *d);
+
+/* A copy of src in *p, which owns all of its arrays: what pmo_decode of
+ * src's bytes gives, without decoding them again.  The caller frees *p
+ * with pmo_free, also after a failure (MH_ENOMEM). */
+enum mh_err pmo_clone(const struct pmo *src, struct pmo *p, struct mh_diag *d);
+
 /* The PMO's bytes and, when external, the companion's (else NULL, 0);
  * both malloc'ed and the caller's.  companion may be NULL for a PMO that
  * is not external.  MH_ERANGE when the model's counts no longer match
@@ -280,9 +292,10 @@ struct pmo_region {
 enum mh_err pmo_walk_group(const struct pmo_region *r, struct pmo_group *grp, uint32_t g,
 			   uint64_t *budget, struct mh_diag *d);
 
-/* Decodes group g's vertices (after pmo_walk_group) with its mesh. */
+/* Decodes group g's vertices (after pmo_walk_group) with its mesh; with
+ * `values` false, only checks that they lie inside the region. */
 enum mh_err pmo_decode_vertices(const struct pmo_region *r, const struct pmo *p,
-				struct pmo_group *grp, uint32_t g, uint64_t *budget,
+				struct pmo_group *grp, uint32_t g, uint64_t *budget, bool values,
 				struct mh_diag *d);
 
 #endif

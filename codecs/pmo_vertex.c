@@ -138,7 +138,7 @@ static void decode_one(const struct pmo_vtype *vt, const struct pmo_mesh *m, con
 }
 
 enum mh_err pmo_decode_vertices(const struct pmo_region *r, const struct pmo *p,
-				struct pmo_group *grp, uint32_t g, uint64_t *budget,
+				struct pmo_group *grp, uint32_t g, uint64_t *budget, bool values,
 				struct mh_diag *d)
 {
 	uint64_t n = grp->vertex_count, stride = grp->vtype.stride;
@@ -156,6 +156,8 @@ enum mh_err pmo_decode_vertices(const struct pmo_region *r, const struct pmo *p,
 		return mh_fail(d, MH_ECORRUPT, grp->vertex_at, "group %u's vertices are more than "
 			       "the PMO's bytes can hold (its blocks overlap others too often)", g);
 	*budget -= n;
+	if (!values)
+		return MH_OK;
 	if (!(grp->vertices = malloc(n * sizeof *grp->vertices)))
 		return mh_fail(d, MH_ENOMEM, 0, "out of memory");
 	const struct pmo_mesh *m = &p->meshes[grp->mesh];

@@ -79,7 +79,7 @@ static bool decodes_as(const uint8_t *buf, size_t len, enum kind k, struct mh_di
 		}
 		if (pmo_needs_companion(buf, len))
 			break;
-		err = pmo_decode(buf, len, NULL, 0, &p, d);
+		err = pmo_decode_structure(buf, len, NULL, 0, &p, d);
 		pmo_free(&p);
 		break;
 	}
@@ -174,7 +174,7 @@ static void check_pmo_item(const uint8_t *item, size_t len, const struct skeleto
 		now->kind = KIND_DATA; /* UNDECODABLE decodes it as it can */
 		return;
 	}
-	if ((now->ok = decoded(pmo_decode(item, len, NULL, 0, &p, &now->why), r)))
+	if ((now->ok = decoded(pmo_decode_structure(item, len, NULL, 0, &p, &now->why), r)))
 		rules_check_pmo(&p, rig, r);
 	pmo_free(&p);
 }

@@ -104,6 +104,17 @@ static bool pmo_to_next_entry(struct mhfs *fs, const struct node *view)
 	       !pmo_text_resolve(fs, &vertices, &t) && t.model->pmo.external;
 }
 
+/* Whether model m was decoded from the bytes the edit commits to (old:
+ * its PMO's, or with next_entry its geometry's): its PMO is then what
+ * decoding them gives, and a copy of it saves decoding them again. */
+static bool model_holds(const struct model *m, bool next_entry, const uint8_t *old,
+			size_t old_len)
+{
+	const uint8_t *held = !m ? NULL : next_entry ? m->pmo.companion : m->pmo.raw;
+	size_t held_len = !m ? 0 : next_entry ? m->pmo.companion_len : m->pmo.raw_len;
+	return held && held_len == old_len && !memcmp(held, old, old_len);
+}
+
 /* The new bytes of what the edit commits to: the PMO (old), or, with
  * e->next_entry, the next entry holding its geometry (old), the PMO's own
  * bytes those the model keeps.  The other of the two must not change. */
@@ -116,7 +127,9 @@ static enum mh_err pmo_text_encode(const struct edit *e, const uint8_t *old, siz
 	if (e->next_entry && !m)
 		return mh_fail(d, MH_EIO, 0, "the PMO beside its geometry could not be read");
 	struct pmo p;
-	enum mh_err err = e->next_entry
+	enum mh_err err = model_holds(m, e->next_entry, old, old_len)
+				  ? pmo_clone(&m->pmo, &p, d)
+			  : e->next_entry
 				  ? pmo_decode(m->pmo.raw, m->pmo.raw_len, old, old_len, &p, d)
 				  : pmo_decode(old, old_len, m ? m->pmo.companion : NULL,
 					       m ? m->pmo.companion_len : 0, &p, d);

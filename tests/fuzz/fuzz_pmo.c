@@ -11,7 +11,9 @@
  * triangles must name its vertices, and every vertex of one group (the
  * input's last byte picks it) set to itself must change no byte; a moved
  * vertex is stored or refused with a diagnostic.  What does not decode
- * must fail with a diagnostic.  Any violation abort()s.  Built with clang
+ * must fail with a diagnostic.  Its structure alone decodes or fails
+ * alike, and a clone of it encodes to the same bytes.  Any violation
+ * abort()s.  Built with clang
  * -fsanitize=fuzzer (tests/fuzz/fuzz.sh) or with tests/fuzz/fuzz_driver.c.
  * fuzz.sh flags: -max_len=8192
  */
@@ -73,18 +75,47 @@ static void check_move(struct pmo *p, uint32_t g)
 		abort();
 }
 
+/* The structure alone decodes as the whole model does: the same
+ * outcome, diagnosis and vertex counts, no vertices. */
+static void check_structure(const uint8_t *buf, size_t len, const uint8_t *comp, size_t comp_len,
+			    enum mh_err err, const struct mh_diag *d, const struct pmo *p)
+{
+	struct pmo s;
+	struct mh_diag ds = {0};
+	if (pmo_decode_structure(buf, len, comp, comp_len, &s, &ds) != err ||
+	    (err && (ds.offset != d->offset || strcmp(ds.msg, d->msg))))
+		abort();
+	for (uint32_t g = 0; !err && g < s.group_count; g++)
+		if (s.groups[g].vertex_count != p->groups[g].vertex_count || s.groups[g].vertices)
+			abort();
+	pmo_free(&s);
+}
+
+/* A clone encodes to the same bytes and owns its arrays (freed apart). */
+static void check_clone(const struct pmo *p, const uint8_t *buf, size_t len, const uint8_t *comp,
+			size_t comp_len)
+{
+	struct pmo c;
+	if (pmo_clone(p, &c, NULL) != MH_OK)
+		abort();
+	check_bytes(&c, buf, len, comp, comp_len);
+	pmo_free(&c);
+}
+
 static void check_model(const uint8_t *buf, size_t len, const uint8_t *comp, size_t comp_len,
 			uint8_t pick, size_t limit)
 {
 	struct pmo p;
 	struct mh_diag d = {0};
 	enum mh_err err = pmo_decode(buf, len, comp, comp_len, &p, &d);
+	check_structure(buf, len, comp, comp_len, err, &d, &p);
 	if (err) {
 		if (d.code != err || !d.msg[0] || d.offset > limit)
 			abort();
 		pmo_free(&p);
 		return;
 	}
+	check_clone(&p, buf, len, comp, comp_len);
 	check_bytes(&p, buf, len, comp, comp_len);
 	if (p.group_count) {
 		uint32_t g = pick % p.group_count;

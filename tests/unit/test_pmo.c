@@ -514,6 +514,46 @@ static void test_body(void **state)
 	}
 }
 
+/* A clone is the decoded model, owning its arrays: an edit of the clone
+ * leaves the original's bytes and vertices as they were.  The structure
+ * alone has the vertex counts and no vertices. */
+static void test_clone_structure(void **state)
+{
+	(void)state;
+	for (int p3rd = 0; p3rd < 2; p3rd++) {
+		struct mkpmo_shape s = {.p3rd = p3rd, .meshes = 2, .groups_per_mesh = 3,
+					.vertices = 20, .skinned = true, .companion = p3rd,
+					.remap = true};
+		struct mkpmo m;
+		mkpmo_build(11, &s, &m);
+		const uint8_t *comp = p3rd ? m.companion : NULL;
+		size_t comp_len = p3rd ? m.companion_len : 0;
+		struct pmo p, c, st;
+		struct mh_diag d = {0};
+		decode_ok(m.pmo, m.len, comp, comp_len, &p);
+		assert_int_equal(pmo_clone(&p, &c, &d), MH_OK);
+		encodes_to(&c, m.pmo, m.len, comp, comp_len);
+		assert_ptr_not_equal(c.groups, p.groups);
+		assert_ptr_not_equal(c.groups[0].vertices, p.groups[0].vertices);
+		struct pmo_vertex v = c.groups[0].vertices[1];
+		v.pos[1] = v.pos[1] == 0.0f ? c.meshes[0].scale[1] / 4 : 0.0f;
+		assert_int_equal(pmo_vertex_set(&c, 0, 1, &v, &d), MH_OK);
+		assert_memory_not_equal(&c.groups[0].vertices[1], &p.groups[0].vertices[1],
+					sizeof v.pos);
+		encodes_to(&p, m.pmo, m.len, comp, comp_len);
+		assert_int_equal(pmo_decode_structure(m.pmo, m.len, comp, comp_len, &st, &d), MH_OK);
+		assert_int_equal(st.group_count, p.group_count);
+		for (uint32_t g = 0; g < p.group_count; g++) {
+			assert_int_equal(st.groups[g].vertex_count, p.groups[g].vertex_count);
+			assert_null(st.groups[g].vertices);
+		}
+		pmo_free(&st);
+		pmo_free(&c);
+		pmo_free(&p);
+		mkpmo_free(&m);
+	}
+}
+
 static void test_companion(void **state)
 {
 	(void)state;
@@ -868,6 +908,7 @@ int main(void)
 		cmocka_unit_test(test_monster),
 		cmocka_unit_test(test_body),
 		cmocka_unit_test(test_companion),
+		cmocka_unit_test(test_clone_structure),
 		cmocka_unit_test(test_edit_unchanged),
 		cmocka_unit_test(test_edit_position),
 		cmocka_unit_test(test_edit_refused),
