@@ -16,6 +16,7 @@
 #include "bytes.h"
 #include "crc32.h"
 #include "record.h"
+#include "same_bytes.h"
 
 #define HISTORY_DIR "history"
 #define ORIGINALS_DIR "original"
@@ -82,12 +83,9 @@ struct delta {
 static struct delta delta_of(const uint8_t *old, size_t old_len, const uint8_t *now,
 			     size_t now_len)
 {
-	size_t common = old_len < now_len ? old_len : now_len, p = 0, q = 0;
-	while (p < common && old[p] == now[p])
-		p++;
-	while (q < common - p && old[old_len - 1 - q] == now[now_len - 1 - q])
-		q++;
-	return (struct delta){p, q};
+	size_t common = old_len < now_len ? old_len : now_len;
+	size_t p = same_prefix(old, now, common);
+	return (struct delta){p, same_suffix(old + old_len, now + now_len, common - p)};
 }
 
 /* The bytes before a commit from those after it (now[0..now_len)) and

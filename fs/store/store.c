@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cipher.h"
+#include "same_bytes.h"
 
 /* ---- the store --------------------------------------------------------- */
 
@@ -639,11 +640,9 @@ static int write_in_place(struct store *s, const struct entry_write *ew, struct 
 	long rec = databin_size_index(db, id);
 	struct journal_write w[2];
 	size_t n = 0, common = len < old_len ? len : old_len;
-	size_t lo = 0, hi = len > old_len ? len : old_len;
-	while (lo < common && old[lo] == bytes[lo])
-		lo++;
-	while (len == old_len && hi > lo && old[hi - 1] == bytes[hi - 1])
-		hi--;
+	size_t lo = same_prefix(old, bytes, common), hi = len > old_len ? len : old_len;
+	if (len == old_len)
+		hi -= same_suffix(old + len, bytes + len, len - lo);
 	uint8_t *toc = NULL, *buf = calloc(1, hi > lo ? hi - lo : 1);
 	if (!buf)
 		return ENOMEM;
