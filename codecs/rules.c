@@ -644,13 +644,19 @@ static void check_channel_twice(const struct clip *c, const struct where *w,
 				struct rule_report *r)
 {
 	uint64_t seen[0x10000 / 64];
+	memset(seen, 0, sizeof seen);
 	for (uint32_t t = 0; t < c->ntracks; t++) {
-		memset(seen, 0, sizeof seen);
-		for (uint32_t j = 0; j < c->tracks[t].nchannels; j++)
-			if (repeated(&c->tracks[t], j, seen))
+		const struct clip_track *tr = &c->tracks[t];
+		for (uint32_t j = 0; j < tr->nchannels; j++)
+			if (repeated(tr, j, seen))
 				report(r, RULE_DUPLICATE_CHANNEL,
 				       at_clip(w, c, t, j, -1), "a second "
 				       "channel of the same bit in the track");
+		/* the next track starts clear: its own words cleared, not
+		 * all 8 KB (a pack has thousands of tracks) */
+		for (uint32_t j = 0; j < tr->nchannels; j++)
+			if (tr->channels[j].bit < 0x10000)
+				seen[tr->channels[j].bit / 64] = 0;
 	}
 }
 
