@@ -27,6 +27,13 @@
  * when out of memory. */
 char *pmo_mesh_print(const struct pmo *p, size_t *len);
 char *pmo_vertices_print(const struct pmo *p, size_t *len);
+
+/* pmo_vertices_print(now), given `was` and its text as that printed it:
+ * the rows of vertices whose values did not change are copied from
+ * was_text rather than printed again (a commit of one vertex reprints
+ * one row).  Any other difference of shape prints the whole text. */
+char *pmo_vertices_reprint(const struct pmo *now, const struct pmo *was, const char *was_text,
+			   size_t was_len, size_t *len);
 char *pmo_materials_print(const struct pmo *p, size_t *len);
 
 /* Applies an edited mesh.txt.  bones: the skeleton's bone count, which a

@@ -96,18 +96,76 @@ static void put_row(struct strbuf *sb, struct memo *m, const struct pmo_group *g
 	strbuf_char(sb, '\n');
 }
 
+static const char HEADER[] =
+	"# group\tvertex\tx\ty\tz\tnx\tny\tnz\tu\tv\tr\tg\tb\ta\tbone:weight...\n";
+
 char *pmo_vertices_print(const struct pmo *p, size_t *len)
+{
+	return pmo_vertices_reprint(p, NULL, NULL, 0, len);
+}
+
+/* Whether two groups print their rows alike: the same columns and the
+ * same bones in their weight slots. */
+static bool same_shape(const struct pmo_group *a, const struct pmo_group *b)
+{
+	struct row_shape sa = shape_of(&a->vtype), sb = shape_of(&b->vtype);
+	return a->vertex_count == b->vertex_count && sa.normal == sb.normal && sa.uv == sb.uv &&
+	       sa.color == sb.color && sa.weights == sb.weights &&
+	       !memcmp(a->slot_bone, b->slot_bone, sizeof a->slot_bone);
+}
+
+/* Whether vertex a prints as b does, to the bit of every value its row
+ * shows. */
+static bool same_row(const struct pmo_vertex *a, const struct pmo_vertex *b,
+		     const struct row_shape *s)
+{
+	return !memcmp(a->pos, b->pos, sizeof a->pos) &&
+	       (!s->normal || !memcmp(a->normal, b->normal, sizeof a->normal)) &&
+	       (!s->uv || !memcmp(a->uv, b->uv, sizeof a->uv)) &&
+	       (!s->color || !memcmp(a->rgba, b->rgba, sizeof a->rgba)) &&
+	       !memcmp(a->weights, b->weights, s->weights * sizeof a->weights[0]);
+}
+
+/* Whether `was` and its text can lend `now` their rows: the same groups
+ * of the same shapes, the text starting with the header. */
+static bool rows_lendable(const struct pmo *now, const struct pmo *was, const char *text,
+			  size_t len)
+{
+	if (!was || !text || was->group_count != now->group_count || len < sizeof HEADER - 1 ||
+	    memcmp(text, HEADER, sizeof HEADER - 1))
+		return false;
+	for (uint32_t g = 0; g < now->group_count; g++)
+		if (!same_shape(&now->groups[g], &was->groups[g]))
+			return false;
+	return true;
+}
+
+char *pmo_vertices_reprint(const struct pmo *now, const struct pmo *was, const char *was_text,
+			   size_t was_len, size_t *len)
 {
 	struct strbuf sb = {0};
 	struct memo *m = calloc(1, sizeof *m);
 	if (!m)
 		return NULL;
-	strbuf_printf(&sb, "# group\tvertex\tx\ty\tz\tnx\tny\tnz\tu\tv\tr\tg\tb\ta\tbone:weight...\n");
-	for (uint32_t g = 0; g < p->group_count; g++) {
-		const struct pmo_group *grp = &p->groups[g];
+	bool lend = rows_lendable(now, was, was_text, was_len);
+	const char *at = lend ? was_text + sizeof HEADER - 1 : NULL;
+	const char *end = lend ? was_text + was_len : NULL;
+	strbuf_append(&sb, HEADER, sizeof HEADER - 1);
+	for (uint32_t g = 0; g < now->group_count; g++) {
+		const struct pmo_group *grp = &now->groups[g];
 		struct row_shape s = shape_of(&grp->vtype);
-		for (uint32_t v = 0; v < grp->vertex_count; v++)
-			put_row(&sb, m, grp, &s, g, v);
+		for (uint32_t v = 0; v < grp->vertex_count; v++) {
+			/* was's row v of group g, when the text still has one */
+			const char *nl = lend ? memchr(at, '\n', (size_t)(end - at)) : NULL;
+			if (nl && same_row(&grp->vertices[v], &was->groups[g].vertices[v], &s))
+				strbuf_append(&sb, at, (size_t)(nl + 1 - at));
+			else
+				put_row(&sb, m, grp, &s, g, v);
+			if (!nl)
+				lend = false;
+			else
+				at = nl + 1;
+		}
 	}
 	free(m);
 	return strbuf_take(&sb, len);

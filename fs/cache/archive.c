@@ -28,7 +28,7 @@
 #define SNIFF_GAP_MAX (128u << 10)
 #define SNIFF_CHUNK (4u << 20)
 
-static void drop_caches(struct archive *ar, uint32_t id);
+static void drop_caches(struct archive *ar, uint32_t id, bool carry);
 static void forget_decoded(struct archive *ar, uint32_t id);
 
 static int read_backing(void *ctx, uint64_t off, void *buf, size_t len)
@@ -318,7 +318,7 @@ void archive_close(struct archive *ar)
 {
 	archive_finish(ar);
 	for (uint32_t i = 0; ar->cache.entries && i < ar->count; i++)
-		drop_caches(ar, i);
+		drop_caches(ar, i, false);
 	free(ar->cache.entries);
 	free(atomic_load(&ar->cache.index_tsv));
 	databin_free(&ar->db);
@@ -547,15 +547,57 @@ void archive_entry_name(struct archive *ar, uint32_t id, char *buf, size_t len)
 
 /* ---- writing ---------------------------------------------------------- */
 
+/* A PMO model in c whose vertices.tsv was printed, taken out of c. */
+static struct model *take_printed_pmo(struct model_cache *c)
+{
+	struct model *m = atomic_load(&c->model);
+	if (!m || m->kind != KIND_PMO || !atomic_load(&m->pmo_text[PMO_VERTICES_TSV]))
+		return NULL;
+	return atomic_exchange(&c->model, NULL);
+}
+
+/* The first PMO model of tree t with its vertices.tsv printed, taken out
+ * of its member's cache; *offset: that member's. */
+static struct model *take_printed_member(struct pactree *t, uint64_t *offset)
+{
+	for (uint32_t i = 0; t && i < t->count; i++) {
+		struct model *m = take_printed_pmo(&t->subs[i].cache);
+		if (!m)
+			m = take_printed_member(t->subs[i].child, offset);
+		else
+			*offset = t->subs[i].offset;
+		if (m)
+			return m;
+	}
+	return NULL;
+}
+
 /* Frees an entry's decoded tree and models, with `io` held exclusively.
- * What they said about its bytes (kind, failures to decode) stays. */
-static void drop_caches(struct archive *ar, uint32_t id)
+ * What they said about its bytes (kind, failures to decode) stays.  When
+ * the bytes changed (`carry`), a PMO model whose vertices.tsv was read is
+ * kept aside for the next model of that PMO (archive_take_carried). */
+static void drop_caches(struct archive *ar, uint32_t id, bool carry)
 {
 	struct archive_entry *e = &ar->cache.entries[id];
 	struct pactree *t = atomic_exchange(&e->tree, NULL);
+	uint64_t offset = 0;
+	struct model *kept = carry ? take_printed_pmo(&e->cache) : NULL;
+	if (carry && !kept)
+		kept = take_printed_member(t, &offset);
+	model_free(atomic_exchange(&e->carried, NULL));
+	e->carried_offset = offset;
+	atomic_store(&e->carried, kept);
 	atomic_fetch_sub(&ar->cache.bytes, pactree_bytes(t) + model_cache_text_bytes(&e->cache));
 	pactree_free(t);
 	model_cache_free(&e->cache);
+}
+
+struct model *archive_take_carried(struct archive *ar, uint32_t id, uint64_t offset)
+{
+	struct archive_entry *e = &ar->cache.entries[id];
+	if (!atomic_load(&e->carried) || e->carried_offset != offset)
+		return NULL;
+	return atomic_exchange(&e->carried, NULL);
 }
 
 static bool over_budget(const struct archive *ar)
@@ -573,11 +615,11 @@ static void sweep(struct archive *ar)
 		struct archive_entry *e = &ar->cache.entries[id];
 		ar->cache.clock_hand = id + 1 < ar->count ? id + 1 : 0;
 		if (!atomic_load(&e->tree) && !atomic_load(&e->cache.model) &&
-		    !atomic_load(&e->cache.check))
+		    !atomic_load(&e->cache.check) && !atomic_load(&e->carried))
 			continue;
 		if (atomic_exchange(&e->used, false))
 			continue;
-		drop_caches(ar, id);
+		drop_caches(ar, id, false);
 		atomic_fetch_add(&ar->cache.evictions, 1);
 	}
 }
@@ -619,7 +661,7 @@ void archive_for_linked(struct archive *ar, uint32_t id, bool id_anim,
 
 static void drop_linked(void *ar, uint32_t e)
 {
-	drop_caches(ar, e);
+	drop_caches(ar, e, true);
 }
 
 static void forget_linked(struct archive *ar, uint32_t id)
@@ -629,7 +671,7 @@ static void forget_linked(struct archive *ar, uint32_t id)
 
 void archive_forget_views(struct archive *ar, uint32_t id)
 {
-	drop_caches(ar, id);
+	drop_caches(ar, id, true);
 	forget_linked(ar, id);
 }
 
@@ -650,7 +692,7 @@ static void forget_decoded(struct archive *ar, uint32_t id)
 {
 	struct archive_entry *e = &ar->cache.entries[id];
 	atomic_fetch_add(&e->generation, 1);
-	drop_caches(ar, id);
+	drop_caches(ar, id, true);
 	atomic_store(&e->tree_failed, false);
 	atomic_store(&e->cache.failed, false);
 	free(atomic_exchange(&ar->cache.index_tsv, NULL));

@@ -66,6 +66,13 @@ struct archive_entry {
 						archive's mtime at mount */
 	_Atomic bool used;                   /* looked at since the eviction
 						clock last passed */
+	_Atomic(struct model *) carried;     /* a PMO's model from before the
+						entry's bytes last changed, its
+						vertices.tsv printed: the next
+						model of that PMO reprints only
+						the rows that changed
+						(archive_take_carried) */
+	uint64_t carried_offset;             /* where that PMO was in the entry */
 };
 
 /* What the mount has learnt of the entries: per entry (kind, container
@@ -205,6 +212,11 @@ void archive_sniff_all(struct archive *ar);
 /* The entry's container tree, NULL if it is not a PAC that decodes (the
  * reason then goes to the mount log once). */
 const struct pactree *archive_entry_tree(struct archive *ar, uint32_t id);
+
+/* The model carried across a change of entry id's bytes
+ * (archive_entry.carried) of the PMO at `offset` in it, taken (the
+ * caller frees it), or NULL.  With the archive's lock held. */
+struct model *archive_take_carried(struct archive *ar, uint32_t id, uint64_t offset);
 
 /* When the decoded caches exceed the budget, drops those of entries not
  * looked at lately (a clock sweep) until a quarter is free.  Takes `io`

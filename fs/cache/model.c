@@ -83,6 +83,22 @@ static bool pack_map(struct model *m, const struct model_map_source *src)
 	return m->records_txt.text != NULL;
 }
 
+static const struct model_text *model_keep(struct model *m, _Atomic(struct model_text *) *slot,
+					   char *text, size_t len);
+
+/* PMO model m's vertices.tsv, its rows lent by its model before (was)
+ * where their vertices did not change: the text a commit of one row
+ * reads back costs one row's printing.  Out of memory, it is printed on
+ * first use as any other. */
+static void reprint_vertices(struct model *m, const struct model *was)
+{
+	const struct model_text *t = atomic_load(&was->pmo_text[PMO_VERTICES_TSV]);
+	size_t len = 0;
+	char *text = t ? pmo_vertices_reprint(&m->pmo, &was->pmo, t->text, t->len, &len) : NULL;
+	if (text)
+		model_keep(m, &m->pmo_text[PMO_VERTICES_TSV], text, len);
+}
+
 struct model *model_build(const struct model_input *in, _Atomic size_t *account,
 			  _Atomic uint64_t *pictures, struct fs_diag *why)
 {
@@ -134,6 +150,8 @@ struct model *model_build(const struct model_input *in, _Atomic size_t *account,
 	m->account = account;
 	m->pictures = pictures;
 	model_count(m, sizeof *m + len + m->text.len + m->records_txt.len);
+	if (kind == KIND_PMO && in->was)
+		reprint_vertices(m, in->was);
 	return m;
 bad:
 	fs_diag_printf(why, "%s at byte %llu", d.msg, (unsigned long long)d.offset);

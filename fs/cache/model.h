@@ -147,6 +147,10 @@ struct model_input {
 					entry (pmo_needs_companion): that entry */
 	size_t companion_len;
 	int32_t images;              /* a PMO: the bank beside it's images, -1 */
+	const struct model *was;     /* a PMO: its model before its bytes last
+					changed (archive_take_carried), whose
+					vertices.tsv lends its unchanged rows,
+					or NULL */
 };
 
 /* Decodes in->kind from in's bytes.  Its memory is also counted in

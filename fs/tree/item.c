@@ -286,13 +286,17 @@ struct model *item_model(struct archive *ar, const struct node *n, const struct 
 				       err == ENOENT ? "is not there" : "could not be read");
 		}
 		if (!why.msg[0]) {
+			struct model *was = it->kind == KIND_PMO
+						    ? archive_take_carried(ar, n->entry, it->offset)
+						    : NULL;
 			struct model_input in = {
 				.kind = it->kind, .buf = buf, .len = it->size, .label = label,
 				.rig = rig, .map = it->kind == KIND_ANIM ? &src : NULL,
 				.companion = companion, .companion_len = companion_len,
-				.images = images,
+				.images = images, .was = was,
 			};
 			m = model_build(&in, &ar->cache.bytes, &ar->cache.pictures_made, &why);
+			model_free(was);
 		}
 		free(buf);
 		free(companion);

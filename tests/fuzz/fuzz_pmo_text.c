@@ -7,8 +7,10 @@
  * the rest as the whole text, and the view as printed with the rest
  * spliced in at a place the 13th byte picks (so edits start from a text
  * that parses).  An applied text must leave a model that encodes to the
- * same sizes; a refused one must carry its diagnostic and leave the
- * model's bytes as they were.  Any violation abort()s.
+ * same sizes, and whose vertices.tsv reprinted from the model before
+ * (pmo_vertices_reprint) is the one printed afresh; a refused one must
+ * carry its diagnostic and leave the model's bytes as they were.  Any
+ * violation abort()s.
  * fuzz.sh flags: -max_len=4096
  */
 #include <stddef.h>
@@ -56,13 +58,35 @@ static enum mh_err apply_view(struct pmo *p, int view, const char *t, size_t n,
 			   : pmo_materials_apply(p, t, n, 3, d);
 }
 
-/* Applies t: accepted, the sizes stay; refused, the bytes stay. */
+/* vertices.tsv of p reprinted from its model before (was, and the text
+ * printed from it) is the text printed afresh. */
+static void check_reprint(const struct pmo *p, const struct pmo *was, const char *was_text,
+			  size_t was_len)
+{
+	size_t n, m;
+	char *fresh = print_view(p, 1, &n), *re = pmo_vertices_reprint(p, was, was_text, was_len, &m);
+	if (!re || m != n || memcmp(re, fresh, n))
+		abort();
+	free(fresh);
+	free(re);
+}
+
+/* Applies t: accepted, the sizes stay and vertices.tsv reprints as it
+ * prints; refused, the bytes stay. */
 static void check_apply(struct pmo *p, int view, const char *t, size_t n)
 {
 	struct enc before, after;
 	encode(p, &before);
+	struct pmo was;
+	size_t was_len;
+	if (pmo_clone(p, &was, NULL) != MH_OK)
+		abort();
+	char *was_text = print_view(&was, 1, &was_len);
 	struct mh_diag d = {0};
 	enum mh_err err = apply_view(p, view, t, n, &d);
+	check_reprint(p, &was, was_text, was_len);
+	free(was_text);
+	pmo_free(&was);
 	encode(p, &after);
 	if (after.len != before.len || after.comp_len != before.comp_len)
 		abort();

@@ -165,9 +165,18 @@ check "... in the material's colour word only: 1 to 4 bytes of the PMO, side by 
 	cmp -l '$work/pmo2' '$work/pmo3' | awk 'NR == 1 { first = \$1 } { last = \$1; n++ }
 		END { exit !(n >= 1 && n <= 4 && last - first < 4) }'"
 
+# After a commit the mount reprints only the rows whose vertices changed:
+# what it shows must be what a fresh mount prints from the bytes.
+cat "$dir/vertices.tsv" >"$work/v-after-commits"
+cat "$mnt/$p3/vertices.tsv" >"$work/p3v-after-commit"
+
 # --- a PMO that does not decode ------------------------------------------------------------
 check "unmount" unmount "$mnt"
 check "remount with -o rules=warn" "$mount_bin" -o rules=warn "$archive" "$mnt"
+check "vertices.tsv read after the commits is what a fresh mount prints, byte for byte" \
+	cmp "$work/v-after-commits" "$dir/vertices.tsv"
+check "... the MHP3rd model's too, whose geometry the commit wrote to the next entry" \
+	cmp "$work/p3v-after-commit" "$mnt/$p3/vertices.tsv"
 head -c 64 "$mnt/$member.pmo" >"$work/damaged.pmo"
 head -c 2000 /dev/urandom >>"$work/damaged.pmo"
 check "junk behind a PMO's header is stored with a warning (UNDECODABLE)" bash -c "

@@ -460,6 +460,62 @@ static void test_apply_printed_agrees(void **state)
 	}
 }
 
+/* The text of a model after an edit, reprinted from the model before and
+ * its text, is the text printed afresh: after an awk edit and a weight
+ * edit, beside an unrelated model, and beside a text cut short. */
+static void reprint_is_print(const struct pmo *now, const struct pmo *was, const char *text,
+			     size_t len)
+{
+	size_t n, m;
+	char *fresh = print(now, VERTICES, &n);
+	char *re = pmo_vertices_reprint(now, was, text, len, &m);
+	assert_non_null(re);
+	assert_int_equal(m, n);
+	assert_string_equal(re, fresh);
+	free(re);
+	free(fresh);
+}
+
+static void test_reprint(void **state)
+{
+	(void)state;
+	for (int p3rd = 0; p3rd < 2; p3rd++) {
+		struct model was, now, other;
+		uint32_t g;
+		skinned(&was, p3rd, &g);
+		skinned(&now, p3rd, &g);
+		size_t n;
+		char *t = print(&was.p, VERTICES, &n);
+		reprint_is_print(&now.p, &was.p, t, n); /* nothing changed */
+		const struct pmo_group *grp = &now.p.groups[g];
+		uint32_t moved = grp->vertex_count / 2;
+		char *e = awk_move_x(&now.p, t, g, moved, now.p.meshes[grp->mesh].scale[0] / 5);
+		apply_ok(&now.p, VERTICES, e);
+		struct pmo_vertex v = grp->vertices[moved + 1];
+		v.weights[0] = v.weights[0] > 0.5f ? 0.25f : 0.75f;
+		struct mh_diag d = {0};
+		assert_int_equal(pmo_vertex_set(&now.p, g, moved + 1, &v, &d), MH_OK);
+		reprint_is_print(&now.p, &was.p, t, n);
+		reprint_is_print(&now.p, &was.p, t, n / 2);
+		reprint_is_print(&now.p, &was.p, t + 1, n - 1);
+		struct mkpmo_shape s = {.p3rd = p3rd, .meshes = 3, .groups_per_mesh = 2,
+					.vertices = 20, .skinned = true};
+		build(7, &s, &other);
+		reprint_is_print(&now.p, &other.p, t, n);
+		reprint_is_print(&other.p, &now.p, t, n);
+		size_t k;
+		char *unchanged_text = pmo_vertices_reprint(&now.p, &was.p, t, n, &k);
+		/* the untouched rows are was's text itself */
+		assert_memory_equal(unchanged_text, t, (size_t)(line_at(t, vertex_line(&was.p, g, moved)) - t));
+		free(unchanged_text);
+		free(e);
+		free(t);
+		drop(&other);
+		drop(&now);
+		drop(&was);
+	}
+}
+
 static void test_vertex_refusals(void **state)
 {
 	(void)state;
@@ -790,6 +846,7 @@ int main(void)
 		cmocka_unit_test(test_vertex_edit_colour_weight),
 		cmocka_unit_test(test_vertex_refusals),
 		cmocka_unit_test(test_apply_printed_agrees),
+		cmocka_unit_test(test_reprint),
 		cmocka_unit_test(test_materials),
 		cmocka_unit_test(test_mesh_edits),
 		cmocka_unit_test(test_mesh_refusals),
