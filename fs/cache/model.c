@@ -123,7 +123,6 @@ struct model *model_build(const struct model_input *in, _Atomic size_t *account,
 	} else if (kind == KIND_SKELETON) {
 		if (skeleton_decode(buf, len, &m->skel, &d))
 			goto bad;
-		m->text.text = views_skeleton_text(&m->skel, in->label, &m->text.len);
 	} else {
 		if (anim_decode(buf, len, CLIP_NONE, &m->pack, &d))
 			goto bad;
@@ -143,7 +142,7 @@ struct model *model_build(const struct model_input *in, _Atomic size_t *account,
 		if (in->map && m->pack.format == CLIP_P3RD && !pack_map(m, in->map))
 			goto nomem;
 	}
-	if (kind != KIND_TMH && kind != KIND_PMO && !m->text.text)
+	if (kind == KIND_ANIM && !m->text.text)
 		goto nomem;
 	/* The decoded structures: about the size of the bytes they came
 	 * from, counted once; the texts exactly. */
@@ -262,6 +261,16 @@ const struct model_text *model_pmo_text(struct model *m, enum pmo_view which)
 		return t;
 	char *text = print[which](&m->pmo, &len);
 	return model_keep(m, &m->pmo_text[which], text, len);
+}
+
+const struct model_text *model_skeleton_text(struct model *m)
+{
+	struct model_text *t = atomic_load_explicit(&m->skeleton_txt, memory_order_acquire);
+	size_t len = 0;
+	if (t)
+		return t;
+	char *text = views_skeleton_text(&m->skel, m->label, &len);
+	return model_keep(m, &m->skeleton_txt, text, len);
 }
 
 const struct model_text *model_bind_world(struct model *m)
@@ -385,6 +394,7 @@ void model_free(struct model *m)
 		model_text_put(atomic_load(&m->port[v]));
 	model_text_put(atomic_load(&m->donor));
 	model_text_put(atomic_load(&m->bind_world));
+	model_text_put(atomic_load(&m->skeleton_txt));
 	model_text_put(atomic_load(&m->entries_index));
 	free(m->clip_offset);
 	free(m->clip_size);

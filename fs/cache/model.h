@@ -55,7 +55,10 @@ struct model {
 					-1 when there is none */
 	_Atomic(struct model_text *) pmo_text[PMO_VIEWS]; /* KIND_PMO: printed
 					on first use */
-	struct model_text text;      /* skeleton.txt or pack.txt (none for a TMH) */
+	struct model_text text;      /* pack.txt (none for the other kinds) */
+	_Atomic(struct model_text *) skeleton_txt; /* KIND_SKELETON: skeleton.txt,
+					printed on first use: a PMO's model needs
+					only its bones */
 	uint64_t *clip_offset;       /* KIND_ANIM: each clip's offset in the pack */
 	uint64_t *clip_size;         /* and its size */
 	_Atomic(struct model_text *) *clip_text; /* per clip, printed on first use */
@@ -177,6 +180,10 @@ const struct model_text *model_keep_glb(struct model *m, uint8_t *bytes, size_t 
  * Counted in m's memory like its texts. */
 const struct model_text *model_keep_made(struct model *m, _Atomic(struct model_text *) *slot,
 					 uint8_t *bytes, size_t len);
+
+/* A skeleton's skeleton.txt, printed on first use; NULL when out of
+ * memory. */
+const struct model_text *model_skeleton_text(struct model *m);
 
 /* A skeleton's bind_world.tsv and an MHFU pack's entries/index.tsv,
  * printed on first use; NULL when out of memory. */

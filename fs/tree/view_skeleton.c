@@ -29,9 +29,7 @@ static int skeleton_txt_resolve(struct mhfs *fs, const struct node *n, struct no
 		return err;
 	if (!t->model)
 		return ENOENT;
-	t->text = t->model->text.text;
-	t->text_len = t->model->text.len;
-	return 0;
+	return item_kept_text(t, model_skeleton_text(t->model));
 }
 
 static enum mh_err skeleton_txt_encode(const struct edit *e, const uint8_t *old,
