@@ -317,7 +317,7 @@ static void put_motion(struct glb *g, const struct rig *r, const struct motion *
 {
 	float *samples = sp->samples;
 	for (uint32_t f = 0; f < m->frames; f++)
-		samples[f] = glb_f32((double)f / GLTF_FPS);
+		samples[f] = gltf_frame_time(f);
 	uint32_t time = glb_floats(g, samples, m->frames, 1, true, 0), nsamplers = 0;
 	struct strbuf channels = {0};
 	strbuf_printf(json, "{\"name\":");

@@ -71,6 +71,7 @@
 #ifndef MH_GLTF_H
 #define MH_GLTF_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -81,6 +82,18 @@
 /* Frames a second.  The format notes give no frame rate: 30 is the
  * PSP games' display rate, an assumption. */
 #define GLTF_FPS 30
+
+/* Frame f's time in seconds as stored: the least float not before
+ * f / GLTF_FPS.  The nearest one may lie a hair before it (500 / 30 is
+ * 16.666666, 499.99998 frames), and a reader that turns times into
+ * frames and then truncates (Blender's importer and exporter) would lose
+ * the clip's last frame. */
+static inline float gltf_frame_time(uint32_t f)
+{
+	float t = (float)((double)f / GLTF_FPS);
+	/* t * GLTF_FPS is exact in a double (24 + 5 bits) */
+	return (double)t * GLTF_FPS < (double)f ? nextafterf(t, INFINITY) : t;
+}
 
 /* The largest file gltf_model and gltf_model_with make; a bigger one fails with MH_ERANGE
  * before it is allocated (a hostile pack asking for gigabytes). */

@@ -253,7 +253,7 @@ static enum mh_err sample_joint(struct making *k, uint32_t b, const struct gltf_
 	for (int a = 0; a < 3; a++)
 		prev[a] = before[a] = start ? start[a] / RAW_PER_RADIAN : 0;
 	for (uint32_t f = 0; f < frames; f++) {
-		double t = (float)((double)f / GLTF_FPS), tr[3], q[4], sc[3], m[9], e[3];
+		double t = gltf_frame_time(f), tr[3], q[4], sc[3], m[9], e[3];
 		memcpy(tr, node->translation, sizeof tr);
 		memcpy(q, node->rotation, sizeof q);
 		if (ch[0] >= 0)

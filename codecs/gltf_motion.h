@@ -20,7 +20,7 @@
  *
  * Frames: 0 .. L, L = round(the last key time of the channels on joints
  * * GLTF_FPS), at most GLTF_MOTION_MAX_FRAMES - 1; frame f is sampled at
- * f / GLTF_FPS seconds rounded to a float, as the times are stored.
+ * gltf_frame_time(f), as model.glb stores its times.
  *
  * Per joint a channel targets ("animated"):
  *   rot[a]  the local rotation as Euler angles about X, Y, Z (a = 0, 1,

@@ -331,7 +331,14 @@ static void one_animation_per_entry(void **state)
 	const struct json *sampler = json_at(json_get(&anims->items[0], "samplers"), 0);
 	size_t time = (size_t)json_get(sampler, "input")->number;
 	assert_int_equal(json_get(accessor(&g, time), "count")->number, 21);
-	assert_true(float_at(&g, time, 20, 0) == (float)(20.0 / GLTF_FPS));
+	assert_true(float_at(&g, time, 20, 0) == gltf_frame_time(20));
+	/* every time is the least float not before its frame's: a reader
+	 * multiplying by 30 and truncating gets the frame back */
+	for (uint32_t f = 0; f <= 20; f++) {
+		float t = float_at(&g, time, f, 0);
+		assert_true((double)t * GLTF_FPS >= f);
+		assert_true((double)nextafterf(t, 0) * GLTF_FPS < f || f == 0);
+	}
 	assert_string_equal(json_get(sampler, "interpolation")->string, "LINEAR");
 	/* Entry 5: part 1 alone, part 0 keeps its clip (no channel). */
 	assert_int_equal(json_get(&anims->items[1], "channels")->n, 1);
