@@ -48,27 +48,45 @@ static bool at_bind(const struct gltf_joint_motion *jm, const struct skeleton_bo
 	return true;
 }
 
-/* Each bone's rotation at frame 0 of the entry as it is, the angles the
- * file's are unwrapped near (a rotation has two Euler triples). */
-static float (*start_angles(const struct anim *a, uint32_t entry, const struct skeleton *rig,
-			    uint32_t nparts))[3]
+/* The value of track t's channel `bit` at frame f, 0 without one. */
+static double track_value(const struct clip_track *t, uint32_t bit, uint32_t f)
 {
-	float (*start)[3] = calloc(rig->nbones ? rig->nbones : 1, sizeof *start);
-	for (uint32_t k = 0; start && k < nparts; k++) {
+	for (uint32_t i = 0; t && i < t->nchannels; i++)
+		if (t->channels[i].bit == bit && t->channels[i].nkeys)
+			return curve_sample(&t->channels[i], f);
+	return 0;
+}
+
+/* The entry as it is, which the file's angles are read near: each
+ * bone's track in its part's clip (NULL: none). */
+struct entry_guide {
+	const struct clip_track **track; /* per bone */
+};
+
+static bool guide_angle(const void *ctx, uint32_t b, unsigned ax, uint32_t f, double *raw)
+{
+	const struct clip_track *t = ((const struct entry_guide *)ctx)->track[b];
+	if (!t)
+		return false;
+	*raw = track_value(t, ROT_BITS[ax], f);
+	return true;
+}
+
+/* The guide of entry `entry` as it is; NULL when out of memory. */
+static const struct clip_track **entry_tracks(const struct anim *a, uint32_t entry,
+					      const struct skeleton *rig, uint32_t nparts)
+{
+	const struct clip_track **track = calloc(rig->nbones ? rig->nbones : 1, sizeof *track);
+	for (uint32_t k = 0; track && k < nparts; k++) {
 		uint32_t stream, slot, first, count;
 		int32_t ci = entries_part_clip(a, entry, k, &stream, &slot);
 		if (ci == ANIM_EMPTY || !rig_part_joints(rig, k, &first, &count))
 			continue;
 		const struct clip *c = &a->clips[ci];
-		for (uint32_t t = 0; t < c->ntracks && t < count; t++)
-			for (uint32_t i = 0; i < c->tracks[t].nchannels; i++) {
-				const struct clip_channel *ch = &c->tracks[t].channels[i];
-				for (int ax = 0; ax < 3; ax++)
-					if (ch->bit == ROT_BITS[ax])
-						start[first + t][ax] = (float)curve_sample(ch, 0);
-			}
+		for (uint32_t t = 0; t < c->ntracks && t < count && first + t < rig->nbones; t++)
+			track[first + t] = &c->tracks[t];
 	}
-	return start;
+	return track;
 }
 
 /* Appends a copy of track t to c. */
@@ -99,15 +117,6 @@ static enum mh_err rest_track(struct clip *c, int32_t last, struct mh_diag *d)
 			t = NULL;
 	}
 	return t ? MH_OK : mh_fail(d, MH_ENOMEM, 0, "out of memory");
-}
-
-/* The value of track t's channel `bit` at frame f, 0 without one. */
-static double track_value(const struct clip_track *t, uint32_t bit, uint32_t f)
-{
-	for (uint32_t i = 0; t && i < t->nchannels; i++)
-		if (t->channels[i].bit == bit && t->channels[i].nkeys)
-			return curve_sample(&t->channels[i], f);
-	return 0;
 }
 
 /* Joint j's track fitted from the file's motion: rotation on every axis,
@@ -205,13 +214,14 @@ enum mh_err entries_from_gltf(const struct anim *a, uint32_t entry, int32_t only
 	enum mh_err err = gltf_read(bytes, len, &asset, d);
 	if (err)
 		return err;
-	float (*start)[3] = start_angles(a, entry, rig, nparts);
-	if (!start) {
+	struct entry_guide eg = {entry_tracks(a, entry, rig, nparts)};
+	if (!eg.track) {
 		gltf_asset_free(&asset);
 		return mh_fail(d, MH_ENOMEM, 0, "out of memory");
 	}
-	err = gltf_motion_read(&asset, rig, (const float (*)[3])start, &m, d);
-	free(start);
+	struct gltf_motion_guide guide = {guide_angle, &eg};
+	err = gltf_motion_read(&asset, rig, &guide, &m, d);
+	free(eg.track);
 	gltf_asset_free(&asset);
 	if (err)
 		return err;

@@ -25,6 +25,7 @@
 
 /* What the motion is made from. */
 struct making {
+	const struct gltf_motion_guide *guide; /* NULL: none */
 	const struct gltf_asset *a;
 	const struct gltf_animation *an;
 	const struct skeleton *s;
@@ -108,6 +109,31 @@ void gltf_motion_euler(const double m[9], const double prev[3], const double ahe
 			memcpy(out, cand, sizeof cand);
 		}
 	}
+}
+
+void gltf_motion_lean(const double m[9], double hint, double out[3])
+{
+	double cy = hypot(m[0], m[1]);
+	double band = cy > 0 ? GLTF_MOTION_ROT_NOISE / cy : INFINITY;
+	double x = out[0], want = near_turn(hint, x);
+	double nx = want < x - band ? x - band : want > x + band ? x + band : want;
+	if (nx == x)
+		return;
+	/* X - Z (X + Z) from elements of size 1 + |sin Y| (gltf_motion_euler) */
+	double z = m[2] < 0 ? nx - atan2(m[3] - m[7], m[6] + m[4])
+			    : atan2(-(m[3] + m[7]), m[4] - m[6]) - nx;
+	out[0] = nx;
+	out[2] = near_turn(z, out[2]);
+}
+
+/* The guide's angle of bone b about axis ax at frame f, in radians. */
+static bool guide_angle(const struct making *k, uint32_t b, unsigned ax, uint32_t f, double *rad)
+{
+	double raw;
+	if (!k->guide || !k->guide->angle(k->guide->ctx, b, ax, f, &raw))
+		return false;
+	*rad = raw / RAW_PER_RADIAN;
+	return true;
 }
 
 static const char *node_name(const struct gltf_asset *a, int32_t n)
@@ -242,7 +268,7 @@ static enum mh_err find_channels(struct making *k, uint32_t *frames, uint32_t *s
 
 /* Joint b's values at every frame. */
 static enum mh_err sample_joint(struct making *k, uint32_t b, const struct gltf_node *node,
-				const float start[3], struct gltf_joint_motion *j, uint32_t frames)
+				struct gltf_joint_motion *j, uint32_t frames)
 {
 	const struct gltf_animation *an = k->an;
 	const int32_t *ch = k->channel[b];
@@ -250,8 +276,10 @@ static enum mh_err sample_joint(struct making *k, uint32_t b, const struct gltf_
 	static const double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
 	const double *cp = p >= 0 ? k->frame[p] : identity, *cb = k->frame[b];
 	double prev[3], before[3];
-	for (int a = 0; a < 3; a++)
-		prev[a] = before[a] = start ? start[a] / RAW_PER_RADIAN : 0;
+	for (unsigned a = 0; a < 3; a++)
+		if (!guide_angle(k, b, a, 0, &prev[a]))
+			prev[a] = 0;
+	memcpy(before, prev, sizeof prev);
 	for (uint32_t f = 0; f < frames; f++) {
 		double t = gltf_frame_time(f), tr[3], q[4], sc[3], m[9], e[3];
 		memcpy(tr, node->translation, sizeof tr);
@@ -281,6 +309,9 @@ static enum mh_err sample_joint(struct making *k, uint32_t b, const struct gltf_
 		for (int a = 0; a < 3; a++)
 			ahead[a] = f > 1 ? 2 * prev[a] - before[a] : prev[a];
 		gltf_motion_euler(m, prev, ahead, e);
+		double hint;
+		if (guide_angle(k, b, 0, f, &hint))
+			gltf_motion_lean(m, hint, e);
 		memcpy(before, prev, sizeof prev);
 		memcpy(prev, e, sizeof e);
 		for (int a = 0; a < 3; a++) {
@@ -310,8 +341,7 @@ static enum mh_err one_animation(const struct gltf_asset *a, struct mh_diag *d)
 		       a->nanimations, names, at >= sizeof names ? "..." : "");
 }
 
-static enum mh_err make(struct making *k, const float (*start)[3], struct gltf_motion *m,
-			int32_t *node_of, bool *done)
+static enum mh_err make(struct making *k, struct gltf_motion *m, int32_t *node_of, bool *done)
 {
 	enum mh_err err = find_rig(k, node_of);
 	if (err)
@@ -337,15 +367,15 @@ static enum mh_err make(struct making *k, const float (*start)[3], struct gltf_m
 			j->rot[a] = all + (size_t)m->frames * a;
 			j->loc[a] = all + (size_t)m->frames * (3 + a);
 		}
-		if ((err = sample_joint(k, b, &k->a->nodes[node_of[b]], start ? start[b] : NULL, j,
-					m->frames)))
+		if ((err = sample_joint(k, b, &k->a->nodes[node_of[b]], j, m->frames)))
 			return err;
 	}
 	return MH_OK;
 }
 
 enum mh_err gltf_motion_read(const struct gltf_asset *a, const struct skeleton *s,
-			     const float (*start)[3], struct gltf_motion *m, struct mh_diag *d)
+			     const struct gltf_motion_guide *guide, struct gltf_motion *m,
+			     struct mh_diag *d)
 {
 	memset(m, 0, sizeof *m);
 	enum mh_err err = one_animation(a, d);
@@ -354,7 +384,7 @@ enum mh_err gltf_motion_read(const struct gltf_asset *a, const struct skeleton *
 	if (!s->nbones)
 		return mh_fail(d, MH_ECORRUPT, 0, "the skeleton has no bone");
 	uint32_t n = s->nbones;
-	struct making k = {.a = a, .an = &a->animations[0], .s = s, .d = d};
+	struct making k = {.guide = guide, .a = a, .an = &a->animations[0], .s = s, .d = d};
 	int32_t *node_of = malloc(n * sizeof *node_of);
 	uint32_t *seen = malloc(n * sizeof *seen);
 	bool *done = calloc(n, sizeof *done);
@@ -369,7 +399,7 @@ enum mh_err gltf_motion_read(const struct gltf_asset *a, const struct skeleton *
 		err = mh_fail(d, MH_ENOMEM, 0, "out of memory for the motion");
 	} else {
 		pose_parents(s, k.parent, seen);
-		err = make(&k, start, m, node_of, done);
+		err = make(&k, m, node_of, done);
 	}
 	free(node_of);
 	free(seen);

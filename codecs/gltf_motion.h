@@ -28,15 +28,17 @@
  *           unwrapped: of the two angle triples that give a frame's
  *           rotation (X, Y, Z and X + 8192, 8192 - Y, Z + 8192), each
  *           angle shifted by whole turns (16384) to lie within half a
- *           turn of the frame before's (frame 0: of `start`, the
- *           caller's angles, e.g. the clip being replaced; 0 without),
- *           the triple nearest where the angles were heading (the frame
- *           before's plus its change from the one before it) is taken.
- *           So no angle jumps by more than half a turn, and a rotation
- *           passing Y = +-90 degrees keeps on its way.  At Y = +-90
- *           degrees exactly (X and Z then turn about one axis) X is
- *           where it was heading.  Without a rotation channel: the
- *           node's rest rotation at every frame.
+ *           turn of the frame before's (frame 0: of the guide's, the
+ *           clip being replaced; 0 without), the triple nearest where
+ *           the angles were heading (the frame before's plus its change
+ *           from the one before it) is taken.  So no angle jumps by more
+ *           than half a turn, and a rotation passing Y = +-90 degrees
+ *           keeps on its way.  Where the guide has the joint's X at the
+ *           frame, X leans toward it as far as the file's precision
+ *           leaves X loose (gltf_motion_lean): a clip written back as it
+ *           was keeps its X near Y = +-90 degrees, where X alone is noise.
+ *           Without a rotation channel: the node's rest rotation at
+ *           every frame.
  *   loc[a]  the local translation in raw location units (16 = 1.0, the
  *           skeleton's positions' unit); without a translation channel
  *           the node's rest translation.
@@ -83,14 +85,23 @@ struct gltf_motion {
 	uint32_t skipped;    /* channels not on a joint, or weights */
 };
 
-/* The one animation of asset a on skeleton s; start[b] (NULL: zeros)
- * the angles bone b's rotation starts near, raw units X Y Z.  Refused (MH_ECORRUPT):
+/* The clip a motion replaces, which the file's angles are read near:
+ * angle() gives bone b's angle about axis ax (0 X, 1 Y, 2 Z) at frame f
+ * of it in raw units, false where it has none. */
+struct gltf_motion_guide {
+	bool (*angle)(const void *ctx, uint32_t b, unsigned ax, uint32_t f, double *raw);
+	const void *ctx;
+};
+
+/* The one animation of asset a on skeleton s, read near `guide` (NULL:
+ * none, angles start near 0).  Refused (MH_ECORRUPT):
  * no animation, or several (their count and names said), an animation
  * reaching no joint, the rig faults above, two channels of one path on
  * one joint, a scale, more frames than GLTF_MOTION_MAX_FRAMES.  On
  * success the caller owns *m (gltf_motion_free). */
 enum mh_err gltf_motion_read(const struct gltf_asset *a, const struct skeleton *s,
-			     const float (*start)[3], struct gltf_motion *m, struct mh_diag *d);
+			     const struct gltf_motion_guide *guide, struct gltf_motion *m,
+			     struct mh_diag *d);
 
 void gltf_motion_free(struct gltf_motion *m);
 
@@ -99,5 +110,16 @@ void gltf_motion_free(struct gltf_motion *m);
  * triple nearest `ahead` (see rot above). */
 void gltf_motion_euler(const double m[9], const double prev[3], const double ahead[3],
 		       double out[3]);
+
+/* Angles out (gltf_motion_euler's of m, radians) with X moved toward
+ * `hint` by at most GLTF_MOTION_ROT_NOISE / cos Y and Z with it, X - Z
+ * (X + Z where sin Y < 0) kept as m has it.  m's elements carry the
+ * file's rounding (a 16-bit quaternion's, some 1e-4), which X alone,
+ * read from elements of the size of cos Y, carries divided by cos Y;
+ * moved so, the rotation leaves m's by at most sqrt 2
+ * GLTF_MOTION_ROT_NOISE more than out did (X and Z turn about axes cos Y
+ * apart). */
+#define GLTF_MOTION_ROT_NOISE 1e-4
+void gltf_motion_lean(const double m[9], double hint, double out[3]);
 
 #endif
