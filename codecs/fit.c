@@ -30,6 +30,9 @@ struct fitter {
 	double *low, *high;       /* n: the least and greatest sample of 0 .. t */
 	double *low_to, *high_to; /* n: the same of t .. n - 1 */
 	uint32_t *cubic_to;       /* n: the last frame of the one cubic from t on */
+	uint32_t *near_cubic_to;  /* n: the same, the samples within rounding
+				     noise of one (a file's, such as a 16-bit
+				     quaternion's): as far or further */
 };
 
 /* The span from frame a to frame b (a < b): its keys' values are the
@@ -134,7 +137,10 @@ static uint32_t reach_from(const struct fitter *f, uint32_t a, uint32_t lo, uint
 static uint32_t furthest(const struct fitter *f, uint32_t a, uint32_t lo)
 {
 	uint32_t r = reach_from(f, a, lo, f->n - 1), cubic = f->cubic_to[a];
-	return cubic > r && span_fits(f, a, cubic) ? cubic : r;
+	uint32_t near = f->near_cubic_to[a];
+	if (cubic > r && span_fits(f, a, cubic))
+		r = cubic;
+	return near > r && span_fits(f, a, near) ? near : r;
 }
 
 /* A key at frame e, after a key at frame a (or, a == e, the first key,
@@ -146,7 +152,7 @@ static void consider(const struct fitter *f, uint32_t a, uint32_t e, uint32_t *b
 		     uint32_t *reach, double *best_error)
 {
 	uint32_t lo = e + 1;
-	if (*reach > e && f->cubic_to[e] < *reach) {
+	if (*reach > e && f->near_cubic_to[e] < *reach) {
 		if (!span_fits(f, e, *reach))
 			return; /* reaches less far */
 		lo = *reach;
@@ -199,7 +205,7 @@ static enum mh_err place_keys(const struct fitter *f, struct clip_channel *ch)
 		 * furthest. */
 		uint32_t next = end, next_reach = 0;
 		for (uint32_t e = reach; !end && e > a; e--)
-			if (reach - e < LOOK_BACK || f->cubic_to[e] >= next_reach)
+			if (reach - e < LOOK_BACK || f->near_cubic_to[e] >= next_reach)
 				consider(f, a, e, &next, &next_reach, &best_error);
 		span_error(f, a, next, &from, &to);
 		ch->keys[ch->nkeys - 1].ease_out = from.ease_out;
@@ -243,7 +249,7 @@ enum mh_err fit_channel(uint32_t bit, const double *values, uint32_t n, double t
 		return MH_OK;
 	}
 	double *scratch = malloc(5 * (size_t)n * sizeof *scratch);
-	f.cubic_to = malloc(n * sizeof *f.cubic_to);
+	f.cubic_to = malloc(2 * (size_t)n * sizeof *f.cubic_to);
 	if (!scratch || !f.cubic_to) {
 		free(scratch);
 		free(f.cubic_to);
@@ -262,15 +268,20 @@ enum mh_err fit_channel(uint32_t bit, const double *values, uint32_t n, double t
 		f.high_to[u] = t ? fmax(f.high_to[u + 1], values[u]) : values[u];
 	}
 	/* Five samples follow one cubic where their fourth difference is
-	 * 0 (to rounding); any four do. */
+	 * 0 (to rounding); any four do.  Samples read from a file carry its
+	 * rounding, which the fourth difference multiplies by up to 16: they
+	 * follow one nearly where it stays within three tolerances, and an
+	 * engine key's bend, a change of slope, shows beyond that. */
+	f.near_cubic_to = f.cubic_to + n;
 	for (uint32_t t = n; t-- > 0;) {
 		if (t + 4 >= n) {
-			f.cubic_to[t] = n - 1;
+			f.cubic_to[t] = f.near_cubic_to[t] = n - 1;
 			continue;
 		}
 		const double *y = values + t;
-		double fourth = y[0] - 4 * y[1] + 6 * y[2] - 4 * y[3] + y[4];
-		f.cubic_to[t] = fabs(fourth) <= 1e-6 ? f.cubic_to[t + 1] : t + 3;
+		double fourth = fabs(y[0] - 4 * y[1] + 6 * y[2] - 4 * y[3] + y[4]);
+		f.cubic_to[t] = fourth <= 1e-6 ? f.cubic_to[t + 1] : t + 3;
+		f.near_cubic_to[t] = fourth <= 3 * tol ? f.near_cubic_to[t + 1] : t + 3;
 	}
 	enum mh_err rc = place_keys(&f, out);
 	free(scratch);
