@@ -279,6 +279,19 @@ enum mh_err pmo_vertex_set(struct pmo *p, uint32_t g, uint32_t v, const struct p
 enum mh_err pmo_apply_gltf(struct pmo *p, const uint8_t *bytes, size_t len, uint32_t *moved,
 			   struct mh_diag *d);
 
+/* The same for every body of a model PAC (pac[0..pac_len)) at once, as
+ * its model.glb names them: its k-th PMO member that decodes (or keeps
+ * its geometry in the next entry) is node "body" (k = 0) or "body k".
+ * *out: the PAC with those members moved in place (malloc'ed, the
+ * caller's; the same size), the other bytes as they were; a body the
+ * asset lacks stays.  Animations are not read.  Refused: no body node
+ * (or one mesh alone) for any PMO, a body whose PMO keeps its geometry
+ * in the next entry (its N/mesh.glb takes it), and pmo_apply_gltf's
+ * refusals. */
+enum mh_err pmo_pac_apply_gltf(const uint8_t *pac, size_t pac_len, const uint8_t *bytes,
+			       size_t len, uint8_t **out, size_t *out_len, uint32_t *moved,
+			       struct mh_diag *d);
+
 /* ---- internal: shared by pmo.c, pmo_ge.c and pmo_vertex.c ---------------- */
 
 /* The bytes holding the region, and where it lies in them. */

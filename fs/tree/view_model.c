@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "edit.h"
 #include "fserror.h"
 #include "view_item.h"
 #include "gltf.h"
@@ -251,10 +252,23 @@ static int model_glb_resolve(struct mhfs *fs, const struct node *n, struct node_
 	return item_kept_text(t, glb);
 }
 
+/* Blender's export of model.glb written back: the PAC's bodies moved in
+ * place (pmo_pac_apply_gltf), its animations not read (an entry's goes
+ * to entries/entryNNN.glb). */
+static enum mh_err model_glb_encode(const struct edit *e, const uint8_t *old, size_t old_len,
+				    enum clip_format *format, uint8_t **out, size_t *out_len,
+				    struct mh_diag *d)
+{
+	(void)format;
+	uint32_t moved;
+	return pmo_pac_apply_gltf(old, old_len, e->data, e->len, out, out_len, &moved, d);
+}
+
 const struct view_class view_model_glb = {
-	.flags = VIEW_ITEM | VIEW_SIZED_BY_MAKING,
+	.flags = VIEW_ITEM | VIEW_SIZED_BY_MAKING | VIEW_WRITABLE,
 	.in = NODE_DIR,
 	.fixed_name = "model.glb",
 	.resolve = model_glb_resolve,
 	.exists = model_glb_exists,
+	.encode = model_glb_encode,
 };

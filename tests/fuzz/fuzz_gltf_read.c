@@ -10,7 +10,9 @@
  * root, "joint 01" and "joint 02" its children) is taken: what it gives
  * is finite at every frame, a refusal has a message.  Read onto a small
  * PMO as a reshaped body (pmo_apply_gltf), it moves vertices or is
- * refused with a message, and the PMO still encodes at its size.  What
+ * refused with a message, and the PMO still encodes at its size; so
+ * onto a PAC of two such PMOs (pmo_pac_apply_gltf), which keeps its size
+ * and its other member.  What
  * does not read must fail with a message.  Any violation abort()s.  Built with clang
  * -fsanitize=fuzzer (tests/fuzz/fuzz.sh) or with tests/fuzz/fuzz_driver.c.
  * fuzz.sh flags: -max_len=16384
@@ -20,9 +22,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gltf_motion.h"
 #include "gltf_read.h"
+#include "pac.h"
 #include "pmo.h"
 #include "pmo_build.h"
 #include "skeleton.h"
@@ -175,9 +179,34 @@ static void check_body(const uint8_t *data, size_t size)
 	pmo_free(&p);
 }
 
+/* The same as a model PAC's model.glb written back
+ * (pmo_pac_apply_gltf), onto a PAC of the small PMO twice ("body" and
+ * "body 1") and a data member: a refusal has a message and gives no
+ * bytes; what is taken is the PAC's size and keeps the data member. */
+static void check_pac(const uint8_t *data, size_t size)
+{
+	size_t len;
+	const uint8_t *pmo = small_pmo(&len);
+	static const uint8_t other[16] = "not a model ...";
+	const struct pac_blob members[3] = {{pmo, (uint32_t)len}, {other, sizeof other},
+					    {pmo, (uint32_t)len}};
+	uint8_t *pac, *out;
+	size_t pac_len, out_len;
+	struct mh_diag d = {0};
+	uint32_t moved;
+	if (pac_encode(members, 3, 16, NULL, 0, &pac, &pac_len, NULL))
+		abort();
+	enum mh_err err = pmo_pac_apply_gltf(pac, pac_len, data, size, &out, &out_len, &moved, &d);
+	if (err ? !d.msg[0] || out : out_len != pac_len || !memmem(out, out_len, other, sizeof other))
+		abort();
+	free(out);
+	free(pac);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	check_body(data, size);
+	check_pac(data, size);
 	struct gltf_asset a;
 	struct mh_diag d = {0};
 	if (gltf_read(data, size, &a, &d) != MH_OK) {

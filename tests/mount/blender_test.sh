@@ -10,7 +10,8 @@
 # nowhere else, and one written to a slot changes that part alone; every
 # entry exported at once and written back comes back within 0.1 degrees; a
 # vertex of the body moved in Blender and written to 1/mesh.glb moves in
-# the PMO, one deleted is refused; a file of every entry, or one that is
+# the PMO, and the body written to model.glb itself moves it back; one
+# deleted is refused; a file of every entry, or one that is
 # no glTF, is refused
 # with the reason, the text kept under .mhfu/rejected/.  Skipped without
 # Blender (bash tests/deps.sh pictures installs it).
@@ -155,6 +156,12 @@ check "copied onto 1/mesh.glb, that vertex alone moves in the PMO, by 5 units al
 	diff '$work/vertices.before' '$mnt/file_06185/1/vertices.tsv' | grep '^[<>]' >'$work/moved' ;
 	cat '$work/moved' && test \$(wc -l <'$work/moved') = 2 &&
 	awk '\$2 == 2 && \$3 == 16 { x[\$1] = \$4 } END { d = x[\">\"] - x[\"<\"]; exit !(d > 4.95 && d < 5.05) }' '$work/moved'"
+check "Blender exports the body unmoved (model.glb as it was)" mesh_export "$work/unmoved.glb" 0
+check "copied onto model.glb itself, the body is as the export has it: vertices.tsv as before the move" bash -c "
+	cp '$work/unmoved.glb' '$mnt/file_06185/model.glb' &&
+	cmp '$work/vertices.before' '$mnt/file_06185/1/vertices.tsv' &&
+	grep -q 'file_06185/model.glb: committed' '$mnt/.mhfu/log' &&
+	head -c 4 '$mnt/file_06185/model.glb' | grep -q glTF"
 check "a body with a vertex deleted is refused: growing or cutting geometry is not supported" bash -c "
 	mesh_export() { GLB='$work/model.glb' OUT=\$1 VERTEX=100 DELETE=1 blender --background --factory-startup --python '$here/blender_mesh.py' 2>&1 | grep -q '^EXPORTED'; } &&
 	mesh_export '$work/cut.glb' &&

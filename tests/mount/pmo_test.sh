@@ -156,6 +156,12 @@ check "... and the reader, given that entry, finds vertex 0 of group 0 moved by 
 	b=\$(python3 '$here/pmo_reader.py' positions '$mnt/$p3.pmo' '$work/p3geo1' | awk '\$1 == 0 && \$2 == 0 { print \$3 }')
 	awk -v a=\$a -v b=\$b 'BEGIN { d = b - a - 1; exit !(d > -0.05 && d < 0.05) }'"
 
+check "its model.glb written back is refused: the body's geometry is the next entry's, 1/mesh.glb takes it" bash -c "
+	cp '$mnt/file_05248/model.glb' '$work/p3.glb' && cp '$archive' '$work/before-p3glb' &&
+	! cp '$work/p3.glb' '$mnt/file_05248/model.glb' 2>/dev/null &&
+	grep -q 'file_05248/model.glb.*write its body to 1/mesh.glb' '$mnt/.mhfu/log' &&
+	cmp '$work/before-p3glb' '$archive'"
+
 # --- a mesh edit ------------------------------------------------------------------------
 check "a material's colour edited in materials.tsv lands" bash -c "
 	awk -v OFS='\t' '!/^#/ && !done { \$2 = \"11223344\"; done = 1 } 1' '$dir/materials.tsv' >'$work/col' &&

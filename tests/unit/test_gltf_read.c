@@ -745,6 +745,67 @@ static void body_from_its_gltf(void **state)
 	tigrex_close(&t);
 }
 
+/* A model PAC's bodies from its model.glb (pmo_pac_apply_gltf): the
+ * Tigrex's PAC given its own model.glb with one vertex moved changes in
+ * that vertex's bytes alone, the same as its PMO alone would; given
+ * model.glb unchanged, not at all; a PAC without the body's PMO, or an
+ * asset without a body, is refused. */
+static void pac_bodies_from_gltf(void **state)
+{
+	(void)state;
+	struct tigrex t;
+	struct mh_diag d = {0};
+	uint32_t moved;
+	tigrex_open(&t);
+	char path[4200], why[4400];
+	snprintf(path, sizeof path, "%s/src/file_06185.pac", getenv("MHFU_SAMPLE"));
+	struct file_bytes pac = {0};
+	if (!read_whole_file(path, &pac, why, sizeof why))
+		fail_msg("%s", why);
+	uint8_t *out;
+	size_t out_len;
+	assert_int_equal(pmo_pac_apply_gltf(pac.p, pac.len, t.glb, t.len, &out, &out_len, &moved,
+					    &d), MH_OK);
+	assert_int_equal(moved, 0);
+	assert_int_equal(out_len, pac.len);
+	assert_memory_equal(out, pac.p, pac.len);
+	free(out);
+	struct pmo other;
+	assert_int_equal(pmo_decode(t.p.raw, t.p.raw_len, NULL, 0, &other, &d), MH_OK);
+	struct pmo_vertex nv = other.groups[12].vertices[40];
+	nv.pos[0] += 5;
+	assert_int_equal(pmo_vertex_set(&other, 12, 40, &nv, &d), MH_OK);
+	struct gltf_body body = {.pmo = &other};
+	uint8_t *glb;
+	size_t len;
+	assert_int_equal(gltf_model_with(&t.s, &t.a, NULL, &body, 1, &glb, &len, &d), MH_OK);
+	assert_int_equal(pmo_pac_apply_gltf(pac.p, pac.len, glb, len, &out, &out_len, &moved, &d),
+			 MH_OK);
+	assert_int_equal(moved, 1);
+	/* the PMO member's bytes are the moved PMO's, nothing else changed */
+	const uint8_t *at = memmem(pac.p, pac.len, t.p.raw, t.p.raw_len);
+	assert_non_null(at);
+	size_t off = (size_t)(at - pac.p);
+	assert_memory_equal(out + off, other.raw, other.raw_len);
+	assert_memory_equal(out, pac.p, off);
+	assert_memory_equal(out + off + other.raw_len, pac.p + off + other.raw_len,
+			    pac.len - off - other.raw_len);
+	free(out);
+	/* no body: refused, saying so */
+	static const char junk[] = "{\"asset\":{\"version\":\"2.0\"}}";
+	assert_int_equal(pmo_pac_apply_gltf(pac.p, pac.len, (const uint8_t *)junk, sizeof junk - 1,
+					    &out, &out_len, &moved, &d), MH_ECORRUPT);
+	assert_non_null(strstr(d.msg, "body"));
+	assert_null(out);
+	/* not a PAC: refused */
+	assert_int_not_equal(pmo_pac_apply_gltf(t.p.raw, t.p.raw_len, glb, len, &out, &out_len,
+						&moved, &d), MH_OK);
+	free(glb);
+	pmo_free(&other);
+	free(pac.p);
+	tigrex_close(&t);
+}
+
 /* q's matrix (x y z w, not normalized: as a file's floats give it),
  * column-major. */
 static void matrix_of(const double q[4], double m[9])
@@ -756,10 +817,6 @@ static void matrix_of(const double q[4], double m[9])
 	memcpy(m, r, sizeof r);
 }
 
-/* Near Y = 90 degrees X and Z each rest on matrix elements as small as
- * cos Y: turned through a bone frame whose quaternion a file stores in
- * floats (Blender's 0.5000000596...), the rotation must come back as
- * itself, Z being taken from their well-conditioned difference. */
 /* A double in [0, 1). */
 static double unit(struct rng *r)
 {
@@ -821,6 +878,10 @@ static void lean_toward_hint(void **state)
 	}
 }
 
+/* Near Y = 90 degrees X and Z each rest on matrix elements as small as
+ * cos Y: turned through a bone frame whose quaternion a file stores in
+ * floats (Blender's 0.5000000596...), the rotation must come back as
+ * itself, Z being taken from their well-conditioned difference. */
 static void euler_near_gimbal(void **state)
 {
 	(void)state;
@@ -1115,6 +1176,7 @@ int main(void)
 		cmocka_unit_test(tigrex_asset),
 		cmocka_unit_test(entry_from_its_gltf),
 		cmocka_unit_test(body_from_its_gltf),
+		cmocka_unit_test(pac_bodies_from_gltf),
 		cmocka_unit_test(euler_near_gimbal),
 		cmocka_unit_test(lean_toward_hint),
 		cmocka_unit_test(tigrex_motion),
