@@ -85,7 +85,7 @@ check "entry 024 (the head's part alone) comes back the same way, the other part
 
 # Every entry: one Blender export of every action, split into a file an
 # animation (gltf_split.py), each written back onto the same mount: every
-# one is its entry again within 0.1 degrees (0.044 at worst on the
+# one is its entry again within 0.1 degrees (0.04 at worst on the
 # sample) and 1.7 raw location units at every frame, its last frame
 # included (model.glb's times are the floats not before their frames:
 # Blender truncates frames, and the nearest float lost entry 039's last
