@@ -320,6 +320,7 @@ void archive_close(struct archive *ar)
 	for (uint32_t i = 0; ar->cache.entries && i < ar->count; i++)
 		drop_caches(ar, i, false);
 	free(ar->cache.entries);
+	free(ar->written);
 	free(atomic_load(&ar->cache.index_tsv));
 	databin_free(&ar->db);
 	free(ar->path);
@@ -379,6 +380,33 @@ void entry_state_free(struct entry_state *st)
 	st->bytes = NULL;
 }
 
+/* Whether the bytes the last commit wrote are entry id's as it is, and
+ * hold off .. off + len. */
+static bool written_holds(const struct archive *ar, uint32_t id, uint64_t off, size_t len)
+{
+	return ar->written && ar->written_id == id &&
+	       ar->written_generation == atomic_load(&ar->cache.entries[id].generation) &&
+	       off <= ar->written_len && len <= ar->written_len - off;
+}
+
+/* The largest entry whose written bytes are kept (a model PAC is well
+ * below; a raw copy of the largest entries is not worth the memory). */
+#define WRITTEN_MAX (8u << 20)
+
+/* Keeps the bytes a commit wrote to entry id (w's), or none when out of
+ * memory or over WRITTEN_MAX; with `io` held exclusively. */
+static void keep_written(struct archive *ar, const struct entry_write *w)
+{
+	free(ar->written);
+	ar->written = w->len <= WRITTEN_MAX ? malloc(w->len ? w->len : 1) : NULL;
+	if (!ar->written)
+		return;
+	memcpy(ar->written, w->bytes, w->len);
+	ar->written_len = w->len;
+	ar->written_id = w->id;
+	ar->written_generation = atomic_load(&ar->cache.entries[w->id].generation);
+}
+
 int archive_read(struct archive *ar, uint32_t id, uint64_t off, void *buf, size_t len,
 		 size_t *got)
 {
@@ -392,6 +420,11 @@ int archive_read(struct archive *ar, uint32_t id, uint64_t off, void *buf, size_
 		int err = ar->source->read(ar->source->ctx, id, off, buf, len);
 		*got = err ? 0 : len;
 		return err;
+	}
+	if (written_holds(ar, id, off, len)) {
+		memcpy(buf, ar->written + off, len);
+		*got = len;
+		return 0;
 	}
 	uint64_t base = ar->format == FORMAT_PAC ? 0 : databin_entry_offset(&ar->db, id);
 	if (store_entry_unreadable(&ar->store, id))
@@ -746,6 +779,8 @@ int archive_write_entry(struct archive *ar, const struct entry_write *w,
 	clock_gettime(CLOCK_REALTIME, &ar->cache.entries[id].mtime);
 	forget_entry(ar, id);
 	forget_linked(ar, id);
+	if (!ar->source)
+		keep_written(ar, w);
 	*out = (struct entry_written){true, archive_entry_size(ar, id)};
 	return err;
 }

@@ -136,6 +136,15 @@ struct archive {
 	/* An archive read under this one's io lock (the original tree, whose
 	 * own lock is unused): its caches are trimmed with ours. */
 	struct archive *companion;
+	/* The entry the last commit wrote, its bytes as written: the views
+	 * remade after it, and the next commit to it, read them here, not
+	 * from the file and its cipher again.  Set and dropped with `io`
+	 * held exclusively; serves while written_generation is the
+	 * entry's. */
+	uint8_t *written;
+	size_t written_len;
+	uint32_t written_id;
+	uint64_t written_generation;
 };
 
 /* What archive_open opens, and how. */
