@@ -18,7 +18,9 @@
 #ifndef MH_PMO_TEXT_H
 #define MH_PMO_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "diag.h"
 #include "pmo.h"
@@ -27,6 +29,13 @@
  * when out of memory. */
 char *pmo_mesh_print(const struct pmo *p, size_t *len);
 char *pmo_vertices_print(const struct pmo *p, size_t *len);
+
+/* The rows of groups first .. end - 1 of vertices.tsv, after its header
+ * line when `header`: pmo_vertices_print is (0, group_count, true), and
+ * any split of it into runs of groups, the first with the header,
+ * concatenates to it (a caller may print the runs at once). */
+char *pmo_vertices_print_groups(const struct pmo *p, uint32_t first, uint32_t end, bool header,
+				size_t *len);
 
 /* pmo_vertices_print(now), given `was` and its text as that printed it:
  * the rows of vertices whose values did not change are copied from

@@ -104,6 +104,25 @@ char *pmo_vertices_print(const struct pmo *p, size_t *len)
 	return pmo_vertices_reprint(p, NULL, NULL, 0, len);
 }
 
+char *pmo_vertices_print_groups(const struct pmo *p, uint32_t first, uint32_t end, bool header,
+				size_t *len)
+{
+	struct strbuf sb = {0};
+	struct memo *m = calloc(1, sizeof *m);
+	if (!m)
+		return NULL;
+	if (header)
+		strbuf_append(&sb, HEADER, sizeof HEADER - 1);
+	for (uint32_t g = first; g < end && g < p->group_count; g++) {
+		const struct pmo_group *grp = &p->groups[g];
+		struct row_shape s = shape_of(&grp->vtype);
+		for (uint32_t v = 0; v < grp->vertex_count; v++)
+			put_row(&sb, m, grp, &s, g, v);
+	}
+	free(m);
+	return strbuf_take(&sb, len);
+}
+
 /* Whether two groups print their rows alike: the same columns and the
  * same bones in their weight slots. */
 static bool same_shape(const struct pmo_group *a, const struct pmo_group *b)

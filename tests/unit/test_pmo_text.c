@@ -516,6 +516,35 @@ static void test_reprint(void **state)
 	}
 }
 
+/* vertices.tsv printed in runs of groups, the first with the header,
+ * concatenates to the whole text, at every split (the mount prints a big
+ * body's two halves at once). */
+static void test_print_in_runs(void **state)
+{
+	(void)state;
+	for (int p3rd = 0; p3rd < 2; p3rd++) {
+		struct model x;
+		uint32_t g;
+		skinned(&x, p3rd, &g);
+		size_t n;
+		char *whole = print(&x.p, VERTICES, &n);
+		for (uint32_t mid = 0; mid <= x.p.group_count; mid++) {
+			size_t a_len, b_len;
+			char *a = pmo_vertices_print_groups(&x.p, 0, mid, true, &a_len);
+			char *b = pmo_vertices_print_groups(&x.p, mid, x.p.group_count, false, &b_len);
+			assert_non_null(a);
+			assert_non_null(b);
+			assert_int_equal(a_len + b_len, n);
+			assert_memory_equal(a, whole, a_len);
+			assert_memory_equal(b, whole + a_len, b_len);
+			free(a);
+			free(b);
+		}
+		free(whole);
+		drop(&x);
+	}
+}
+
 static void test_vertex_refusals(void **state)
 {
 	(void)state;
@@ -847,6 +876,7 @@ int main(void)
 		cmocka_unit_test(test_vertex_refusals),
 		cmocka_unit_test(test_apply_printed_agrees),
 		cmocka_unit_test(test_reprint),
+		cmocka_unit_test(test_print_in_runs),
 		cmocka_unit_test(test_materials),
 		cmocka_unit_test(test_mesh_edits),
 		cmocka_unit_test(test_mesh_refusals),
