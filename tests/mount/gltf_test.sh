@@ -81,7 +81,10 @@ read -r p3_joints p3_anims p3_first _ < <(glb_facts "$mnt/file_05248/model.glb")
 p3_slots=$(find "$sample/src/file_05250" -name 'slot*.txt' | wc -l)
 check "the MHP3rd model PAC plays its moveset two entries on: 46 joints, $p3_slots slots" \
 	test "$p3_joints $p3_anims $p3_first" = "46 $p3_slots stream"
-check "it is read-only" bash -c "! printf x >'$glb' 2>/dev/null && ! rm '$glb' 2>/dev/null"
+check "it takes bodies only: junk copied over it is refused, the file as it was; it cannot be removed" bash -c "
+	cp '$glb' '$work/glb.before' && printf x >'$work/junk' &&
+	! cp '$work/junk' '$glb' 2>/dev/null && cmp '$work/glb.before' '$glb' &&
+	grep -q 'model.glb: ' '$mnt/.mhfu/log' && ! rm '$glb' 2>/dev/null"
 
 # An edit of an entry is in model.glb at once: the file is the pack's.
 line=$(awk '/^ +[0-9]+ +-?[0-9]+/ { print NR; exit }' "$entries/entry001.txt")
