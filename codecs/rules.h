@@ -209,7 +209,9 @@ enum rules_mode {
  * and after it (entry_new), the item edited at path[0..depth) (0: the
  * entry itself) and its new bytes.  Checked over the item's container
  * when it has one (a skeleton's edit re-checks the packs beside it, a
- * pack's meets the skeleton beside it), else the item, with
+ * pack's meets the skeleton beside it), a leaf member (neither skeleton,
+ * pack nor PAC, before or after: a PMO, a texture bank) alone against
+ * the rig its container's check would give it, else the item, with
  * rules_check_item (a whole PAC written is whole_model); what the scope
  * already broke before the edit is demoted (rules_demote_existing, run
  * only when the edit breaks a rule), and the mode applied.  The item's

@@ -14,7 +14,8 @@
 /* What the rules check for an edit: the item's container when it has one
  * (a skeleton's edit re-checks the packs beside it, a pack's meets the
  * skeleton beside it), else the item itself; before the edit and after
- * it. */
+ * it.  A leaf member's edit (a PMO's, a texture bank's) is the member
+ * alone, against the container's rig. */
 struct rule_scope {
 	const uint8_t *now, *was;         /* the scope's bytes after and before */
 	size_t now_len, was_len;
@@ -59,6 +60,25 @@ static void unname_own_member(struct rule_report *r, const char *member)
 			r->v[i].member[0] = '\0';
 }
 
+/* Whether a member of kind k no other member's rules read: not a
+ * skeleton (the packs' and PMOs' rig), a pack (its rig's parts) or a PAC
+ * (members of its own). */
+static bool leaf_kind(enum kind k)
+{
+	return k != KIND_SKELETON && k != KIND_ANIM && k != KIND_PAC;
+}
+
+/* A member that is a leaf before and after the edit (a PMO, a texture
+ * bank, data) changes no other member's verdict: the scope narrows to
+ * it, still read against the container's rig.  *old: its bytes before. */
+static bool edits_a_leaf(const uint8_t *entry, size_t size, const uint16_t *path,
+			 unsigned depth, enum kind k, const uint8_t **old, size_t *old_len)
+{
+	return depth && leaf_kind(k) &&
+	       !pacpath_member(entry, size, path, depth, old, old_len, NULL) &&
+	       leaf_kind(kind_of(*old, *old_len));
+}
+
 enum mh_err rules_check_edit(const uint8_t *entry, size_t size, const uint8_t *entry_new,
 			     size_t entry_len, const uint16_t *path, unsigned depth,
 			     const uint8_t *item_new, size_t item_len, enum rules_mode mode,
@@ -72,14 +92,34 @@ enum mh_err rules_check_edit(const uint8_t *entry, size_t size, const uint8_t *e
 	if (depth)
 		names_member(path[depth - 1], k, member, sizeof member);
 	enum mh_err err = rule_scope_of(entry, size, entry_new, entry_len, path, depth, &sc);
+	const struct skeleton *rig_now = sc.have_rig_now ? &sc.rig_now : NULL;
+	const struct skeleton *rig_was = sc.have_rig_was ? &sc.rig_was : NULL;
+	/* A leaf's rig, as its container's check gives its members: the
+	 * container's first skeleton, else the one around it. */
+	struct skeleton leaf_rig;
+	bool have_leaf_rig = false;
+	const uint8_t *old;
+	size_t old_len;
+	if (!err && edits_a_leaf(entry, size, path, depth, k, &old, &old_len)) {
+		if (pacpath_item_rig(entry_new, entry_len, path, depth, &leaf_rig, &have_leaf_rig,
+				     NULL) == MH_ENOMEM)
+			err = MH_ENOMEM;
+		sc.now = item_new;
+		sc.now_len = item_len;
+		sc.was = old;
+		sc.was_len = old_len;
+		if (have_leaf_rig)
+			rig_now = rig_was = &leaf_rig; /* a leaf's edit leaves it as it was */
+	}
 	if (!err &&
-	    (rules_check_item(sc.now, sc.now_len, sc.was, sc.was_len,
-			      sc.have_rig_now ? &sc.rig_now : NULL, whole_model, after) ||
-	     (after->n && (rules_check_item(sc.was, sc.was_len, sc.was, sc.was_len,
-					    sc.have_rig_was ? &sc.rig_was : NULL, whole_model,
-					    &before) ||
+	    (rules_check_item(sc.now, sc.now_len, sc.was, sc.was_len, rig_now, whole_model,
+			      after) ||
+	     (after->n && (rules_check_item(sc.was, sc.was_len, sc.was, sc.was_len, rig_was,
+					    whole_model, &before) ||
 			   rules_demote_existing(after, &before)))))
 		err = MH_ENOMEM;
+	if (have_leaf_rig)
+		skeleton_free(&leaf_rig);
 	if (!err) {
 		unname_own_member(after, member);
 		rules_apply_mode(after, mode);

@@ -1608,6 +1608,90 @@ static void test_pmo_rules(void **state)
 	mkpmo_free(&built);
 }
 
+/* A PMO's edit is judged alone, against the skeleton beside it: over a
+ * PAC whose pack broke PARTITION already, a PMO edited in place reports
+ * nothing (the pack is as it was, and no rule of it reads the PMO); a
+ * PMO naming a bone past that skeleton breaks PALETTE_JOINT, unnamed as
+ * the edited item's own violations are; a skeleton edited in the same
+ * PAC is still judged over it all (the pack's PARTITION, existing). */
+static void test_a_leaf_edit_is_judged_alone(void **state)
+{
+	(void)state;
+	struct item_bytes b;
+	item_bytes_build(&b);
+	struct mkpmo built, moved;
+	const struct mkpmo_shape shape = {.meshes = 1, .groups_per_mesh = 2, .vertices = 12,
+					  .skinned = true};
+	mkpmo_build(11, &shape, &built);
+	mkpmo_build(11, &shape, &moved);
+	struct pmo p;
+	assert_int_equal(pmo_decode(moved.pmo, moved.len, NULL, 0, &p, NULL), MH_OK);
+	struct pmo_vertex v = p.groups[0].vertices[0];
+	v.pos[0] = v.pos[0] == 0 ? p.meshes[0].scale[0] / 4 : 0;
+	assert_int_equal(pmo_vertex_set(&p, 0, 0, &v, NULL), MH_OK);
+	uint8_t *now_pmo, *comp;
+	size_t now_pmo_len, comp_len;
+	assert_int_equal(pmo_encode(&p, &now_pmo, &now_pmo_len, &comp, &comp_len, NULL), MH_OK);
+	assert_memory_not_equal(now_pmo, built.pmo, built.len);
+	size_t was_len, now_len;
+	uint8_t *was = pac_of(&was_len, 3, b.skel, b.skel_len, built.pmo, built.len,
+			      b.short_pack, b.short_pack_len);
+	uint8_t *now = pac_of(&now_len, 3, b.skel, b.skel_len, now_pmo, now_pmo_len,
+			      b.short_pack, b.short_pack_len);
+	const uint16_t pmo_path[] = {1}, skel_path[] = {0};
+	struct rule_report r = {0};
+	assert_int_equal(rules_check_edit(was, was_len, now, now_len, pmo_path, 1, now_pmo,
+					  now_pmo_len, RULES_STRICT, &r), MH_OK);
+	assert_int_equal(r.n, 0);
+	rules_report_free(&r);
+	/* the whole PAC checked has the pack's PARTITION: the edit did not
+	 * look at it */
+	assert_int_equal(rules_check_item(now, now_len, NULL, 0, NULL, false, &r), MH_OK);
+	assert_non_null(only(&r, RULE_PARTITION));
+	rules_report_free(&r);
+	/* a palette past the skeleton beside it: PALETTE_JOINT, unnamed */
+	for (uint32_t k = 0; k < p.palette_count; k++)
+		p.palette[k].bone = 200;
+	uint8_t *far, *far_comp;
+	size_t far_len, far_comp_len;
+	assert_int_equal(pmo_encode(&p, &far, &far_len, &far_comp, &far_comp_len, NULL), MH_OK);
+	uint8_t *bad = pac_of(&now_len, 3, b.skel, b.skel_len, far, far_len, b.short_pack,
+			      b.short_pack_len);
+	assert_int_equal(rules_check_edit(was, was_len, bad, now_len, pmo_path, 1, far, far_len,
+					  RULES_STRICT, &r), MH_OK);
+	assert_true(r.n > 0);
+	for (size_t i = 0; i < r.n; i++) {
+		assert_int_equal(r.v[i].code, RULE_PALETTE_JOINT);
+		assert_string_equal(r.v[i].member, "");
+	}
+	rules_report_free(&r);
+	/* a skeleton's edit is judged over the PAC: the pack's PARTITION,
+	 * there before, a warning */
+	uint8_t *skel_now = pac_of(&now_len, 3, b.moved_skel, b.moved_skel_len, built.pmo,
+				   built.len, b.short_pack, b.short_pack_len);
+	assert_int_equal(rules_check_edit(was, was_len, skel_now, now_len, skel_path, 1,
+					  b.moved_skel, b.moved_skel_len, RULES_STRICT, &r), MH_OK);
+	const struct rule_violation *part = NULL;
+	for (size_t i = 0; i < r.n; i++)
+		if (r.v[i].code == RULE_PARTITION)
+			part = &r.v[i];
+	assert_non_null(part);
+	assert_true(part->existing);
+	rules_report_free(&r);
+	free(skel_now);
+	free(bad);
+	free(far);
+	free(far_comp);
+	free(was);
+	free(now);
+	free(now_pmo);
+	free(comp);
+	pmo_free(&p);
+	mkpmo_free(&moved);
+	mkpmo_free(&built);
+	item_bytes_free(&b);
+}
+
 /* Every allocation of the walk failed in turn: MH_ENOMEM, the report
  * failed (so counted as holding errors), nothing leaked. */
 static void test_item_out_of_memory(void **state)
@@ -1679,6 +1763,7 @@ int main(void)
 		cmocka_unit_test(test_item_bytes_that_do_not_decode),
 		cmocka_unit_test(test_item_model_pac_undecodable),
 		cmocka_unit_test(test_pmo_rules),
+		cmocka_unit_test(test_a_leaf_edit_is_judged_alone),
 		cmocka_unit_test(test_edit_judged_over_its_container),
 		cmocka_unit_test(test_item_out_of_memory),
 	};
