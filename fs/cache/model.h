@@ -28,7 +28,7 @@
 /* Text printed once, on first use, then immutable.  A kept one (in a
  * slot, model_text_keep) is counted: one reference for its model, one
  * per file open that reads it (model_text_share); a model's own text
- * (skeleton.txt, pack.txt, records.txt) is never shared. */
+ * (pack.txt, records.txt) is never shared. */
 struct model_text {
 	char *text;
 	size_t len;

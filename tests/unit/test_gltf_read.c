@@ -710,6 +710,21 @@ static void entry_from_its_gltf(void **state)
 	tigrex_close(&t);
 }
 
+/* The Tigrex's body with group 12's vertex 40 moved 5 along X (*other,
+ * the caller's), as model.glb would show it (*glb: with `pack`'s
+ * animations, or none). */
+static void moved_body(const struct tigrex *t, const struct anim *pack, struct pmo *other,
+		       uint8_t **glb, size_t *len)
+{
+	struct mh_diag d = {0};
+	assert_int_equal(pmo_decode(t->p.raw, t->p.raw_len, NULL, 0, other, &d), MH_OK);
+	struct pmo_vertex nv = other->groups[12].vertices[40];
+	nv.pos[0] += 5;
+	assert_int_equal(pmo_vertex_set(other, 12, 40, &nv, &d), MH_OK);
+	struct gltf_body body = {.pmo = other};
+	assert_int_equal(gltf_model_with(&t->s, pack, NULL, &body, 1, glb, len, &d), MH_OK);
+}
+
 /* A body read back (pmo_apply_gltf): the Tigrex's own model.glb moves
  * nothing; one made from its PMO with a vertex moved moves that vertex
  * alone, to where it is there. */
@@ -723,14 +738,9 @@ static void body_from_its_gltf(void **state)
 	assert_int_equal(pmo_apply_gltf(&t.p, t.glb, t.len, &moved, &d), MH_OK);
 	assert_int_equal(moved, 0);
 	struct pmo other;
-	assert_int_equal(pmo_decode(t.p.raw, t.p.raw_len, NULL, 0, &other, &d), MH_OK);
-	struct pmo_vertex nv = other.groups[12].vertices[40];
-	nv.pos[0] += 5;
-	assert_int_equal(pmo_vertex_set(&other, 12, 40, &nv, &d), MH_OK);
-	struct gltf_body body = {.pmo = &other};
 	uint8_t *glb;
 	size_t len;
-	assert_int_equal(gltf_model_with(&t.s, NULL, NULL, &body, 1, &glb, &len, &d), MH_OK);
+	moved_body(&t, NULL, &other, &glb, &len);
 	assert_int_equal(pmo_apply_gltf(&t.p, glb, len, &moved, &d), MH_OK);
 	assert_int_equal(moved, 1);
 	assert_true(t.p.groups[12].vertices[40].pos[0] == other.groups[12].vertices[40].pos[0]);
@@ -771,14 +781,9 @@ static void pac_bodies_from_gltf(void **state)
 	assert_memory_equal(out, pac.p, pac.len);
 	free(out);
 	struct pmo other;
-	assert_int_equal(pmo_decode(t.p.raw, t.p.raw_len, NULL, 0, &other, &d), MH_OK);
-	struct pmo_vertex nv = other.groups[12].vertices[40];
-	nv.pos[0] += 5;
-	assert_int_equal(pmo_vertex_set(&other, 12, 40, &nv, &d), MH_OK);
-	struct gltf_body body = {.pmo = &other};
 	uint8_t *glb;
 	size_t len;
-	assert_int_equal(gltf_model_with(&t.s, &t.a, NULL, &body, 1, &glb, &len, &d), MH_OK);
+	moved_body(&t, &t.a, &other, &glb, &len);
 	assert_int_equal(pmo_pac_apply_gltf(pac.p, pac.len, glb, len, &out, &out_len, &moved, &d),
 			 MH_OK);
 	assert_int_equal(moved, 1);
