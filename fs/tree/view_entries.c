@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "edit.h"
+#include "view_item.h"
 #include "view_pack.h"
 #include "entries.h"
 #include "item.h"
@@ -221,14 +222,6 @@ static void entry_glb_name(struct mhfs *fs, const struct node *n, char *buf, siz
 	snprintf(buf, len, "entry%03u.glb", n->slot);
 }
 
-static int entry_glb_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
-{
-	(void)fs;
-	(void)n;
-	(void)t;
-	return ENOENT;
-}
-
 static enum mh_err split_glb(const struct edit *e, struct anim *a, struct mh_diag *d)
 {
 	struct entries_edit ed;
@@ -253,7 +246,7 @@ const struct view_class view_entry_glb = {
 	.source = SOURCE_MODEL,
 	.name = entry_glb_name,
 	.parent = in_entries,
-	.resolve = entry_glb_resolve,
+	.resolve = item_request_resolve,
 	.encode = entry_glb_encode,
 };
 
@@ -266,13 +259,6 @@ static void slot_glb_name(struct mhfs *fs, const struct node *n, char *buf, size
 {
 	(void)fs;
 	snprintf(buf, len, "slot%03u.glb", n->slot);
-}
-
-static void in_stream(const struct node *n, struct node *dir)
-{
-	*dir = *n;
-	dir->type = NODE_STREAM;
-	dir->slot = 0;
 }
 
 static enum mh_err split_slot_glb(const struct edit *e, struct anim *a, struct mh_diag *d)
@@ -299,7 +285,7 @@ const struct view_class view_slot_glb = {
 	.flags = VIEW_ITEM | VIEW_STREAM | VIEW_SLOT | VIEW_WRITABLE,
 	.source = SOURCE_MODEL,
 	.name = slot_glb_name,
-	.parent = in_stream,
-	.resolve = entry_glb_resolve,
+	.parent = pack_stream_of,
+	.resolve = item_request_resolve,
 	.encode = slot_glb_encode,
 };

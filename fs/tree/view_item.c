@@ -68,6 +68,14 @@ static enum mh_err raw_encode(const struct edit *e, const uint8_t *old, size_t o
 	return MH_OK;
 }
 
+int item_request_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
+{
+	(void)fs;
+	(void)n;
+	(void)t;
+	return ENOENT;
+}
+
 const struct view_class view_raw = {
 	.flags = VIEW_ITEM | VIEW_WRITABLE,
 	.source = SOURCE_BYTES,

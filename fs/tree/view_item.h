@@ -15,6 +15,9 @@
 void item_folder_name(struct mhfs *fs, const struct node *n, char *buf, size_t len);
 void item_parent(const struct node *n, struct node *dir);
 int item_folder_resolve(struct mhfs *fs, const struct node *n, struct node_target *t);
+/* The resolve of a file whose writes are requests (entries/entryNNN.glb,
+ * a PMO's mesh.glb): nothing to read, nothing left under its name. */
+int item_request_resolve(struct mhfs *fs, const struct node *n, struct node_target *t);
 bool item_folder_exists(struct mhfs *fs, const struct node *n);
 
 /* The decoded model of the first member of kind k of the PAC folder dir

@@ -70,6 +70,13 @@ void pack_folder_of(const struct node *n, struct node *dir)
 	dir->stream = dir->slot = 0;
 }
 
+void pack_stream_of(const struct node *n, struct node *dir)
+{
+	*dir = *n;
+	dir->type = NODE_STREAM;
+	dir->slot = 0;
+}
+
 /* Resolves the pack folder of a view in it; ENOENT if its pack does not
  * decode. */
 int pack_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)

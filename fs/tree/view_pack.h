@@ -18,6 +18,8 @@
  * when its pack does not decode); a slot's clip index, -1 when the slot
  * does not exist or is empty. */
 void pack_folder_of(const struct node *n, struct node *dir);
+/* The stream folder of a view in it (a slot's file, its .glb). */
+void pack_stream_of(const struct node *n, struct node *dir);
 int pack_resolve(struct mhfs *fs, const struct node *n, struct node_target *t);
 int32_t pack_slot_clip(const struct model *m, unsigned stream, unsigned slot);
 

@@ -174,20 +174,12 @@ const struct view_class view_pmo_materials = PMO_TEXT_VIEW("materials.tsv");
 
 /* mesh.glb: a request, as entries/entryNNN.glb is: its vertices moved in,
  * nothing to read; vertices.tsv shows what it became. */
-static int pmo_glb_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
-{
-	(void)fs;
-	(void)n;
-	(void)t;
-	return ENOENT;
-}
-
 const struct view_class view_pmo_glb = {
 	.flags = VIEW_ITEM | VIEW_WRITABLE,
 	.source = SOURCE_MODEL,
 	.in = NODE_PMO_DIR,
 	.fixed_name = PMO_GLB_NAME,
-	.resolve = pmo_glb_resolve,
+	.resolve = item_request_resolve,
 	.encode = pmo_text_encode,
 	.to_next_entry = pmo_to_next_entry,
 };

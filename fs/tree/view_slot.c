@@ -27,13 +27,6 @@ static void slot_name(struct mhfs *fs, const struct node *n, char *buf, size_t l
 	names_slot(n->slot, slot_file(n), buf, len);
 }
 
-static void in_stream(const struct node *n, struct node *dir)
-{
-	*dir = *n;
-	dir->type = NODE_STREAM;
-	dir->slot = 0;
-}
-
 static int slot_resolve(struct mhfs *fs, const struct node *n, struct node_target *t)
 {
 	int err = pack_resolve(fs, n, t);
@@ -93,7 +86,7 @@ const struct view_class view_slot_txt = {
 	.flags = VIEW_ITEM | VIEW_STREAM | VIEW_SLOT | VIEW_WRITABLE | VIEW_REMOVABLE,
 	.source = SOURCE_MODEL,
 	.name = slot_name,
-	.parent = in_stream,
+	.parent = pack_stream_of,
 	.resolve = slot_resolve,
 	.encode = slot_encode,
 	.violation_line = slot_txt_line,
@@ -103,7 +96,7 @@ const struct view_class view_slot_bin = {
 	.flags = VIEW_ITEM | VIEW_STREAM | VIEW_SLOT | VIEW_WRITABLE | VIEW_REMOVABLE,
 	.source = SOURCE_MODEL,
 	.name = slot_name,
-	.parent = in_stream,
+	.parent = pack_stream_of,
 	.resolve = slot_resolve,
 	.encode = slot_encode,
 };
@@ -112,6 +105,6 @@ const struct view_class view_slot_svg = {
 	.flags = VIEW_ITEM | VIEW_STREAM | VIEW_SLOT | VIEW_SIZED_BY_MAKING,
 	.source = SOURCE_MODEL,
 	.name = slot_name,
-	.parent = in_stream,
+	.parent = pack_stream_of,
 	.resolve = slot_resolve,
 };
