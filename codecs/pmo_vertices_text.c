@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pmo_text_int.h"
+#include "same_bytes.h"
 
 #define MAX_COLS (5 + 3 + 2 + 4 + PMO_MAX_WEIGHTS)
 
@@ -348,6 +349,7 @@ struct rows {
 	size_t *at;              /* where each row's line starts in the text */
 	unsigned *line;
 	size_t n;
+	size_t first, last;      /* the rows parsed; those outside are as printed */
 };
 
 static void rows_free(struct rows *rs)
@@ -405,22 +407,98 @@ static bool as_printed(struct printed *pr, const char *bol, const char *end)
 	       (bol + n == end || bol[n] == '\n');
 }
 
-static enum mh_err parse_rows(const struct pmo *p, const char *text, size_t len,
-			      struct printed *pr, struct rows *rs, struct mh_diag *d)
+/* The part of the text parsed: bytes [from, to), starting on line `line`,
+ * holding rows [first, last); the rows outside it are as printed. */
+struct span {
+	size_t from, to;
+	unsigned line;
+	size_t first, last;
+};
+
+/* The index of the row printed at `at` (a line of the printed text),
+ * read from its "group vertex": false if it is none. */
+static bool printed_row(const struct pmo *p, const char *at, const char *end, size_t *index)
+{
+	uint64_t gv[2] = {0, 0};
+	for (int k = 0; k < 2; k++) {
+		const char *digits = at;
+		while (at < end && *at >= '0' && *at <= '9' && gv[k] <= UINT32_MAX)
+			gv[k] = gv[k] * 10 + (uint64_t)(*at++ - '0');
+		if (at == digits || at == end || *at++ != '\t')
+			return false;
+	}
+	if (gv[0] >= p->group_count || gv[1] >= p->groups[gv[0]].vertex_count)
+		return false;
+	*index = gv[1];
+	for (uint32_t g = 0; g < gv[0]; g++)
+		*index += p->groups[g].vertex_count;
+	return true;
+}
+
+/* Where the text stops being as printed from either end, in whole rows:
+ * an awk edit of one vertex of the Tigrex's 570 KB text parses that row
+ * only.  The printed text is a header, then a line a row, each led by
+ * its "group vertex": the rows and lines the ends hold are read there.
+ * rows_at: the printed text's first row. */
+static struct span edited_span(const struct pmo *p, const char *text, size_t len,
+			       const char *printed, size_t plen, const char *rows_at, size_t n)
+{
+	struct span all = {0, len, 1, 0, n};
+	size_t hdr = (size_t)(rows_at - printed), common = len < plen ? len : plen;
+	size_t from = same_prefix((const uint8_t *)text, (const uint8_t *)printed, common);
+	while (from > 0 && text[from - 1] != '\n')
+		from--; /* the line of the first difference */
+	if (from < hdr)
+		return all;
+	size_t same = same_suffix((const uint8_t *)text + len, (const uint8_t *)printed + plen,
+				  common - from);
+	size_t to = len - same, pto = plen - same;
+	/* The rows after: whole lines in both texts. */
+	if (to > from && (text[to - 1] != '\n' || printed[pto - 1] != '\n')) {
+		const char *nl = memchr(text + to, '\n', len - to);
+		to = nl ? (size_t)(nl + 1 - text) : len;
+		pto = plen - (len - to);
+	}
+	size_t first = n, last = n;
+	if ((from < plen && !printed_row(p, printed + from, printed + plen, &first)) ||
+	    (pto < plen && !printed_row(p, printed + pto, printed + plen, &last)) || first > last)
+		return all;
+	unsigned header_lines = 0;
+	for (size_t i = 0; i < hdr; i++)
+		header_lines += printed[i] == '\n';
+	return (struct span){from, to, 1 + header_lines + (unsigned)first, first, last};
+}
+
+/* Parses the rows of span sp into rs, the rows outside it as printed;
+ * *whole false when the span held more or fewer rows than it should (the
+ * whole text, parsed, then says where). */
+static enum mh_err parse_rows(const struct pmo *p, const char *text, const struct span *sp,
+			      struct printed *pr, struct rows *rs, bool *whole,
+			      struct mh_diag *d)
 {
 	struct lex lx;
-	lex_init(&lx, text, len);
+	lex_init(&lx, text + sp->from, sp->to - sp->from);
+	lx.line = sp->line;
 	enum mh_err err = MH_OK;
 	size_t i = 0;
+	/* A row missing or extra within a part only: where is for the whole. */
+	bool part = sp->first > 0 || sp->last < rs->n;
+	*whole = true;
+	rs->first = sp->first;
+	rs->last = sp->last;
 	for (uint32_t g = 0; g < p->group_count; g++)
 		for (uint32_t v = 0; v < p->groups[g].vertex_count; v++, i++) {
-			if (!lex_next_line(&lx, &err, d))
+			if (i < sp->first || i >= sp->last)
+				continue; /* as printed: set_all passes them by */
+			if (!lex_next_line(&lx, &err, d)) {
+				*whole = err || !part;
 				return err ? err : mh_fail_text(d, MH_ESYNTAX, lx.line, lx.col,
 					"missing rows: the text ends before group %u vertex %u "
 					"(the model has %zu vertices)", g, v, rs->n);
+			}
 			rs->at[i] = (size_t)(lx.bol - text);
 			rs->line[i] = lx.line;
-			if (lx.p == lx.bol && as_printed(pr, lx.bol, text + len)) {
+			if (lx.p == lx.bol && as_printed(pr, lx.bol, lx.end)) {
 				rs->want[i] = p->groups[g].vertices[v];
 				lex_skip_line(&lx);
 				continue;
@@ -428,9 +506,11 @@ static enum mh_err parse_rows(const struct pmo *p, const char *text, size_t len,
 			if ((err = parse_row(&lx, p, g, v, &rs->want[i], d)))
 				return err;
 		}
-	if (lex_next_line(&lx, &err, d))
+	if (lex_next_line(&lx, &err, d)) {
+		*whole = !part;
 		return mh_fail_text(d, MH_ESYNTAX, lx.line, lx.col,
 				    "extra row: the model has %zu vertices", rs->n);
+	}
 	return err;
 }
 
@@ -525,7 +605,7 @@ static enum mh_err set_all(struct pmo *p, struct rows *rs, const char *text, siz
 	for (uint32_t g = 0; g < p->group_count; g++)
 		for (uint32_t v = 0; v < p->groups[g].vertex_count; v++, i++) {
 			struct pmo_vertex *cur = &p->groups[g].vertices[v];
-			if (!memcmp(cur, &rs->want[i], sizeof *cur))
+			if (i < rs->first || i >= rs->last || !memcmp(cur, &rs->want[i], sizeof *cur))
 				continue;
 			struct pmo_vertex old = *cur;
 			enum mh_err err = pmo_vertex_set(p, g, v, &rs->want[i], d);
@@ -589,8 +669,18 @@ enum mh_err pmo_vertices_apply_printed(struct pmo *p, const char *text, size_t l
 		pr.next = nl ? nl + 1 : pr.end;
 	}
 	enum mh_err err = rows_alloc(p, &rs, d);
+	const char *rows_at = pr.next;
+	struct span all = {0, len, 1, 0, rs.n};
+	struct span sp = printed ? edited_span(p, text, len, printed, printed_len, rows_at, rs.n)
+				 : all;
+	bool whole = true;
+	pr.next = sp.from ? printed + sp.from : rows_at;
 	if (!err)
-		err = parse_rows(p, text, len, &pr, &rs, d);
+		err = parse_rows(p, text, &sp, &pr, &rs, &whole, d);
+	if (!whole) {
+		pr.next = rows_at;
+		err = parse_rows(p, text, &all, &pr, &rs, &whole, d);
+	}
 	if (!err)
 		err = apply_rows(p, &rs, text, len, d);
 	rows_free(&rs);

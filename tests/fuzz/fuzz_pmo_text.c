@@ -9,8 +9,10 @@
  * that parses).  An applied text must leave a model that encodes to the
  * same sizes, and whose vertices.tsv reprinted from the model before
  * (pmo_vertices_reprint) is the one printed afresh; a refused one must
- * carry its diagnostic and leave the model's bytes as they were.  Any
- * violation abort()s.
+ * carry its diagnostic and leave the model's bytes as they were.  A
+ * spliced vertices.tsv must apply the same (outcome, diagnostic, bytes)
+ * with its printed text given, which parses only the rows between what
+ * is as printed at either end, as without.  Any violation abort()s.
  * fuzz.sh flags: -max_len=4096
  */
 #include <stddef.h>
@@ -98,6 +100,30 @@ static void check_apply(struct pmo *p, int view, const char *t, size_t n)
 	enc_free(&after);
 }
 
+/* vertices.tsv text e applied to copies of p with its printed text and
+ * without: the same outcome, diagnostic and bytes. */
+static void check_printed_agrees(const struct pmo *p, const char *e, size_t n,
+				 const char *printed, size_t printed_len)
+{
+	struct pmo with, without;
+	if (pmo_clone(p, &with, NULL) != MH_OK || pmo_clone(p, &without, NULL) != MH_OK)
+		abort();
+	struct mh_diag dw = {0}, dwo = {0};
+	enum mh_err ew = pmo_vertices_apply_printed(&with, e, n, printed, printed_len, &dw);
+	enum mh_err ewo = pmo_vertices_apply(&without, e, n, &dwo);
+	struct enc a, b;
+	encode(&with, &a);
+	encode(&without, &b);
+	if (ew != ewo || a.len != b.len || memcmp(a.pmo, b.pmo, a.len) ||
+	    a.comp_len != b.comp_len || (a.comp && memcmp(a.comp, b.comp, a.comp_len)) ||
+	    (ew && (dw.line != dwo.line || dw.col != dwo.col || strcmp(dw.msg, dwo.msg))))
+		abort();
+	enc_free(&a);
+	enc_free(&b);
+	pmo_free(&with);
+	pmo_free(&without);
+}
+
 /* The view printed, data[0..n) spliced in at a place `pick` chooses. */
 static void check_spliced(struct pmo *p, int view, const uint8_t *data, size_t n, uint8_t pick)
 {
@@ -112,6 +138,8 @@ static void check_spliced(struct pmo *p, int view, const uint8_t *data, size_t n
 	memcpy(e, t, at);
 	memcpy(e + at, data, n);
 	memcpy(e + at + n, t + at + cut, len - at - cut);
+	if (view == 1)
+		check_printed_agrees(p, e, len - cut + n, t, len);
 	check_apply(p, view, e, len - cut + n);
 	free(e);
 	free(t);

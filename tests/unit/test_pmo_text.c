@@ -460,6 +460,99 @@ static void test_apply_printed_agrees(void **state)
 	}
 }
 
+/* t with one random change of the kinds a hand, a script or a bad copy
+ * makes: a line cut, doubled or swapped with the next, a comment or a
+ * blank line put in, a byte changed, put in or cut, a word set to a
+ * number, the text cut short, a row added at the end. */
+static char *mutate(struct rng *r, const char *t)
+{
+	size_t len = strlen(t);
+	unsigned lines = 0;
+	for (const char *c = t; *c; c++)
+		lines += *c == '\n';
+	unsigned line = rng_range(r, 1, lines);
+	const char *at = line_at(t, line), *nl = strchr(at, '\n');
+	size_t line_len = nl ? (size_t)(nl - at) + 1 : strlen(at);
+	const char *pos = t + rng_below(r, len + 1);
+	char one[2] = {"0123456789.-e \t\n#x:"[rng_below(r, 19)], 0}, num[32];
+	switch (rng_below(r, 10)) {
+	case 0:
+		return cut_line(t, line);
+	case 1: {
+		char *dup = strndup(at, line_len);
+		char *o = splice(t, at, 0, dup);
+		free(dup);
+		return o;
+	}
+	case 2: {
+		if (line >= lines)
+			return strdup(t);
+		const char *next = at + line_len, *nl2 = strchr(next, '\n');
+		size_t next_len = nl2 ? (size_t)(nl2 - next) + 1 : strlen(next);
+		char *swapped = malloc(line_len + next_len + 1);
+		assert_non_null(swapped);
+		memcpy(swapped, next, next_len);
+		memcpy(swapped + next_len, at, line_len);
+		swapped[line_len + next_len] = '\0';
+		char *o = splice(t, at, line_len + next_len, swapped);
+		free(swapped);
+		return o;
+	}
+	case 3:
+		return splice(t, at, 0, rng_below(r, 2) ? "# a note\n" : "\n");
+	case 4:
+		return pos < t + len ? splice(t, pos, 1, one) : strdup(t);
+	case 5:
+		return splice(t, pos, 0, one);
+	case 6:
+		return pos < t + len ? splice(t, pos, 1, "") : strdup(t);
+	case 7:
+		if (line < 2)
+			return strdup(t);
+		snprintf(num, sizeof num, "%g", (double)rng_range(r, 0, 2000) / 16 - 60);
+		return set_word(t, line, rng_range(r, 2, 4), num);
+	case 8:
+		return strndup(t, (size_t)(pos - t));
+	default:
+		return splice(t, t + len, 0, "0 0 1 2 3\n");
+	}
+}
+
+/* The same on random changes, one or two at a time, anywhere in the
+ * text: the printed text given, only the rows between what is as printed
+ * at either end are parsed, and the outcome is still the same. */
+static void test_apply_printed_agrees_random(void **state)
+{
+	(void)state;
+	struct rng r = {1234};
+	for (int p3rd = 0; p3rd < 2; p3rd++) {
+		uint64_t seed = 50 + (uint64_t)p3rd;
+		struct mkpmo_shape shape = {.p3rd = p3rd, .meshes = 2, .groups_per_mesh = 3,
+					    .vertices = 12, .skinned = true, .remap = true};
+		struct model x;
+		build(seed, &shape, &x);
+		size_t n;
+		char *t = print(&x.p, VERTICES, &n);
+		for (int k = 0; k < 300; k++) {
+			char *once = mutate(&r, t), *e = once;
+			if (k % 3 == 0) {
+				e = mutate(&r, once);
+				free(once);
+			}
+			char *with = outcome(seed, &shape, e, true);
+			char *without = outcome(seed, &shape, e, false);
+			if (strcmp(with, without))
+				fail_msg("case %d: with the printed text %.80s, without %.80s", k, with,
+					 without);
+			free(with);
+			free(without);
+			free(e);
+		}
+		free(t);
+		drop(&x);
+	}
+}
+
 /* The text of a model after an edit, reprinted from the model before and
  * its text, is the text printed afresh: after an awk edit and a weight
  * edit, beside an unrelated model, and beside a text cut short. */
@@ -876,6 +969,7 @@ int main(void)
 		cmocka_unit_test(test_vertex_edit_colour_weight),
 		cmocka_unit_test(test_vertex_refusals),
 		cmocka_unit_test(test_apply_printed_agrees),
+		cmocka_unit_test(test_apply_printed_agrees_random),
 		cmocka_unit_test(test_reprint),
 		cmocka_unit_test(test_print_in_runs),
 		cmocka_unit_test(test_materials),

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* How far two byte runs agree from either end: a commit's journal writes
- * and its history record keep only the middle that changed.  Compared a
- * block at a time through memcmp (vectorised), then byte by byte in the
- * block that differs: an edit of a few bytes in a 566 KB model PAC scans
- * it at memory speed. */
-#ifndef FS_SAME_BYTES_H
-#define FS_SAME_BYTES_H
+ * and its history record keep only the middle that changed, and
+ * vertices.tsv parses only the rows between what was written back as
+ * printed.  Compared a block at a time through memcmp (vectorised), then
+ * byte by byte in the block that differs: an edit of a few bytes in a
+ * 566 KB model PAC scans it at memory speed. */
+#ifndef MH_SAME_BYTES_H
+#define MH_SAME_BYTES_H
 
 #include <stddef.h>
 #include <stdint.h>
