@@ -380,6 +380,26 @@ void mhfs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to_set,
 		reply_attr(req, fs, ino);
 }
 
+/* Commits what the handle holds and replies.  Then, while the writer's
+ * process exits or checks its file, the view the commit changed is
+ * looked at as a stat of its path would (node_exists: its folder's
+ * model, no more), so that the path's next walk finds it made. */
+static void commit_and_reply(fuse_req_t req, struct fuse_file_info *fi)
+{
+	struct mhfs *fs = fs_of(req);
+	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
+	uint64_t commits = atomic_load(&fs->ar.commits);
+	struct node view = h->view;
+	bool a_view = !h->scratch && h->counted;
+	int err = handle_commit(fs, h, false);
+	fuse_reply_err(req, err);
+	if (err || !a_view || atomic_load(&fs->ar.commits) == commits)
+		return;
+	fs_rdlock(fs);
+	node_exists(fs, &view);
+	fs_unlock(fs);
+}
+
 void mhfs_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	(void)ino;
@@ -389,7 +409,7 @@ void mhfs_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, ENOSYS);
 		return;
 	}
-	fuse_reply_err(req, handle_commit(fs_of(req), (struct handle *)(uintptr_t)fi->fh, false));
+	commit_and_reply(req, fi);
 }
 
 void mhfs_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,
@@ -401,7 +421,7 @@ void mhfs_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,
 		fuse_reply_err(req, 0);
 		return;
 	}
-	fuse_reply_err(req, handle_commit(fs_of(req), (struct handle *)(uintptr_t)fi->fh, false));
+	commit_and_reply(req, fi);
 }
 
 void mhfs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
