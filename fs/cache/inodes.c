@@ -299,6 +299,7 @@ int inodes_open(struct inodes *t, uint64_t ino, uint64_t place, bool write, bool
 		 * them first); a write may. */
 		r->flags |= write ? INO_EXPOSED | INO_WRITTEN : cached ? INO_EXPOSED : 0;
 		r->opens++;
+		r->opened++;
 		r->writers += write;
 	}
 	pthread_mutex_unlock(&t->lock);
@@ -321,6 +322,49 @@ bool inodes_release(struct inodes *t, uint64_t ino, bool write)
 	}
 	pthread_mutex_unlock(&t->lock);
 	return retired;
+}
+
+/* Invariant 7, with the lock held: r stale and held with no file open,
+ * its place's current number unheld. */
+static bool may_revive(const struct inodes *t, const struct ino_rec *r)
+{
+	if (!r || !(r->flags & INO_STALE) || r->opens || !r->lookups)
+		return false;
+	const struct ino_rec *p = find(t, r->place), *c = p ? find(t, p->current) : NULL;
+	return p && p->current && p->current != r->ino && !(c && held(c));
+}
+
+bool inodes_revivable(struct inodes *t, uint64_t ino, uint32_t *ticket)
+{
+	pthread_mutex_lock(&t->lock);
+	const struct ino_rec *r = find(t, ino);
+	bool may = may_revive(t, r);
+	if (may)
+		*ticket = r->opened;
+	pthread_mutex_unlock(&t->lock);
+	return may;
+}
+
+bool inodes_revive(struct inodes *t, uint64_t ino, uint32_t ticket)
+{
+	pthread_mutex_lock(&t->lock);
+	struct ino_rec *r = find(t, ino);
+	bool may = may_revive(t, r) && r->opened == ticket;
+	if (may) {
+		struct ino_rec *p = find(t, r->place), *c = find(t, p->current);
+		if (c)
+			drop(c);
+		r->flags = 0;
+		if (p == r) {
+			p->current = 0;
+			atomic_fetch_sub(&t->moved, 1);
+		} else {
+			p->current = ino;
+		}
+		atomic_fetch_add(&t->revived, 1);
+	}
+	pthread_mutex_unlock(&t->lock);
+	return may;
 }
 
 int inodes_truncate(struct inodes *t, uint64_t ino, uint64_t place)

@@ -32,7 +32,7 @@
  *
  * INVARIANTS
  *  1. A number names one place for its life, and what readers cache
- *     under it is one content: a commit changing a view first retires
+ *     under it is one content (a revived one's, 7, from its revival on): a commit changing a view first retires
  *     every number of the view the kernel holds (invalidate.h plans it
  *     before the archive is written, and it is applied with the io lock
  *     still held exclusively, so no reader sees the new bytes under an
@@ -68,10 +68,22 @@
  *  6. The table's lock is a leaf, taken after the archive's io lock; the
  *     only code run with it held is a plan's judge, which computes from
  *     numbers alone.
+ *  7. A stale number the kernel holds, whose last file closed, while the
+ *     kernel holds no file of it nor the place's current number, becomes
+ *     the place's current number again (revived), as new: its pages and
+ *     attributes dropped from the kernel first, then, if no file opened it
+ *     meanwhile, made current with the io lock held shared (as an
+ *     exposure, 2: a commit sees it).  The kernel maps the view's name
+ *     to that number until it looks the name up again: after a writer's
+ *     commit (cat > FILE, then sync FILE or the next reader), the next
+ *     open of the name reads through the page cache, with its read-ahead
+ *     (not a request a page, as a reader like mawk would make reading
+ *     through), and a shared mmap of it works.
  *
  * States of a number:  held --open--> EXPOSED --commit, or a writer's
- * open--> STALE --forgotten, closed--> gone;  a number made for a writer
- * starts WRITTEN, and goes STALE at a commit or its last writer's close.
+ * open--> STALE --forgotten, closed--> gone, or --closed, held (7)-->
+ * held as new;  a number made for a writer starts WRITTEN, and goes
+ * STALE at a commit or its last writer's close.
  * ESTALE, which makes the kernel look a name up again, comes only from a
  * write open or a truncate that needs a new number (3), and for a folder
  * gone (reply.c). */
@@ -106,6 +118,7 @@ struct ino_rec {
 	uint64_t lookups;      /* the kernel's references */
 	uint32_t opens;        /* files of it open, */
 	uint32_t writers;      /*   of which for writing */
+	uint32_t opened;       /* opens so far (a revival's ticket) */
 	unsigned flags;        /* INO_* */
 	uint32_t name;         /* a hash of the name it was last told under (0:
 				  none): a stale number's name may be gone */
@@ -144,6 +157,7 @@ struct inodes {
 	_Atomic uint64_t moved;   /* places whose current number is not theirs:
 				     none, and no lookup takes the lock */
 	_Atomic uint64_t retired; /* numbers retired so far (.mhfu/info) */
+	_Atomic uint64_t revived; /* stale numbers made current again (.mhfu/info) */
 };
 
 void inodes_init(struct inodes *t);
@@ -188,6 +202,14 @@ int inodes_open(struct inodes *t, uint64_t ino, uint64_t place, bool write, bool
 /* A file opened by inodes_open closed: true when it was the number's
  * last writer, and it retired the number. */
 bool inodes_release(struct inodes *t, uint64_t ino, bool write);
+/* Whether stale number ino may be revived (invariant 7) now that its
+ * last file closed: then *ticket is for inodes_revive, once the kernel
+ * has dropped the number's pages and attributes. */
+bool inodes_revivable(struct inodes *t, uint64_t ino, uint32_t *ticket);
+/* Makes ino its place's current number again, as new, if it may still be
+ * revived and no file opened it since inodes_revivable gave the ticket;
+ * with the io lock held shared. */
+bool inodes_revive(struct inodes *t, uint64_t ino, uint32_t ticket);
 /* Before a truncate by path of number ino: 0, ESTALE as for a write
  * open, ENOMEM. */
 int inodes_truncate(struct inodes *t, uint64_t ino, uint64_t place);

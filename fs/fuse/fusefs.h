@@ -13,8 +13,8 @@
 
 extern const struct fuse_lowlevel_ops mhfs_ops;
 
-/* struct kernel's forget for a session: the inode's pages and attributes
- * dropped (FUSE_NOTIFY_INVAL_INODE). */
-void fusefs_forget(void *session, uint64_t ino);
+/* struct kernel's forget for a session: the inode's attributes, and with
+ * `pages` its pages, dropped (FUSE_NOTIFY_INVAL_INODE). */
+void fusefs_forget(void *session, uint64_t ino, bool pages);
 
 #endif

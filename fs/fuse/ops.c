@@ -384,15 +384,34 @@ static void mhfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	}
 }
 
+/* The last file of a stale number closed (a writer's, whose commit
+ * retired it): the kernel still maps the view's name to it, so it is made
+ * the view's current number again, its pages dropped first, if the view
+ * is there still under that name (inodes.h, 7). */
+static void revive(struct mhfs *fs, fuse_ino_t ino, const struct node *view)
+{
+	uint32_t ticket;
+	if (!inodes_revivable(&fs->inodes, ino, &ticket))
+		return;
+	kernel_forget_pages(fs, ino);
+	fs_rdlock(fs);
+	if (node_exists(fs, view) && !stale_view(fs, ino, view, 0))
+		inodes_revive(&fs->inodes, ino, ticket);
+	fs_unlock(fs);
+}
+
 static void mhfs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	(void)ino;
 	struct mhfs *fs = fs_of(req);
 	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
+	bool counted = h->counted;
+	struct node view = h->view;
 	/* Errors here reach nobody; flush reported them already. */
 	handle_commit(fs, h, true);
 	handle_release(fs, h);
 	fuse_reply_err(req, 0);
+	if (counted)
+		revive(fs, ino, &view);
 }
 
 static void mhfs_readlink(fuse_req_t req, fuse_ino_t ino)
@@ -666,7 +685,7 @@ const struct fuse_lowlevel_ops mhfs_ops = {
 	.create = mhfs_create,
 };
 
-void fusefs_forget(void *session, uint64_t ino)
+void fusefs_forget(void *session, uint64_t ino, bool pages)
 {
-	fuse_lowlevel_notify_inval_inode(session, ino, -1, 0);
+	fuse_lowlevel_notify_inval_inode(session, ino, pages ? 0 : -1, 0);
 }

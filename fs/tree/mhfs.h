@@ -32,8 +32,8 @@ struct view_error {
  * NULL where there is no kernel. */
 struct kernel {
 	void *session;
-	/* Drops an inode's cached pages and attributes. */
-	void (*forget)(void *session, uint64_t ino);
+	/* Drops an inode's cached attributes; with `pages`, its pages too. */
+	void (*forget)(void *session, uint64_t ino, bool pages);
 };
 
 struct handle;
@@ -84,13 +84,22 @@ static inline enum ino_space ino_space(uint64_t ino)
 	return record_ino(ino) ? INO_OWN : (ino & SCRATCH_INO) ? INO_SCRATCH : INO_VIEW;
 }
 
-/* Tells the kernel to drop inode `ino`'s pages and attributes (a number
- * a commit retired, a writer's number at its close, a view whose
- * writer's size it showed); never waits. */
+/* Tells the kernel to drop inode `ino`'s attributes (a number a commit
+ * retired, a writer's number at its close, a view whose writer's size it
+ * showed); never waits. */
 static inline void kernel_forget(struct mhfs *fs, uint64_t ino)
 {
 	if (fs->kernel.forget)
-		fs->kernel.forget(fs->kernel.session, ino);
+		fs->kernel.forget(fs->kernel.session, ino, false);
+}
+
+/* Tells the kernel to drop inode `ino`'s pages and attributes (a stale
+ * number revived, inodes.h 7); waits for no request: called where no
+ * file of it is open. */
+static inline void kernel_forget_pages(struct mhfs *fs, uint64_t ino)
+{
+	if (fs->kernel.forget)
+		fs->kernel.forget(fs->kernel.session, ino, true);
 }
 
 #endif

@@ -166,6 +166,8 @@ static int info_contents(struct mhfs *fs, const struct node *n, uint8_t **data, 
 		      (unsigned long long)atomic_load(&fs->view_reads));
 	strbuf_printf(&t, "inodes_retired\t%llu\n",
 		      (unsigned long long)atomic_load(&fs->inodes.retired));
+	strbuf_printf(&t, "inodes_revived\t%llu\n",
+		      (unsigned long long)atomic_load(&fs->inodes.revived));
 	strbuf_printf(&t, "kept_old_bytes\t%zu\n", atomic_load(&fs->kept_old_bytes));
 	strbuf_printf(&t, "cache_budget\t%zu\n", ar->cache.budget);
 	strbuf_printf(&t, "cached_bytes\t%zu\n", atomic_load(&ar->cache.bytes));

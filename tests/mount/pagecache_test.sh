@@ -228,6 +228,40 @@ else
 	skip "vim beside a reader" "vim not installed"
 fi
 
+# --- after a writer's commit, the name's next open is cached ----------------
+# The kernel still maps the name to the writer's number, which the commit
+# retired; its close makes it current again, its pages dropped (.mhfu/info's
+# inodes_revived), so a reader a page at a time (mawk) has the page cache
+# read ahead for it, and a shared mmap (which a read-through file refuses)
+# works.
+t=$mnt/file_06185/1/vertices.tsv
+# moved_by BEFORE AFTER: vertex 40 of group 12 moved by 1 along x.
+moved_by() { awk 'FNR == 1 { f++ } $1 == 12 && $2 == 40 { x[f] = $3 } END { d = x[2] - x[1]; exit !(d > 0.9 && d < 1.1) }' "$1" "$2"; }
+cp "$t" "$work/v0.tsv"
+awk '$1 == 12 && $2 == 40 { $3 += 1 } 1' "$work/v0.tsv" >"$work/v.tsv"
+revived=$(info inodes_revived)
+cat "$work/v.tsv" >"$t"
+check "the writer's close made its number current again" eventually [ "$(info inodes_revived)" -gt "$revived" ]
+pages=$((($(stat -c %s "$t") + 4095) / 4096))
+n=$(reads_of dd if="$t" bs=4096 status=none)
+check "after a writer's commit, a reader a page at a time takes $n requests for $pages pages" \
+	[ "$n" -lt $((pages / 4)) ]
+check "and reads the commit" bash -c "$(declare -f moved_by); dd if='$t' bs=4096 status=none >'$work/v1.tsv' &&
+	moved_by '$work/v0.tsv' '$work/v1.tsv'"
+awk '$1 == 12 && $2 == 40 { $3 += 1 } 1' "$work/v1.tsv" >"$work/v.tsv"
+revived=$(info inodes_revived)
+cat "$work/v.tsv" >"$t"
+eventually [ "$(info inodes_revived)" -gt "$revived" ]
+if have python3; then
+	check "a shared mmap of it reads the next commit" bash -c "$(declare -f moved_by); python3 -c '
+import mmap, sys
+with open(sys.argv[1], \"rb\") as f:
+    sys.stdout.buffer.write(mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)[:])' '$t' >'$work/v2.tsv' &&
+	moved_by '$work/v1.tsv' '$work/v2.tsv'"
+else
+	skip "a shared mmap after a commit" "python3 not installed"
+fi
+
 # --- the name of a view a commit changed, while a file of the old one is open ---
 exec 3<"$mnt/file_06185.pac"
 before=$(fd_stat 3 %s)

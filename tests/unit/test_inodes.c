@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The table of inode numbers (fs/cache/inodes.h): a commit's plan retires what
  * the kernel holds of the views it changes, a stale number answers what
- * it was told while files of it are open and ESTALE after, a write never
+ * it was told while files of it are open and ESTALE after, or is made
+ * current again once its last file closed, a write never
  * shares a number with cached readers nor with pages stored unasked, a place takes its own number back
  * once the kernel holds none of its numbers, and nothing is left behind
  * when the kernel forgets everything (random operations against a model
@@ -134,6 +135,62 @@ static void test_an_unopened_number_answers_its_place(void **state)
 	assert_false(inodes_release(&t, p, false));
 	inodes_forget(&t, p, 1);
 	assert_int_equal(records(&t), 0);
+	inodes_destroy(&t);
+}
+
+/* A stale number the kernel holds, once its last file closed, becomes
+ * its place's current number again, as new, while the kernel holds no
+ * file of it nor the current number; not when a file opened it after
+ * the ticket (its pages might be back). */
+static void test_a_stale_number_is_revived(void **state)
+{
+	(void)state;
+	struct inodes t;
+	inodes_init(&t);
+	uint64_t p = PLACE(12);
+	bool cache = false;
+	uint32_t ticket;
+	lookup(&t, p, p, 10);
+	/* cat > FILE: the writer's close comes after its commit. */
+	assert_int_equal(inodes_open(&t, p, p, true, false, &cache), 0);
+	commit(&t);
+	assert_false(inodes_revivable(&t, p, &ticket));
+	assert_false(inodes_release(&t, p, true)); /* stale already */
+	assert_true(inodes_revivable(&t, p, &ticket));
+	assert_true(inodes_revive(&t, p, ticket));
+	assert_int_equal(inodes_current(&t, p), p);
+	assert_int_equal(atomic_load(&t.revived), 1);
+	assert_int_equal(atomic_load(&t.moved), 0);
+	assert_int_equal(inodes_open(&t, p, p, false, false, &cache), 0);
+	assert_true(cache);
+	assert_false(inodes_release(&t, p, false));
+
+	/* Opened after the ticket: not revived. */
+	commit(&t);
+	assert_true(inodes_revivable(&t, p, &ticket));
+	assert_int_equal(inodes_open(&t, p, p, false, false, &cache), 0);
+	assert_false(cache);
+	assert_false(inodes_release(&t, p, false));
+	assert_false(inodes_revive(&t, p, ticket));
+	/* The kernel holds the current number: not revivable. */
+	uint64_t now = inodes_current(&t, p);
+	lookup(&t, now, p, 11);
+	assert_false(inodes_revivable(&t, p, &ticket));
+
+	/* An allocated number is revived the same way, p staying stale. */
+	assert_int_equal(inodes_open(&t, now, p, true, false, &cache), 0);
+	commit(&t);
+	assert_false(inodes_release(&t, now, true));
+	assert_true(inodes_revivable(&t, now, &ticket));
+	assert_true(inodes_revive(&t, now, ticket));
+	assert_int_equal(inodes_current(&t, p), now);
+	assert_int_equal(inodes_open(&t, now, p, false, false, &cache), 0);
+	assert_true(cache);
+	assert_false(inodes_release(&t, now, false));
+	inodes_forget(&t, p, 1);
+	inodes_forget(&t, now, 1);
+	assert_int_equal(records(&t), 0);
+	assert_int_equal(atomic_load(&t.moved), 0);
 	inodes_destroy(&t);
 }
 
@@ -366,12 +423,14 @@ static void test_random_operations_leave_nothing_behind(void **state)
 		default: {
 			/* A number the kernel holds (any, stale or not) lets go. */
 			size_t j = rng_below(&r, k->n);
-			if (k->reads[j]) {
-				inodes_release(&t, k->ino[j], false);
-				k->reads[j]--;
-			} else if (k->writes[j]) {
-				inodes_release(&t, k->ino[j], true);
-				k->writes[j]--;
+			uint32_t ticket;
+			if (k->reads[j] || k->writes[j]) {
+				bool write = !k->reads[j];
+				inodes_release(&t, k->ino[j], write);
+				(write ? k->writes : k->reads)[j]--;
+				/* As the driver does at a close (inodes.h, 7). */
+				if (inodes_revivable(&t, k->ino[j], &ticket))
+					assert_true(inodes_revive(&t, k->ino[j], ticket));
 			} else if (k->lookups[j]) {
 				inodes_forget(&t, k->ino[j], k->lookups[j]);
 				k->lookups[j] = 0;
@@ -400,6 +459,7 @@ static void test_random_operations_leave_nothing_behind(void **state)
 	}
 	assert_int_equal(records(&t), 0);
 	assert_int_equal(atomic_load(&t.moved), 0);
+	assert_true(atomic_load(&t.revived) > 0);
 	inodes_destroy(&t);
 	free(k);
 }
@@ -409,6 +469,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_a_commit_retires_what_the_kernel_holds),
 		cmocka_unit_test(test_an_unopened_number_answers_its_place),
+		cmocka_unit_test(test_a_stale_number_is_revived),
 		cmocka_unit_test(test_a_writer_never_shares_a_cached_number),
 		cmocka_unit_test(test_stores_expose_held_numbers_no_writer_has),
 		cmocka_unit_test(test_a_truncate_by_path_of_a_cached_number_moves_it),
