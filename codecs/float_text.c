@@ -173,25 +173,6 @@ static const uint64_t POW10[11] = {
 	10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
 };
 
-/* v / 10^p, p <= 10: a division by a constant each (a multiplication),
- * not by a variable (a division, 40 cycles, nine times a float). */
-static uint64_t div_pow10(uint64_t v, unsigned p)
-{
-	switch (p) {
-	case 0: return v;
-	case 1: return v / 10u;
-	case 2: return v / 100u;
-	case 3: return v / 1000u;
-	case 4: return v / 10000u;
-	case 5: return v / 100000u;
-	case 6: return v / 1000000u;
-	case 7: return v / 10000000u;
-	case 8: return v / 100000000u;
-	case 9: return v / 1000000000u;
-	default: return v / 10000000000u;
-	}
-}
-
 /* The digits of n (no trailing zeros) at decimal exponent x, as "%.Pg"
  * lays them out: scientific below 1e-4 and from 10^P up; the length. */
 static size_t put_g(char *buf, bool neg, uint64_t n, int x, unsigned prec)
@@ -245,6 +226,16 @@ static bool within(uint64_t c, uint64_t lo, bool lo_cut, uint64_t hi, bool hi_cu
 	return above_lo && below_hi;
 }
 
+/* v (ten digits, *cut: a fraction dropped below them) rounded to a
+ * multiple of unit, half to even, as the digits printf gives. */
+static inline uint64_t round_at(uint64_t v, bool cut, uint64_t unit)
+{
+	uint64_t n = v / unit, rest = v - n * unit;
+	if (rest > unit / 2 || (rest == unit / 2 && (cut || n % 2)))
+		n++;
+	return n;
+}
+
 /* The shortest text of finite nonzero |v| (bits without the sign); its
  * length. */
 static size_t shortest(char *buf, bool neg, uint32_t bits)
@@ -273,15 +264,42 @@ static size_t shortest(char *buf, bool neg, uint32_t bits)
 	}
 	uint64_t lo = scaled(lo_c, e - 2, k - 9, &lo_cut);
 	uint64_t hi = scaled(4 * m + 2, e - 2, k - 9, &hi_cut);
-	for (unsigned prec = 1;; prec++) {
-		uint64_t unit = POW10[10 - prec], n = div_pow10(v, 10 - prec), rest = v - n * unit;
-		if (rest > unit / 2 || (rest == unit / 2 && (cut || n % 2)))
-			n++;
-		if (prec == 9 || within(n * unit, lo, lo_cut, hi, hi_cut, even)) {
-			int x = k + (n == POW10[prec]);
-			return put_g(buf, neg, n, x, prec);
+	/* The least precision whose rounding of v is within the interval.
+	 * Most floats need 7 to 9 digits, so the search goes down from 9,
+	 * stopping at the first that is not: where the interval is the same
+	 * on both sides of v (v not a power of two), a rounding to p digits
+	 * within it means one to p + 1 digits is too (it is nearer v).  At a
+	 * power of two, the gap below is half the gap above: up from 1. */
+	uint64_t n = round_at(v, cut, POW10[1]);
+	unsigned prec = 9;
+	if (frac) {
+#define DOWN(p)                                                                   \
+	do {                                                                      \
+		uint64_t np = round_at(v, cut, POW10[10 - (p)]);                  \
+		if (!within(np * POW10[10 - (p)], lo, lo_cut, hi, hi_cut, even)) \
+			goto found;                                               \
+		n = np;                                                           \
+		prec = (p);                                                       \
+	} while (0)
+		DOWN(8);
+		DOWN(7);
+		DOWN(6);
+		DOWN(5);
+		DOWN(4);
+		DOWN(3);
+		DOWN(2);
+		DOWN(1);
+#undef DOWN
+	} else {
+		for (prec = 1; prec < 9; prec++) {
+			n = round_at(v, cut, POW10[10 - prec]);
+			if (within(n * POW10[10 - prec], lo, lo_cut, hi, hi_cut, even))
+				goto found;
 		}
+		n = round_at(v, cut, POW10[1]);
 	}
+found:
+	return put_g(buf, neg, n, k + (n == POW10[prec]), prec);
 }
 
 size_t text_f32(char *buf, size_t len, float v)
