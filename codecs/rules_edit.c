@@ -21,6 +21,8 @@ struct rule_scope {
 	size_t now_len, was_len;
 	struct skeleton rig_now, rig_was; /* the scope's container's rig, if any */
 	bool have_rig_now, have_rig_was;
+	bool leaf;                        /* a leaf alone: rig_now is also its rig
+					     before (the edit left it as it was) */
 };
 
 static void rule_scope_free(struct rule_scope *sc)
@@ -29,35 +31,6 @@ static void rule_scope_free(struct rule_scope *sc)
 		skeleton_free(&sc->rig_now);
 	if (sc->have_rig_was)
 		skeleton_free(&sc->rig_was);
-}
-
-/* A rig missing for want of memory would skip rules: MH_ENOMEM. */
-static enum mh_err rule_scope_of(const uint8_t *entry, size_t size, const uint8_t *entry_new,
-				 size_t entry_len, const uint16_t *path, unsigned depth,
-				 struct rule_scope *sc)
-{
-	unsigned scope = depth ? depth - 1 : 0;
-	enum mh_err err;
-	memset(sc, 0, sizeof *sc);
-	if ((err = pacpath_member(entry, size, path, scope, &sc->was, &sc->was_len, NULL)) ||
-	    (err = pacpath_member(entry_new, entry_len, path, scope, &sc->now, &sc->now_len,
-				  NULL)))
-		return err;
-	if (pacpath_item_rig(entry_new, entry_len, path, scope, &sc->rig_now,
-			     &sc->have_rig_now, NULL) == MH_ENOMEM ||
-	    pacpath_item_rig(entry, size, path, scope, &sc->rig_was, &sc->have_rig_was,
-			     NULL) == MH_ENOMEM)
-		return MH_ENOMEM;
-	return MH_OK;
-}
-
-/* The violations in the edited item itself name no member: the view's
- * path already says which. */
-static void unname_own_member(struct rule_report *r, const char *member)
-{
-	for (size_t i = 0; member[0] && i < r->n; i++)
-		if (!strcmp(r->v[i].member, member))
-			r->v[i].member[0] = '\0';
 }
 
 /* Whether a member of kind k no other member's rules read: not a
@@ -79,6 +52,45 @@ static bool edits_a_leaf(const uint8_t *entry, size_t size, const uint16_t *path
 	       leaf_kind(kind_of(*old, *old_len));
 }
 
+/* A rig missing for want of memory would skip rules: MH_ENOMEM. */
+static enum mh_err rule_scope_of(const uint8_t *entry, size_t size, const uint8_t *entry_new,
+				 size_t entry_len, const uint16_t *path, unsigned depth,
+				 const uint8_t *item_new, size_t item_len, struct rule_scope *sc)
+{
+	unsigned scope = depth ? depth - 1 : 0;
+	enum mh_err err;
+	memset(sc, 0, sizeof *sc);
+	/* A leaf's rig is the one its container's check gives its members:
+	 * the container's first skeleton, else the one around it. */
+	if (edits_a_leaf(entry, size, path, depth, kind_of(item_new, item_len), &sc->was,
+			 &sc->was_len)) {
+		sc->leaf = true;
+		sc->now = item_new;
+		sc->now_len = item_len;
+		return pacpath_item_rig(entry_new, entry_len, path, depth, &sc->rig_now,
+					&sc->have_rig_now, NULL) == MH_ENOMEM ? MH_ENOMEM : MH_OK;
+	}
+	if ((err = pacpath_member(entry, size, path, scope, &sc->was, &sc->was_len, NULL)) ||
+	    (err = pacpath_member(entry_new, entry_len, path, scope, &sc->now, &sc->now_len,
+				  NULL)))
+		return err;
+	if (pacpath_item_rig(entry_new, entry_len, path, scope, &sc->rig_now,
+			     &sc->have_rig_now, NULL) == MH_ENOMEM ||
+	    pacpath_item_rig(entry, size, path, scope, &sc->rig_was, &sc->have_rig_was,
+			     NULL) == MH_ENOMEM)
+		return MH_ENOMEM;
+	return MH_OK;
+}
+
+/* The violations in the edited item itself name no member: the view's
+ * path already says which. */
+static void unname_own_member(struct rule_report *r, const char *member)
+{
+	for (size_t i = 0; member[0] && i < r->n; i++)
+		if (!strcmp(r->v[i].member, member))
+			r->v[i].member[0] = '\0';
+}
+
 enum mh_err rules_check_edit(const uint8_t *entry, size_t size, const uint8_t *entry_new,
 			     size_t entry_len, const uint16_t *path, unsigned depth,
 			     const uint8_t *item_new, size_t item_len, enum rules_mode mode,
@@ -91,26 +103,10 @@ enum mh_err rules_check_edit(const uint8_t *entry, size_t size, const uint8_t *e
 	char member[48] = "";
 	if (depth)
 		names_member(path[depth - 1], k, member, sizeof member);
-	enum mh_err err = rule_scope_of(entry, size, entry_new, entry_len, path, depth, &sc);
+	enum mh_err err = rule_scope_of(entry, size, entry_new, entry_len, path, depth, item_new,
+					item_len, &sc);
 	const struct skeleton *rig_now = sc.have_rig_now ? &sc.rig_now : NULL;
-	const struct skeleton *rig_was = sc.have_rig_was ? &sc.rig_was : NULL;
-	/* A leaf's rig, as its container's check gives its members: the
-	 * container's first skeleton, else the one around it. */
-	struct skeleton leaf_rig;
-	bool have_leaf_rig = false;
-	const uint8_t *old;
-	size_t old_len;
-	if (!err && edits_a_leaf(entry, size, path, depth, k, &old, &old_len)) {
-		if (pacpath_item_rig(entry_new, entry_len, path, depth, &leaf_rig, &have_leaf_rig,
-				     NULL) == MH_ENOMEM)
-			err = MH_ENOMEM;
-		sc.now = item_new;
-		sc.now_len = item_len;
-		sc.was = old;
-		sc.was_len = old_len;
-		if (have_leaf_rig)
-			rig_now = rig_was = &leaf_rig; /* a leaf's edit leaves it as it was */
-	}
+	const struct skeleton *rig_was = sc.leaf ? rig_now : sc.have_rig_was ? &sc.rig_was : NULL;
 	if (!err &&
 	    (rules_check_item(sc.now, sc.now_len, sc.was, sc.was_len, rig_now, whole_model,
 			      after) ||
@@ -118,8 +114,6 @@ enum mh_err rules_check_edit(const uint8_t *entry, size_t size, const uint8_t *e
 					    whole_model, &before) ||
 			   rules_demote_existing(after, &before)))))
 		err = MH_ENOMEM;
-	if (have_leaf_rig)
-		skeleton_free(&leaf_rig);
 	if (!err) {
 		unname_own_member(after, member);
 		rules_apply_mode(after, mode);
