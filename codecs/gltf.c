@@ -432,6 +432,14 @@ static void put_bone_node(struct strbuf *json, const struct rig *r, uint32_t b)
 	strbuf_printf(json, "%s}", children ? "]" : "");
 }
 
+void gltf_body_name(size_t i, char name[GLTF_BODY_NAME_MAX])
+{
+	if (i)
+		snprintf(name, GLTF_BODY_NAME_MAX, "body %zu", i);
+	else
+		snprintf(name, GLTF_BODY_NAME_MAX, "body");
+}
+
 /* The mesh nodes: one per body that draws (named
  * as its mesh, skinned when its weights fit the rig), else "stand-in". */
 static void put_mesh_nodes(struct strbuf *json, const struct glb_bodies *bodies, size_t n)
@@ -443,10 +451,11 @@ static void put_mesh_nodes(struct strbuf *json, const struct glb_bodies *bodies,
 	for (size_t i = 0, k = 0; i < n; i++) {
 		if (bodies->mesh_of[i] < 0)
 			continue;
-		strbuf_printf(json, "%s{\"name\":\"body", k++ ? "," : "");
-		if (i)
-			strbuf_printf(json, " %zu", i);
-		glb_text_int(json, "\",\"mesh\":", bodies->mesh_of[i]);
+		char name[GLTF_BODY_NAME_MAX];
+		gltf_body_name(i, name);
+		strbuf_str(json, k++ ? ",{\"name\":" : "{\"name\":", 0);
+		glb_json_string(json, name);
+		glb_text_int(json, ",\"mesh\":", bodies->mesh_of[i]);
 		strbuf_str(json, bodies->skinned[i] ? ",\"skin\":0}" : "}", 0);
 	}
 }

@@ -130,6 +130,12 @@ struct gltf_body {
 	uint32_t images;
 };
 
+/* Body i's name (bodies[i] of gltf_model_with), its mesh's and its
+ * node's: "body", then "body 1", "body 2" ...; pmo_pac_apply_gltf finds a
+ * PAC's bodies by it. */
+#define GLTF_BODY_NAME_MAX 32
+void gltf_body_name(size_t i, char name[GLTF_BODY_NAME_MAX]);
+
 /* The same with bodies[0..nbodies) as the meshes instead of the
  * stand-in (which stays when no body draws a triangle).  s NULL: the
  * bodies as static meshes, no rig, no skin, no animation (pack and map

@@ -493,8 +493,8 @@ static enum mh_err put_body(struct glb *g, const struct gltf_body *bodies, size_
 		err = put_group(g, p, gi, look, &prims, &count, d);
 	}
 	if (!err && count) {
-		char name[24];
-		snprintf(name, sizeof name, i ? "body %zu" : "body", i);
+		char name[GLTF_BODY_NAME_MAX];
+		gltf_body_name(i, name);
 		strbuf_str(&out->meshes, out->nmeshes ? ",{\"name\":" : "{\"name\":", 0);
 		glb_json_string(&out->meshes, name);
 		strbuf_str(&out->meshes, ",\"primitives\":[", 0);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gltf.h"
 #include "gltf_read.h"
 #include "kind.h"
 #include "pac.h"
@@ -170,15 +171,6 @@ enum mh_err pmo_apply_gltf(struct pmo *p, const uint8_t *bytes, size_t len, uint
 	return err;
 }
 
-/* Body k of a PAC (its k-th PMO member) as model.glb names its node. */
-static void body_name(size_t k, char *name, size_t len)
-{
-	if (k)
-		snprintf(name, len, "body %zu", k);
-	else
-		snprintf(name, len, "body");
-}
-
 /* Member i of pac (bytes pac[0..len)) moved as mesh mi of a has it,
  * into out (a copy of pac, member i's bytes rewritten in place). */
 static enum mh_err apply_member(const struct pac *pc, uint32_t i, const uint8_t *pac,
@@ -245,8 +237,8 @@ enum mh_err pmo_pac_apply_gltf(const uint8_t *pac, size_t pac_len, const uint8_t
 		pmo_free(&probe);
 		if (!counts)
 			continue;
-		char name[32];
-		body_name(body++, name, sizeof name);
+		char name[GLTF_BODY_NAME_MAX];
+		gltf_body_name(body++, name);
 		int32_t mi = node_mesh(&a, name);
 		if (mi < 0 && body == 1 && a.nmeshes == 1)
 			mi = 0; /* the only mesh, as pmo_apply_gltf takes it */
