@@ -330,13 +330,8 @@ enum mh_err pmo_decode_structure(const uint8_t *buf, size_t len, const uint8_t *
 /* A copy of n items of `size` bytes at src (NULL: none, *ok kept). */
 static void *copy_array(const void *src, size_t n, size_t size, bool *ok)
 {
-	if (!src)
-		return NULL;
-	void *q = malloc(n && size ? n * size : 1);
-	if (!q)
-		*ok = false;
-	else if (n && size)
-		memcpy(q, src, n * size);
+	void *q = src ? copy_bytes(src, n * size) : NULL;
+	*ok = *ok && (q || !src);
 	return q;
 }
 
