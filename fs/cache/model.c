@@ -314,34 +314,47 @@ const struct model_text *model_pmo_text(struct model *m, enum pmo_view which)
 	return model_keep(m, &m->pmo_text[which], text, len);
 }
 
-const struct model_text *model_skeleton_text(struct model *m)
+/* The text kept in slot, or made by print now and kept there (NULL when
+ * out of memory): a model's texts printed on first use. */
+static const struct model_text *made_once(struct model *m, _Atomic(struct model_text *) *slot,
+					  char *(*print)(const struct model *, size_t *))
 {
-	struct model_text *t = atomic_load_explicit(&m->skeleton_txt, memory_order_acquire);
+	struct model_text *t = atomic_load_explicit(slot, memory_order_acquire);
 	size_t len = 0;
 	if (t)
 		return t;
-	char *text = views_skeleton_text(&m->skel, m->label, &len);
-	return model_keep(m, &m->skeleton_txt, text, len);
+	char *text = print(m, &len);
+	return model_keep(m, slot, text, len);
+}
+
+static char *skeleton_txt_of(const struct model *m, size_t *len)
+{
+	return views_skeleton_text(&m->skel, m->label, len);
+}
+
+static char *bind_world_of(const struct model *m, size_t *len)
+{
+	return rig_bind_world_text(&m->skel, m->label, len);
+}
+
+static char *entries_index_of(const struct model *m, size_t *len)
+{
+	return entries_index(&m->pack, len);
+}
+
+const struct model_text *model_skeleton_text(struct model *m)
+{
+	return made_once(m, &m->skeleton_txt, skeleton_txt_of);
 }
 
 const struct model_text *model_bind_world(struct model *m)
 {
-	struct model_text *t = atomic_load_explicit(&m->bind_world, memory_order_acquire);
-	size_t len = 0;
-	if (t)
-		return t;
-	char *text = rig_bind_world_text(&m->skel, m->label, &len);
-	return model_keep(m, &m->bind_world, text, len);
+	return made_once(m, &m->bind_world, bind_world_of);
 }
 
 const struct model_text *model_entries_index(struct model *m)
 {
-	struct model_text *t = atomic_load_explicit(&m->entries_index, memory_order_acquire);
-	size_t len = 0;
-	if (t)
-		return t;
-	char *text = entries_index(&m->pack, &len);
-	return model_keep(m, &m->entries_index, text, len);
+	return made_once(m, &m->entries_index, entries_index_of);
 }
 
 const struct model_text *model_clip_text(struct model *m, uint32_t clip)
