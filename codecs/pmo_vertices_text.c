@@ -102,7 +102,7 @@ static const char HEADER[] =
 
 char *pmo_vertices_print(const struct pmo *p, size_t *len)
 {
-	return pmo_vertices_reprint(p, NULL, NULL, 0, len);
+	return pmo_vertices_print_groups(p, 0, p->group_count, true, len);
 }
 
 char *pmo_vertices_print_groups(const struct pmo *p, uint32_t first, uint32_t end, bool header,
@@ -163,13 +163,14 @@ static bool rows_lendable(const struct pmo *now, const struct pmo *was, const ch
 char *pmo_vertices_reprint(const struct pmo *now, const struct pmo *was, const char *was_text,
 			   size_t was_len, size_t *len)
 {
+	if (!rows_lendable(now, was, was_text, was_len))
+		return pmo_vertices_print(now, len);
 	struct strbuf sb = {0};
 	struct memo *m = calloc(1, sizeof *m);
 	if (!m)
 		return NULL;
-	bool lend = rows_lendable(now, was, was_text, was_len);
-	const char *at = lend ? was_text + sizeof HEADER - 1 : NULL;
-	const char *end = lend ? was_text + was_len : NULL;
+	bool lend = true;
+	const char *at = was_text + sizeof HEADER - 1, *end = was_text + was_len;
 	strbuf_append(&sb, HEADER, sizeof HEADER - 1);
 	for (uint32_t g = 0; g < now->group_count; g++) {
 		const struct pmo_group *grp = &now->groups[g];
