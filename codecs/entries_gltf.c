@@ -57,22 +57,19 @@ static double track_value(const struct clip_track *t, uint32_t bit, uint32_t f)
 	return 0;
 }
 
-/* The entry as it is, which the file's angles are read near: each
- * bone's track in its part's clip (NULL: none). */
-struct entry_guide {
-	const struct clip_track **track; /* per bone */
-};
-
+/* The guide's angle (gltf_motion_guide): ctx is the entry as it is,
+ * each bone's track in its part's clip (NULL: none; entry_tracks). */
 static bool guide_angle(const void *ctx, uint32_t b, unsigned ax, uint32_t f, double *raw)
 {
-	const struct clip_track *t = ((const struct entry_guide *)ctx)->track[b];
+	const struct clip_track *t = ((const struct clip_track *const *)ctx)[b];
 	if (!t)
 		return false;
 	*raw = track_value(t, ROT_BITS[ax], f);
 	return true;
 }
 
-/* The guide of entry `entry` as it is; NULL when out of memory. */
+/* Each bone's track in entry `entry` as it is, which the file's angles
+ * are read near; NULL when out of memory. */
 static const struct clip_track **entry_tracks(const struct anim *a, uint32_t entry,
 					      const struct skeleton *rig, uint32_t nparts)
 {
@@ -214,14 +211,14 @@ enum mh_err entries_from_gltf(const struct anim *a, uint32_t entry, int32_t only
 	enum mh_err err = gltf_read(bytes, len, &asset, d);
 	if (err)
 		return err;
-	struct entry_guide eg = {entry_tracks(a, entry, rig, nparts)};
-	if (!eg.track) {
+	const struct clip_track **track = entry_tracks(a, entry, rig, nparts);
+	if (!track) {
 		gltf_asset_free(&asset);
 		return mh_fail(d, MH_ENOMEM, 0, "out of memory");
 	}
-	struct gltf_motion_guide guide = {guide_angle, &eg};
+	struct gltf_motion_guide guide = {guide_angle, track};
 	err = gltf_motion_read(&asset, rig, &guide, &m, d);
-	free(eg.track);
+	free(track);
 	gltf_asset_free(&asset);
 	if (err)
 		return err;
