@@ -11,7 +11,9 @@
 #   have PROGRAM            true when PROGRAM is installed
 #   eventually COMMAND...   true once the command succeeds (polled, bounded:
 #                           what a program did after the driver answered,
-#                           a close's release, a screen redrawn)
+#                           a close's release, a screen redrawn); its
+#                           arguments are expanded once, so what changes
+#                           is read inside the command (a function)
 #   daemon_pid DIR          the pid of the daemon serving mount point DIR
 #   running PID             true while process PID runs
 #   exited PID              waits until process PID has exited

@@ -34,6 +34,9 @@ fresh() {
 	"$mount_bin" "$@" "$archive" "$mnt"
 }
 info() { awk -F'\t' -v k="$1" '$1 == k { print $2 }' "$mnt/.mhfu/info"; }
+# info_is KEY OP VALUE: test(1) on the field as it is now, read afresh at
+# each call (what eventually polls: an argument's $(...) is expanded once).
+info_is() { [ "$(info "$1")" "$2" "$3" ]; }
 on_disk() { "$dump" "$archive" "$1"; }
 first_key() { awk '/^channel rot_x/ { f = 1; next } f && /^ *[0-9-]/ { print NR; exit }' "$1"; }
 # set_value FILE LINE VALUE: sed -i (a temporary renamed over the view).
@@ -159,7 +162,7 @@ EOF
 	check "which showed its own size" [ "${size:-0}" = "$old" ]
 	check "a new open of the entry reads the commit" bash -c \
 		"cmp <('$dump' '$archive' file_06185.pac) '$mnt/file_06185.pac' && ! cmp -s '$mnt/file_06185.pac' '$work/old.pac'"
-	check "the kept bytes go with the file" eventually [ "$(info kept_old_bytes)" = 0 ]
+	check "the kept bytes go with the file" eventually info_is kept_old_bytes = 0
 else
 	skip "a raw entry opened before a commit" "python3 not installed"
 fi
@@ -241,7 +244,7 @@ cp "$t" "$work/v0.tsv"
 awk '$1 == 12 && $2 == 40 { $3 += 1 } 1' "$work/v0.tsv" >"$work/v.tsv"
 revived=$(info inodes_revived)
 cat "$work/v.tsv" >"$t"
-check "the writer's close made its number current again" eventually [ "$(info inodes_revived)" -gt "$revived" ]
+check "the writer's close made its number current again" eventually info_is inodes_revived -gt "$revived"
 pages=$((($(stat -c %s "$t") + 4095) / 4096))
 n=$(reads_of dd if="$t" bs=4096 status=none)
 check "after a writer's commit, a reader a page at a time takes $n requests for $pages pages" \
@@ -251,7 +254,7 @@ check "and reads the commit" bash -c "$(declare -f moved_by); dd if='$t' bs=4096
 awk '$1 == 12 && $2 == 40 { $3 += 1 } 1' "$work/v1.tsv" >"$work/v.tsv"
 revived=$(info inodes_revived)
 cat "$work/v.tsv" >"$t"
-eventually [ "$(info inodes_revived)" -gt "$revived" ]
+eventually info_is inodes_revived -gt "$revived"
 if have python3; then
 	check "a shared mmap of it reads the next commit" bash -c "$(declare -f moved_by); python3 -c '
 import mmap, sys
