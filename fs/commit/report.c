@@ -172,20 +172,91 @@ void report_commit(struct mhfs *fs, const struct edit *e, const struct commit_re
 
 /* ---- what scratch files hold at unmount -------------------------------- */
 
-/* Where scratch file f is in the tree, "notes.txt" or
- * "file_06185/3/stream2/slot024.txt~"; a text kept in memory because the
- * record could not take it is named after its view already. */
+/* Where scratch file f is in the tree, "notes.txt",
+ * "file_06185/3/stream2/slot024.txt~" or "work/a/notes.txt" (in scratch
+ * folders); a text kept in memory because the record could not take it
+ * is named after its view already.  With the scratch lock held. */
 static void scratch_path(struct mhfs *fs, const struct scratch *f, char *buf, size_t len)
 {
+	char rel[PATH_MAX];
+	size_t at = sizeof rel - 1;
+	rel[at] = '\0';
+	/* The names up to the view folder, written from the end. */
+	const struct scratch *top = f;
+	for (const struct scratch *d = f; d;
+	     d = (d->parent & SCRATCH_INO) ? scratch_by_ino(&fs->scratch, d->parent) : NULL) {
+		size_t name = strlen(d->name), n = name + (d != f); /* and its '/' */
+		if (n > at)
+			break;
+		at -= n;
+		memcpy(rel + at, d->name, name);
+		if (d != f)
+			rel[at + name] = '/';
+		top = d;
+	}
 	struct node dir;
-	if (!f->kept_text && node_from_ino(fs, f->parent, &dir))
-		node_child_path(fs, &dir, f->name, buf, len);
+	if (!f->kept_text && node_from_ino(fs, top->parent, &dir))
+		node_child_path(fs, &dir, rel + at, buf, len);
 	else
-		snprintf(buf, len, "%s", f->name);
+		snprintf(buf, len, "%s", f->kept_text ? f->name : rel + at);
+}
+
+/* The scratch folder in a view folder that f is in (or is), or NULL: f
+ * is in a view folder. */
+static const struct scratch *scratch_top(struct scratch_table *t, const struct scratch *f)
+{
+	const struct scratch *top = S_ISDIR(f->st.st_mode) ? f : NULL;
+	for (const struct scratch *d = f; d && (d->parent & SCRATCH_INO);)
+		if ((d = scratch_by_ino(t, d->parent)))
+			top = d;
+	return top;
+}
+
+static const char *special_kind(mode_t mode)
+{
+	return S_ISFIFO(mode) ? "fifo" : S_ISSOCK(mode) ? "socket" : "device node";
+}
+
+/* Keeps scratch folder `top` and all in it as a tree of the record's
+ * left/ (record.h), opened for the first folder; one log line says
+ * where, or what was lost. */
+static void keep_scratch_folder(struct mhfs *fs, const struct scratch *top,
+				struct record_left *left, int *left_err)
+{
+	char top_path[PATH_MAX], path[PATH_MAX];
+	size_t files = 0, bytes = 0, special = 0;
+	int err = 0;
+	if (left->dir < 0 && !*left_err)
+		*left_err = record_left_open(&fs->record, left);
+	err = *left_err;
+	scratch_path(fs, top, top_path, sizeof top_path);
+	for (const struct scratch *f = fs->scratch.files; f && !err; f = f->next) {
+		if (!f->linked || f->pending || scratch_top(&fs->scratch, f) != top)
+			continue;
+		mode_t mode = f->st.st_mode;
+		if (!S_ISDIR(mode) && !S_ISREG(mode) && !S_ISLNK(mode)) {
+			special++;
+			continue;
+		}
+		scratch_path(fs, f, path, sizeof path);
+		err = record_left_put(left, path, mode, f->data, (size_t)f->st.st_size);
+		files += !S_ISDIR(mode);
+		bytes += S_ISREG(mode) ? (size_t)f->st.st_size : 0;
+	}
+	if (err)
+		mlog_printf(&fs->log, "%s/: a scratch folder is lost at unmount: it cannot be kept "
+			    "in %s (%s)", top_path, fs->record.path ? fs->record.path : "the record",
+			    strerror(err));
+	else
+		mlog_printf(&fs->log, "%s/: a scratch folder left at unmount (%zu files, %zu bytes) "
+			    "is kept as %s/%s/%s", top_path, files, bytes, left->path, top_path,
+			    special ? " (its fifos, sockets and device nodes are dropped)" : "");
 }
 
 void report_scratch_left(struct mhfs *fs)
 {
+	struct record_left left = {.dir = -1};
+	int left_err = 0;
 	pthread_mutex_lock(&fs->scratch.lock);
 	for (const struct scratch *f = fs->scratch.files; f; f = f->next) {
 		/* A new view's file (pending) had its text kept when its
@@ -194,7 +265,18 @@ void report_scratch_left(struct mhfs *fs)
 			continue;
 		char path[PATH_MAX], name[256];
 		size_t len = (size_t)f->st.st_size;
+		const struct scratch *top = scratch_top(&fs->scratch, f);
+		if (top) {
+			if (top == f)
+				keep_scratch_folder(fs, f, &left, &left_err);
+			continue;
+		}
 		scratch_path(fs, f, path, sizeof path);
+		if (!S_ISREG(f->st.st_mode) && !S_ISLNK(f->st.st_mode)) {
+			mlog_printf(&fs->log, "%s: a scratch %s is dropped at unmount", path,
+				    special_kind(f->st.st_mode));
+			continue;
+		}
 		if (S_ISLNK(f->st.st_mode)) {
 			mlog_printf(&fs->log, "%s: a scratch link (to %.*s) is dropped at unmount",
 				    path, (int)len, (const char *)f->data);
@@ -215,4 +297,5 @@ void report_scratch_left(struct mhfs *fs)
 				    "kept as .mhfu/rejected/%s", path, len, name);
 	}
 	pthread_mutex_unlock(&fs->scratch.lock);
+	record_left_close(&left);
 }

@@ -454,10 +454,17 @@ static void mhfs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *
 	struct node n;
 	struct stat st;
 	int err = ENOENT;
-	fs_rdlock(fs);
-	if (node_from_ino(fs, ino, &n))
-		err = node_is_dir(&n) ? node_stat(fs, &n, &st) : ENOTDIR;
-	fs_unlock(fs);
+	if (ino & SCRATCH_INO) {
+		pthread_mutex_lock(&fs->scratch.lock);
+		struct scratch *f = scratch_by_ino(&fs->scratch, ino);
+		err = !f ? ENOENT : S_ISDIR(f->st.st_mode) ? 0 : ENOTDIR;
+		pthread_mutex_unlock(&fs->scratch.lock);
+	} else {
+		fs_rdlock(fs);
+		if (node_from_ino(fs, ino, &n))
+			err = node_is_dir(&n) ? node_stat(fs, &n, &st) : ENOTDIR;
+		fs_unlock(fs);
+	}
 	if (err) {
 		fuse_reply_err(req, err);
 		return;
@@ -509,8 +516,26 @@ static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
+	/* A scratch folder lists "." and "..", then its files. */
+	bool scratch_dir = ino & SCRATCH_INO;
+	bool full = false;
+	if (scratch_dir) {
+		pthread_mutex_lock(&fs->scratch.lock);
+		struct scratch *d = scratch_by_ino(&fs->scratch, ino);
+		uint64_t up = d ? d->parent : ino;
+		pthread_mutex_unlock(&fs->scratch.lock);
+		memset(&st, 0, sizeof st);
+		st.st_mode = S_IFDIR;
+		for (; !full && pos < 2; pos += !full) {
+			st.st_ino = pos ? up : ino; /* (a listing skips number 0) */
+			full = !add_entry(req, fs, buf, size, &used, pos ? ".." : ".", &st, 0,
+					  pos ? POS_SCRATCH : 1, plus);
+		}
+	}
+	if (scratch_dir && !full && pos < POS_SCRATCH)
+		pos = POS_SCRATCH;
 	fs_rdlock(fs);
-	bool full = !node_from_ino(fs, ino, &dir);
+	full = full || (!scratch_dir && !node_from_ino(fs, ino, &dir));
 	while (!full && pos < POS_SCRATCH &&
 	       node_child_at(fs, &dir, &pos, &child, name, sizeof name)) {
 		bool dot = name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));
@@ -570,7 +595,7 @@ static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		pthread_mutex_lock(&fs->scratch.lock);
 		struct scratch *f = scratch_nth(&fs->scratch, ino, pos - POS_SCRATCH);
 		if (f) {
-			st = f->st;
+			scratch_stat(&fs->scratch, f, &st);
 			snprintf(name, sizeof name, "%s", f->name);
 		}
 		pthread_mutex_unlock(&fs->scratch.lock);

@@ -169,7 +169,7 @@ int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st)
 		pthread_mutex_lock(&fs->scratch.lock);
 		struct scratch *f = scratch_by_ino(&fs->scratch, ino);
 		if (f)
-			*st = f->st;
+			scratch_stat(&fs->scratch, f, st);
 		else
 			err = ENOENT;
 		pthread_mutex_unlock(&fs->scratch.lock);

@@ -8,9 +8,10 @@
  *     the commit points (commit.h); a slot file can also be created (fills
  *     the slot), removed (empties it) or made a link to another slot
  *     (shares its clip);
- *   - anything else is a scratch file (scratch.h), held in memory; a
- *     scratch file renamed over a view commits its contents to the view,
- *     and a view renamed to a scratch name is copied, never lost. */
+ *   - anything else is a scratch file or folder (scratch.h), held in
+ *     memory; a scratch file renamed over a view commits its contents to
+ *     the view, and a view renamed to a scratch name is copied, never
+ *     lost. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -40,18 +41,24 @@ static enum name_kind classify(struct mhfs *fs, fuse_ino_t parent, const char *n
 	struct node dir;
 	struct fs_diag why;
 	enum name_kind k = NAME_SCRATCH;
+	if (parent & SCRATCH_INO) {
+		/* In a scratch folder, every name is a scratch name. */
+		pthread_mutex_lock(&fs->scratch.lock);
+		struct scratch *d = scratch_dir(&fs->scratch, parent);
+		k = d && d->linked ? NAME_SCRATCH : NAME_NONE;
+		pthread_mutex_unlock(&fs->scratch.lock);
+		return k;
+	}
 	pthread_rwlock_rdlock(&fs->ar.io);
-	if (!(parent & SCRATCH_INO) && !node_from_ino(fs, parent, &dir))
+	if (!node_from_ino(fs, parent, &dir))
 		k = NAME_NONE;
-	else if (!(parent & SCRATCH_INO) &&
-		 (dir.original || (node_class(&dir)->flags & VIEW_READ_ONLY)))
+	else if (dir.original || (node_class(&dir)->flags & VIEW_READ_ONLY))
 		k = NAME_READ_ONLY;
-	else if (!(parent & SCRATCH_INO) && !node_lookup(fs, &dir, name, view))
+	else if (!node_lookup(fs, &dir, name, view))
 		k = NAME_VIEW;
-	else if (!(parent & SCRATCH_INO) && node_fillable(fs, &dir, name, view))
+	else if (node_fillable(fs, &dir, name, view))
 		k = NAME_NEW_SLOT;
-	else if (!(parent & SCRATCH_INO) &&
-		 node_name_reserved(fs, &dir, name, &why)) {
+	else if (node_name_reserved(fs, &dir, name, &why)) {
 		char path[512];
 		node_child_path(fs, &dir, name, path, sizeof path);
 		mlog_printf(&fs->log, "%s: refused: not a name of this folder: %s", path, why.msg);
@@ -219,16 +226,23 @@ void mhfs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 void mhfs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
 		mode_t mode, dev_t rdev)
 {
-	(void)rdev;
 	struct mhfs *fs = fs_of(req);
 	struct node view;
 	uint64_t ino = 0;
 	enum name_kind k;
 	int err = new_name(fs, parent, name, &view, &k);
-	if (!err && (!S_ISREG(mode) || k != NAME_SCRATCH))
-		err = EPERM; /* no devices or fifos; a slot is filled by writing it */
+	if (!err && k != NAME_SCRATCH)
+		err = EPERM; /* a slot is filled by writing it */
 	if (!err)
 		err = new_scratch(fs, req, parent, name, mode, NULL, &ino);
+	if (!err && !S_ISREG(mode)) {
+		/* A fifo, socket or device node: the kernel serves its opens. */
+		pthread_mutex_lock(&fs->scratch.lock);
+		struct scratch *f = scratch_by_ino(&fs->scratch, ino);
+		if (f)
+			f->st.st_rdev = rdev;
+		pthread_mutex_unlock(&fs->scratch.lock);
+	}
 	if (err)
 		fuse_reply_err(req, err);
 	else
@@ -296,6 +310,8 @@ static int set_scratch_attributes(struct mhfs *fs, fuse_ino_t ino, const struct 
 			if (to_set & FUSE_SET_ATTR_ATIME_NOW)
 				f->st.st_atim = now;
 		}
+		if (!err)
+			scratch_changed(f);
 	}
 	pthread_mutex_unlock(&fs->scratch.lock);
 	return err;
@@ -443,11 +459,13 @@ void mhfs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 	pthread_mutex_lock(&fs->scratch.lock);
 	struct scratch *f = scratch_find(&fs->scratch, parent, name);
 	bool was_scratch = f != NULL;
-	if (f)
+	if (f && S_ISDIR(f->st.st_mode))
+		err = EISDIR;
+	else if (f)
 		scratch_unlink(&fs->scratch, f);
 	pthread_mutex_unlock(&fs->scratch.lock);
 	if (was_scratch) {
-		fuse_reply_err(req, 0);
+		fuse_reply_err(req, err);
 		return;
 	}
 	enum name_kind k = classify(fs, parent, name, &view);
@@ -464,26 +482,14 @@ void mhfs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 	fuse_reply_err(req, err);
 }
 
-/* Renames a scratch file to another scratch name, replacing any. */
+/* Renames a scratch file or folder to another scratch name, replacing
+ * any (scratch_move). */
 static int move_scratch(struct mhfs *fs, uint64_t ino, fuse_ino_t newparent,
 			const char *newname)
 {
-	int err = 0;
 	pthread_mutex_lock(&fs->scratch.lock);
 	struct scratch *f = scratch_by_ino(&fs->scratch, ino);
-	struct scratch *old = scratch_find(&fs->scratch, newparent, newname);
-	char *name = strdup(newname);
-	if (!f || !name) {
-		err = f ? ENOMEM : ENOENT;
-		free(name);
-	} else {
-		if (old && old != f)
-			scratch_unlink(&fs->scratch, old);
-		free(f->name);
-		f->name = name;
-		f->parent = newparent;
-		f->pending = false;
-	}
+	int err = f ? scratch_move(&fs->scratch, f, newparent, newname) : ENOENT;
 	pthread_mutex_unlock(&fs->scratch.lock);
 	return err;
 }
@@ -552,6 +558,8 @@ void mhfs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 
 	pthread_mutex_lock(&fs->scratch.lock);
 	struct scratch *f = scratch_find(&fs->scratch, parent, name);
+	/* Only a file's bytes (or a link's target) can become a view's. */
+	bool has_contents = f && (S_ISREG(f->st.st_mode) || S_ISLNK(f->st.st_mode));
 	if (f)
 		ino = f->ino;
 	pthread_mutex_unlock(&fs->scratch.lock);
@@ -568,6 +576,8 @@ void mhfs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 		/* sed -i, rsync, editors: a scratch file saved over a view. */
 		if (to == NAME_SCRATCH) {
 			err = move_scratch(fs, ino, newparent, newname);
+		} else if (!has_contents) {
+			err = EPERM; /* a folder or a fifo is no view's contents */
 		} else if (!(err = commit_scratch(fs, ino, &dst))) {
 			keep_times(fs, ino, &dst);
 			drop_scratch(fs, ino);
@@ -639,23 +649,46 @@ void mhfs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 		reply_view_entry(req, fs, &view, name);
 }
 
-/* Folders are the archive's structure: none can be made or removed. */
+/* The archive's folders are its structure: none can be made or removed.
+ * A folder made under a scratch name is a scratch folder: a place for a
+ * tool's files (a work folder, .git), held as scratch files are. */
 void mhfs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode)
 {
-	(void)parent;
-	(void)mode;
 	struct mhfs *fs = fs_of(req);
-	fuse_reply_err(req, strlen(name) > NAME_MAX ? ENAMETOOLONG : fs->ar.writable ? EPERM : EROFS);
+	struct node view;
+	uint64_t ino = 0;
+	enum name_kind k;
+	int err = new_name(fs, parent, name, &view, &k);
+	if (!err && k != NAME_SCRATCH)
+		err = EPERM; /* a slot's name is a file's */
+	if (!err)
+		err = new_scratch(fs, req, parent, name, S_IFDIR | (mode & 07777), NULL, &ino);
+	if (err)
+		fuse_reply_err(req, err);
+	else
+		reply_entry(req, fs, ino);
 }
 
 void mhfs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct mhfs *fs = fs_of(req);
 	struct node view;
+	int err = ENOENT;
+	pthread_mutex_lock(&fs->scratch.lock);
+	struct scratch *f = scratch_find(&fs->scratch, parent, name);
+	if (f)
+		err = !S_ISDIR(f->st.st_mode) ? ENOTDIR : scratch_nth(&fs->scratch, f->ino, 0) ? ENOTEMPTY : 0;
+	if (f && !err)
+		scratch_unlink(&fs->scratch, f);
+	pthread_mutex_unlock(&fs->scratch.lock);
+	if (f) {
+		fuse_reply_err(req, err);
+		return;
+	}
 	enum name_kind k = classify(fs, parent, name, &view);
-	int err = k == NAME_READ_ONLY ? EROFS : k != NAME_VIEW ? ENOENT
-		  : !(node_class(&view)->flags & VIEW_DIR) ? ENOTDIR
-		  : fs->ar.writable ? EPERM : EROFS;
+	err = k == NAME_READ_ONLY ? EROFS : k != NAME_VIEW ? ENOENT
+	      : !(node_class(&view)->flags & VIEW_DIR) ? ENOTDIR
+	      : fs->ar.writable ? EPERM : EROFS;
 	fuse_reply_err(req, err);
 }
 

@@ -16,6 +16,7 @@
 
 #define REJECTED "rejected"
 #define OVERRIDES "overrides"
+#define LEFT "left"
 
 /* A stable name for a path, not a secret. */
 static uint64_t path_hash(const char *s)
@@ -229,12 +230,21 @@ int record_write_all(int fd, const uint8_t *p, size_t len)
 	return 0;
 }
 
+/* A time as kept files are named after it: 20261130T123456.123456Z (UTC). */
+static void time_stamp(const struct timespec *t, char *buf, size_t len)
+{
+	struct tm tm;
+	char seconds[32];
+	gmtime_r(&t->tv_sec, &tm);
+	strftime(seconds, sizeof seconds, "%Y%m%dT%H%M%S", &tm);
+	snprintf(buf, len, "%s.%06ldZ", seconds, t->tv_nsec / 1000 % 1000000);
+}
+
 int record_keep(struct record *r, const char *view_path, const void *data, size_t len,
 		char *name, size_t name_len)
 {
 	struct timespec now;
-	struct tm tm;
-	char stamp[32], view[232];
+	char stamp[48], view[232];
 	int dir = open_rejected(r), fd = -1, err = 0;
 	if (dir < 0 && r->dir >= 0 && errno == ENOENT && !mkdirat(r->dir, REJECTED, 0700))
 		dir = open_rejected(r); /* removed by hand while mounted */
@@ -251,9 +261,8 @@ int record_keep(struct record *r, const char *view_path, const void *data, size_
 			now.tv_sec++;
 			now.tv_nsec -= 1000000000L;
 		}
-		gmtime_r(&now.tv_sec, &tm);
-		strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%S", &tm);
-		snprintf(name, name_len, "%s.%06ldZ-%s", stamp, now.tv_nsec / 1000, view);
+		time_stamp(&now, stamp, sizeof stamp);
+		snprintf(name, name_len, "%s-%s", stamp, view);
 		fd = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 		if (fd < 0 && errno != EEXIST)
 			break;
@@ -460,4 +469,165 @@ int record_override_put(struct record *r, const char *key, const char *ext, cons
 		err = errno;
 	close(dir);
 	return err;
+}
+
+/* ---- scratch folders left at unmount ------------------------------------ */
+
+/* Removes folder `name` in dir and all it holds: 0 or an errno. */
+static int remove_tree(int dir, const char *name)
+{
+	int fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOTDIR || errno == ELOOP ? (unlinkat(dir, name, 0) ? errno : 0)
+							  : errno;
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		int err = errno;
+		close(fd);
+		return err;
+	}
+	int err = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		int r = e->d_type == DT_DIR || e->d_type == DT_UNKNOWN ? remove_tree(dirfd(d), e->d_name)
+				: unlinkat(dirfd(d), e->d_name, 0) ? errno : 0;
+		err = err ? err : r;
+	}
+	closedir(d);
+	return err ? err : unlinkat(dir, name, AT_REMOVEDIR) ? errno : 0;
+}
+
+static int by_string(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* Removes the oldest trees of left/ (names sort by time) past `keep`. */
+static void trim_left(int dir, size_t keep)
+{
+	int fd = dup(dir);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	char (*names)[256] = NULL;
+	size_t n = 0, cap = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		if (e->d_name[0] == '.')
+			continue;
+		char (*room)[256] = array_reserve(names, &cap, n + 1, sizeof *names, 16);
+		if (!room)
+			break;
+		names = room;
+		snprintf(names[n++], sizeof *names, "%s", e->d_name);
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof *names, by_string);
+	for (size_t i = 0; i + keep < n; i++)
+		remove_tree(dir, names[i]);
+	free(names);
+}
+
+int record_left_open(struct record *r, struct record_left *left)
+{
+	left->dir = -1;
+	if (r->dir < 0)
+		return ENOENT;
+	if (mkdirat(r->dir, LEFT, 0700) && errno != EEXIST)
+		return errno;
+	int dir = openat(r->dir, LEFT, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0)
+		return errno;
+	/* The newest RECORD_MAX_LEFT with this one. */
+	trim_left(dir, RECORD_MAX_LEFT - 1);
+	struct timespec now;
+	char name[48];
+	clock_gettime(CLOCK_REALTIME, &now);
+	time_stamp(&now, name, sizeof name);
+	int err = mkdirat(dir, name, 0700) ? errno : 0;
+	if (!err && (left->dir = openat(dir, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		err = errno;
+	close(dir);
+	snprintf(left->path, sizeof left->path, "%s/%s/%s", r->path ? r->path : ".", LEFT, name);
+	return err;
+}
+
+/* The folder holding `path`'s last name, made as needed (*dir, to be
+ * closed), and that name; 0 or an errno. */
+static int left_folder(const struct record_left *left, const char *path, int *dir,
+		       const char **name)
+{
+	char part[256];
+	int at = dup(left->dir);
+	if (at < 0)
+		return errno;
+	for (const char *slash; (slash = strchr(path, '/'));) {
+		size_t n = (size_t)(slash - path);
+		if (n && n < sizeof part) {
+			memcpy(part, path, n);
+			part[n] = '\0';
+			if (mkdirat(at, part, 0700) && errno != EEXIST) {
+				int err = errno;
+				close(at);
+				return err;
+			}
+			int next = openat(at, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			close(at);
+			if (next < 0)
+				return errno;
+			at = next;
+		}
+		path = slash + 1;
+	}
+	*dir = at;
+	*name = path;
+	return 0;
+}
+
+int record_left_put(struct record_left *left, const char *path, mode_t mode,
+		    const void *data, size_t len)
+{
+	int dir, err;
+	const char *name;
+	if (left->dir < 0)
+		return EBADF;
+	if ((err = left_folder(left, path, &dir, &name)))
+		return err;
+	if (!*name) {
+		err = EINVAL;
+	} else if (S_ISDIR(mode)) {
+		err = mkdirat(dir, name, (mode & 07777) | 0700) && errno != EEXIST ? errno : 0;
+	} else if (S_ISLNK(mode)) {
+		char *target = strndup(data ? (const char *)data : "", len);
+		err = !target ? ENOMEM : symlinkat(target, dir, name) ? errno : 0;
+		free(target);
+	} else if (S_ISREG(mode)) {
+		int fd = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+				(mode & 0777) | 0600);
+		if (fd < 0) {
+			err = errno;
+		} else {
+			err = record_write_all(fd, data, len);
+			if (!err && fsync(fd))
+				err = errno;
+			close(fd);
+		}
+	} else {
+		err = EINVAL; /* fifos, sockets, devices: nothing to keep */
+	}
+	if (!err)
+		fsync(dir);
+	close(dir);
+	return err;
+}
+
+void record_left_close(struct record_left *left)
+{
+	if (left->dir >= 0)
+		close(left->dir);
+	left->dir = -1;
 }

@@ -93,6 +93,28 @@ int record_read_file(int dir, const char *name, uint8_t **data, size_t *len);
 /* Removes a kept text.  0 or an errno. */
 int record_remove(struct record *r, const char *name);
 
+/* Scratch folders left at unmount (a tool's work folder, a .git) are kept
+ * whole, as trees, in left/STAMP/ (STAMP the unmount's UTC time, as a
+ * kept text's), each file at its path in the mount: folders, files with
+ * their bytes and permission bits, and symbolic links.  The newest
+ * RECORD_MAX_LEFT unmounts' trees are kept, the older ones removed, and
+ * they never count against rejected/'s bounds: a big .git cannot push a
+ * refused text out. */
+#define RECORD_MAX_LEFT 8
+struct record_left {
+	int dir;              /* left/STAMP/, -1 until opened */
+	char path[4096];      /* its absolute path, for messages */
+};
+/* Makes left/STAMP/ for this unmount, removing the oldest trees past the
+ * bound.  0 or an errno. */
+int record_left_open(struct record *r, struct record_left *left);
+/* Puts what is at `path` (relative, '/'-separated) in the tree: a folder
+ * (S_IFDIR), a file's `len` bytes (S_IFREG) or a link to `data`
+ * (S_IFLNK), making the folders above it; synced.  0 or an errno. */
+int record_left_put(struct record_left *left, const char *path, mode_t mode,
+		    const void *data, size_t len);
+void record_left_close(struct record_left *left);
+
 /* What a user set that is kept beside the archive, never in it, in
  * overrides/KEY.EXT, KEY naming the item ('/' as '%'): an MHP3rd
  * moveset's records.txt (RECORD_RECORDS), a model folder's port/port.txt

@@ -46,10 +46,40 @@ struct scratch *scratch_by_ino(struct scratch_table *t, uint64_t ino)
 	return NULL;
 }
 
+struct scratch *scratch_dir(struct scratch_table *t, uint64_t ino)
+{
+	struct scratch *d = scratch_by_ino(t, ino);
+	return d && S_ISDIR(d->st.st_mode) ? d : NULL;
+}
+
+void scratch_stat(struct scratch_table *t, const struct scratch *f, struct stat *st)
+{
+	*st = f->st;
+	if (!S_ISDIR(f->st.st_mode) || !f->linked)
+		return;
+	st->st_nlink = 2;
+	for (const struct scratch *c = t->files; c; c = c->next)
+		st->st_nlink += c->linked && c->parent == f->ino && S_ISDIR(c->st.st_mode);
+}
+
 static void touch(struct scratch *f)
 {
 	clock_gettime(CLOCK_REALTIME, &f->st.st_mtim);
 	f->st.st_ctim = f->st.st_mtim;
+}
+
+void scratch_changed(struct scratch *f)
+{
+	clock_gettime(CLOCK_REALTIME, &f->st.st_ctim);
+}
+
+/* A name came or went in folder `parent`: a scratch folder's times change
+ * (a view folder's are the archive's). */
+static void touch_dir(struct scratch_table *t, uint64_t parent)
+{
+	struct scratch *d = (parent & SCRATCH_INO) ? scratch_dir(t, parent) : NULL;
+	if (d)
+		touch(d);
 }
 
 struct scratch *scratch_create(struct scratch_table *t, uint64_t parent,
@@ -67,6 +97,11 @@ struct scratch *scratch_create(struct scratch_table *t, uint64_t parent,
 	f->table = t;
 	f->parent = parent;
 	f->linked = true;
+	struct scratch *dir = (parent & SCRATCH_INO) ? scratch_dir(t, parent) : NULL;
+	if (dir && (dir->st.st_mode & S_ISGID)) {
+		gid = dir->st.st_gid;
+		mode |= S_ISDIR(mode) ? S_ISGID : 0;
+	}
 	f->st.st_ino = f->ino;
 	f->st.st_mode = mode;
 	f->st.st_nlink = 1;
@@ -77,6 +112,7 @@ struct scratch *scratch_create(struct scratch_table *t, uint64_t parent,
 	f->st.st_atim = f->st.st_mtim;
 	f->next = t->files;
 	t->files = f;
+	touch_dir(t, parent);
 	return f;
 }
 
@@ -185,8 +221,37 @@ void scratch_unlink(struct scratch_table *t, struct scratch *f)
 {
 	f->linked = false;
 	f->st.st_nlink = 0;
+	scratch_changed(f);
+	touch_dir(t, f->parent);
 	if (!f->opens)
 		scratch_free(t, f);
+}
+
+int scratch_move(struct scratch_table *t, struct scratch *f, uint64_t parent,
+		 const char *name)
+{
+	struct scratch *old = scratch_find(t, parent, name);
+	if (old == f)
+		return 0;
+	bool dir = S_ISDIR(f->st.st_mode);
+	if (old && S_ISDIR(old->st.st_mode))
+		if (!dir || scratch_nth(t, old->ino, 0))
+			return dir ? ENOTEMPTY : EISDIR;
+	if (old && dir && !S_ISDIR(old->st.st_mode))
+		return ENOTDIR;
+	char *copy = strdup(name);
+	if (!copy)
+		return ENOMEM;
+	if (old)
+		scratch_unlink(t, old);
+	touch_dir(t, f->parent);
+	free(f->name);
+	f->name = copy;
+	f->parent = parent;
+	f->pending = false;
+	scratch_changed(f);
+	touch_dir(t, parent);
+	return 0;
 }
 
 void scratch_open(struct scratch_table *t, uint64_t ino)

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Scratch files: any name in the tree that is not a view (editor swap and
- * backup files, vim's 4913 probe, sed and rsync temporaries).  They are
- * held in memory by the driver and never enter the archive; renaming one
- * over a view commits its contents to that view.  At unmount, those that
- * hold data are kept in the record (report_scratch_left).
+ * backup files, vim's 4913 probe, sed and rsync temporaries), and scratch
+ * folders with scratch files in them (a tool's work folder, git's, a test
+ * suite's), and the special files a folder can hold (fifos, sockets,
+ * device nodes).  They are held in memory by the driver and never enter
+ * the archive; renaming a file over a view commits its contents to that
+ * view.  At unmount, the files that hold data are kept in the record
+ * (report_scratch_left).
  *
  * Scratch inodes carry SCRATCH_INO, a bit no view inode has (views use
  * bits 63..48 for an engine id below 2^15).  The table is protected by
@@ -28,7 +31,8 @@ struct scratch {
 	uint64_t ino;
 	uint64_t parent;       /* inode of its directory */
 	char *name;
-	struct stat st;        /* mode (S_IFREG or S_IFLNK), owner, times, size */
+	struct stat st;        /* mode (any type), owner, times, size; a
+				  folder's links are counted by scratch_stat */
 	uint8_t *data;         /* contents, or a link's target */
 	size_t cap;
 	bool linked;           /* still has its name */
@@ -59,8 +63,15 @@ void scratch_destroy(struct scratch_table *t);
  * lock held, as for every function here that returns a file. */
 struct scratch *scratch_find(struct scratch_table *t, uint64_t parent, const char *name);
 struct scratch *scratch_by_ino(struct scratch_table *t, uint64_t ino);
+/* The scratch folder of inode ino, or NULL (none, or not a folder). */
+struct scratch *scratch_dir(struct scratch_table *t, uint64_t ino);
+/* f's attributes, a folder's link count (2 and one per folder in it)
+ * included. */
+void scratch_stat(struct scratch_table *t, const struct scratch *f, struct stat *st);
 
-/* A new empty file (or link), replacing any of that name. */
+/* A new empty file (or link, folder, special file), replacing any of that
+ * name; in a scratch folder, the folder's times change, and a folder with
+ * the set-group-ID bit gives its group (and to a folder, the bit). */
 struct scratch *scratch_create(struct scratch_table *t, uint64_t parent,
 			       const char *name, mode_t mode, uid_t uid, gid_t gid);
 
@@ -71,8 +82,17 @@ int scratch_write(struct scratch *f, const uint8_t *data, size_t len, uint64_t o
 int scratch_truncate(struct scratch *f, uint64_t size);
 
 /* Drops the file's name; its contents go when it is not open (then f is
- * freed), else at its last close. */
+ * freed), else at its last close.  A folder is to be empty. */
 void scratch_unlink(struct scratch_table *t, struct scratch *f);
+
+/* Moves f to name `name` in folder `parent`, replacing what has that name:
+ * 0, or ENOMEM; a folder replaces only an empty folder (ENOTEMPTY,
+ * ENOTDIR), and a file no folder (EISDIR). */
+int scratch_move(struct scratch_table *t, struct scratch *f, uint64_t parent,
+		 const char *name);
+
+/* The status change of f's attributes (chmod, chown, a rename): now. */
+void scratch_changed(struct scratch *f);
 
 /* An open file of inode ino begins or ends; the end of the last frees an
  * unlinked file. */

@@ -3,7 +3,11 @@
 # Scratch files (names that are not views, held in memory) share one
 # budget: past it, writes fail with ENOSPC as on a full disk, the daemon
 # stays alive and its memory bounded, and removing or truncating files
-# gives the room back.
+# gives the room back.  Scratch folders: made, filled, listed, moved and
+# removed as on a disk (git works in a stream folder, a fifo passes
+# data, a file saved in one and moved over a view commits), and at
+# unmount kept whole in the record's left/, while a refused text stays
+# in rejected/ however many files they hold.
 #
 #   bash tests/mount/scratch_test.sh MOUNT_BINARY SAMPLE_DIR
 set -uo pipefail
@@ -52,5 +56,69 @@ check "truncating gives the room back too" bash -c "
 check "sed -i still saves a view with the budget nearly used (30 of 32 MiB)" \
 	sed -i 's/^# .*//' "$dir/slot024.txt"
 unmount "$mnt"
+
+# --- scratch folders --------------------------------------------------------
+cp "$sample/DATA.BIN" "$archive"
+"$mount_bin" "$archive" "$mnt"
+record=$(info record)
+w=$dir/work
+check "mkdir -p makes scratch folders in a view folder, and files go in them" bash -c "
+	mkdir -p '$w/a/b' && echo hello >'$w/a/b/f.txt' && test \"\$(cat '$w/a/b/f.txt')\" = hello"
+check "ls -a lists a scratch folder's ., .. and names" bash -c "
+	test \"\$(ls -a '$w/a' | tr '\\n' ' ')\" = '. .. b '"
+check "a folder's link count counts the folders in it" bash -c "
+	mkdir '$w/a/c' && test \$(stat -c %h '$w/a') = 4 && test \$(stat -c %h '$w/a/b') = 2"
+check "a name made in a scratch folder changes its mtime" bash -c "
+	touch -d '2001-01-01' '$w/a' && touch '$w/a/new' && test \$(stat -c %Y '$w/a') -gt 1000000000"
+check "the view folder lists the scratch folder" bash -c "ls '$dir' | grep -qx work"
+check "rmdir of a folder with files in it fails (ENOTEMPTY)" bash -c "
+	! rmdir '$w/a' 2>'$work/e' && grep -q 'not empty' '$work/e' && test -d '$w/a/b'"
+check "unlink of a folder fails (EISDIR), rm of a file in it works" bash -c "
+	! unlink '$w/a/c' 2>/dev/null && test -d '$w/a/c' && rm '$w/a/new' && ! test -e '$w/a/new'"
+check "mv moves a folder with what it holds" bash -c "
+	mv '$w/a' '$w/moved' && test \"\$(cat '$w/moved/b/f.txt')\" = hello && ! test -e '$w/a'"
+check "mkdir with a view's name fails (EEXIST)" bash -c "
+	! mkdir '$dir/slot024.txt' 2>'$work/e' && grep -q 'File exists' '$work/e' && test -f '$dir/slot024.txt'"
+check "a folder cannot replace a view (mv -T fails), the view as it was" bash -c "
+	cp '$dir/slot024.txt' '$work/view.txt' && ! mv -T '$w/moved' '$dir/slot024.txt' 2>/dev/null &&
+	cmp '$work/view.txt' '$dir/slot024.txt' && test -d '$w/moved'"
+# A tool that saves in a work folder, then moves the file into place.
+L=$(awk '/^channel rot_x/ { f = 1; next } f && /^ *[0-9-]/ { print NR; exit }' "$dir/slot024.txt")
+sed "${L}s/^\\( *[0-9]* *\\)-\\{0,1\\}[0-9]*/\\11234/" "$dir/slot024.txt" >"$w/moved/slot024.txt"
+check "a file saved in a scratch folder and moved over a view commits it" bash -c "
+	mv '$w/moved/slot024.txt' '$dir/slot024.txt' && sed -n '${L}p' '$dir/slot024.txt' | grep -q ' 1234 ' &&
+	grep -q 'file_06185/3/stream2/slot024.txt: committed' '$mnt/.mhfu/log'"
+check "mkfifo in a scratch folder: the fifo passes data" bash -c "
+	mkfifo '$w/pipe' && test -p '$w/pipe' && { echo through >'$w/pipe' & } && test \"\$(cat '$w/pipe')\" = through"
+check "rm -r removes a folder tree, rmdir an empty folder" bash -c "
+	rm -r '$w/moved' && mkdir '$w/empty' && rmdir '$w/empty' && test \"\$(ls '$w')\" = pipe"
+if have git; then
+	check "git works in a stream folder: init, add, commit, then diff shows a sed -i edit" bash -c "
+		cd '$dir' && export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t &&
+		git init -q . && git add slot024.txt && git commit -qm base &&
+		sed -i '${L}s/ 1234 / 4321 /' slot024.txt && git diff slot024.txt | grep -q '^+.* 4321 '"
+else
+	skip "git in a stream folder" "git not installed"
+fi
+# A refused text, then a folder of more files than rejected/ keeps texts.
+check "a refused write keeps its text in rejected/" bash -c "
+	echo 'channel nonsense' >'$work/bad.txt' && ! cp '$work/bad.txt' '$dir/slot025.txt' 2>/dev/null &&
+	ls '$record/rejected' | grep -q 'slot025.txt'"
+mkdir -p "$w/many"
+for i in $(seq 150); do echo "$i" >"$w/many/f$i"; done
+ln -s f1 "$w/many/link"
+unmount "$mnt"
+left=$(ls -d "$record"/left/*/ 2>/dev/null | tail -1)
+check "at unmount, a scratch folder is kept whole in the record's left/" bash -c "
+	test -n '$left' && test \$(ls '${left}file_06185/3/stream2/work/many' | wc -l) = 151 &&
+	test \"\$(cat '${left}file_06185/3/stream2/work/many/f150')\" = 150 &&
+	test \"\$(readlink '${left}file_06185/3/stream2/work/many/link')\" = f1"
+check "the log says where the folder is kept" \
+	grep -q "file_06185/3/stream2/work/: a scratch folder left at unmount (151 files, .*) is kept as ${left}file_06185/3/stream2/work/" "$record/log"
+check "the refused text is still in rejected/" bash -c "ls '$record/rejected' | grep -q 'slot025.txt'"
+if have git; then
+	check "the kept .git is a repository with its commit" bash -c "
+		git -C '${left}file_06185/3/stream2' log --oneline | grep -q base"
+fi
 
 finish
