@@ -593,10 +593,11 @@ static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		pos = POS_SCRATCH;
 	while (!full) {
 		pthread_mutex_lock(&fs->scratch.lock);
-		struct scratch *f = scratch_nth(&fs->scratch, ino, pos - POS_SCRATCH);
+		const char *its_name;
+		struct scratch *f = scratch_nth(&fs->scratch, ino, pos - POS_SCRATCH, &its_name);
 		if (f) {
 			scratch_stat(&fs->scratch, f, &st);
-			snprintf(name, sizeof name, "%s", f->name);
+			snprintf(name, sizeof name, "%s", its_name);
 		}
 		pthread_mutex_unlock(&fs->scratch.lock);
 		if (!f || !add_entry(req, fs, buf, size, &used, name, &st, st.st_ino, pos + 1, plus))
@@ -694,6 +695,7 @@ const struct fuse_lowlevel_ops mhfs_ops = {
 	.mkdir = mhfs_mkdir,
 	.rmdir = mhfs_rmdir,
 	.symlink = mhfs_symlink,
+	.link = mhfs_link,
 	.rename = mhfs_rename,
 	.open = mhfs_open,
 	.read = mhfs_read,

@@ -22,6 +22,7 @@ void mhfs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 		 fuse_ino_t newparent, const char *newname, unsigned int flags);
 void mhfs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 		  const char *name);
+void mhfs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent, const char *newname);
 void mhfs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode);
 void mhfs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name);
 void mhfs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name, size_t size);

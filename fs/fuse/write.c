@@ -462,7 +462,7 @@ void mhfs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 	if (f && S_ISDIR(f->st.st_mode))
 		err = EISDIR;
 	else if (f)
-		scratch_unlink(&fs->scratch, f);
+		scratch_remove(&fs->scratch, parent, name);
 	pthread_mutex_unlock(&fs->scratch.lock);
 	if (was_scratch) {
 		fuse_reply_err(req, err);
@@ -482,14 +482,12 @@ void mhfs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 	fuse_reply_err(req, err);
 }
 
-/* Renames a scratch file or folder to another scratch name, replacing
- * any (scratch_move). */
-static int move_scratch(struct mhfs *fs, uint64_t ino, fuse_ino_t newparent,
-			const char *newname)
+/* Renames a scratch name to another, replacing any (scratch_move). */
+static int move_scratch(struct mhfs *fs, fuse_ino_t parent, const char *name,
+			fuse_ino_t newparent, const char *newname)
 {
 	pthread_mutex_lock(&fs->scratch.lock);
-	struct scratch *f = scratch_by_ino(&fs->scratch, ino);
-	int err = f ? scratch_move(&fs->scratch, f, newparent, newname) : ENOENT;
+	int err = scratch_move(&fs->scratch, parent, name, newparent, newname);
 	pthread_mutex_unlock(&fs->scratch.lock);
 	return err;
 }
@@ -575,16 +573,16 @@ void mhfs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 	} else if (ino) {
 		/* sed -i, rsync, editors: a scratch file saved over a view. */
 		if (to == NAME_SCRATCH) {
-			err = move_scratch(fs, ino, newparent, newname);
+			err = move_scratch(fs, parent, name, newparent, newname);
 		} else if (!has_contents) {
 			err = EPERM; /* a folder or a fifo is no view's contents */
 		} else if (!(err = commit_scratch(fs, ino, &dst))) {
+			/* The name moved over the view is gone (the file's
+			 * other names stay), and so is a file shadowing it. */
 			keep_times(fs, ino, &dst);
-			drop_scratch(fs, ino);
 			pthread_mutex_lock(&fs->scratch.lock);
-			struct scratch *shadow = scratch_find(&fs->scratch, newparent, newname);
-			if (shadow)
-				scratch_unlink(&fs->scratch, shadow);
+			scratch_remove(&fs->scratch, parent, name);
+			scratch_remove(&fs->scratch, newparent, newname);
 			pthread_mutex_unlock(&fs->scratch.lock);
 		}
 	} else if ((from = classify(fs, parent, name, &src)) != NAME_VIEW) {
@@ -649,6 +647,30 @@ void mhfs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 		reply_view_entry(req, fs, &view, name);
 }
 
+/* A hard link: a scratch file's name more (a view's names are the
+ * archive's, and a new slot's file is that slot's alone). */
+void mhfs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent, const char *newname)
+{
+	struct mhfs *fs = fs_of(req);
+	struct node view;
+	enum name_kind k;
+	int err = new_name(fs, newparent, newname, &view, &k);
+	if (!err && (k != NAME_SCRATCH || ino_space(ino) != INO_SCRATCH))
+		err = EPERM;
+	if (!err) {
+		pthread_mutex_lock(&fs->scratch.lock);
+		struct scratch *f = scratch_by_ino(&fs->scratch, ino);
+		err = !f || !f->linked ? ENOENT
+		      : S_ISDIR(f->st.st_mode) || f->pending || f->kept_text ? EPERM
+		      : scratch_link(&fs->scratch, f, newparent, newname);
+		pthread_mutex_unlock(&fs->scratch.lock);
+	}
+	if (err)
+		fuse_reply_err(req, err);
+	else
+		reply_entry(req, fs, ino);
+}
+
 /* The archive's folders are its structure: none can be made or removed.
  * A folder made under a scratch name is a scratch folder: a place for a
  * tool's files (a work folder, .git), held as scratch files are. */
@@ -677,7 +699,8 @@ void mhfs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 	pthread_mutex_lock(&fs->scratch.lock);
 	struct scratch *f = scratch_find(&fs->scratch, parent, name);
 	if (f)
-		err = !S_ISDIR(f->st.st_mode) ? ENOTDIR : scratch_nth(&fs->scratch, f->ino, 0) ? ENOTEMPTY : 0;
+		err = !S_ISDIR(f->st.st_mode) ? ENOTDIR
+		      : scratch_nth(&fs->scratch, f->ino, 0, NULL) ? ENOTEMPTY : 0;
 	if (f && !err)
 		scratch_unlink(&fs->scratch, f);
 	pthread_mutex_unlock(&fs->scratch.lock);

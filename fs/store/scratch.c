@@ -19,10 +19,21 @@ void scratch_init(struct scratch_table *t)
 	t->budget = SCRATCH_DEFAULT_BUDGET;
 }
 
+static void free_names(struct scratch *f)
+{
+	for (struct scratch_name *n = f->more_names, *next; n; n = next) {
+		next = n->next;
+		free(n->name);
+		free(n);
+	}
+	f->more_names = NULL;
+}
+
 void scratch_destroy(struct scratch_table *t)
 {
 	for (struct scratch *f = t->files, *next; f; f = next) {
 		next = f->next;
+		free_names(f);
 		free(f->name);
 		free(f->data);
 		free(f);
@@ -30,12 +41,31 @@ void scratch_destroy(struct scratch_table *t)
 	pthread_mutex_destroy(&t->lock);
 }
 
+/* Where name `name` in `parent` is: f's first name (*link NULL) or the
+ * name *link points to; the file, or NULL. */
+static struct scratch *find_name(struct scratch_table *t, uint64_t parent, const char *name,
+				 struct scratch_name ***link)
+{
+	for (struct scratch *f = t->files; f; f = f->next) {
+		if (!f->linked)
+			continue;
+		if (f->parent == parent && !strcmp(f->name, name)) {
+			*link = NULL;
+			return f;
+		}
+		for (struct scratch_name **n = &f->more_names; *n; n = &(*n)->next)
+			if ((*n)->parent == parent && !strcmp((*n)->name, name)) {
+				*link = n;
+				return f;
+			}
+	}
+	return NULL;
+}
+
 struct scratch *scratch_find(struct scratch_table *t, uint64_t parent, const char *name)
 {
-	for (struct scratch *f = t->files; f; f = f->next)
-		if (f->linked && f->parent == parent && !strcmp(f->name, name))
-			return f;
-	return NULL;
+	struct scratch_name **link;
+	return find_name(t, parent, name, &link);
 }
 
 struct scratch *scratch_by_ino(struct scratch_table *t, uint64_t ino)
@@ -55,8 +85,13 @@ struct scratch *scratch_dir(struct scratch_table *t, uint64_t ino)
 void scratch_stat(struct scratch_table *t, const struct scratch *f, struct stat *st)
 {
 	*st = f->st;
-	if (!S_ISDIR(f->st.st_mode) || !f->linked)
+	if (!f->linked)
 		return;
+	if (!S_ISDIR(f->st.st_mode)) {
+		for (const struct scratch_name *n = f->more_names; n; n = n->next)
+			st->st_nlink++;
+		return;
+	}
 	st->st_nlink = 2;
 	for (const struct scratch *c = t->files; c; c = c->next)
 		st->st_nlink += c->linked && c->parent == f->ino && S_ISDIR(c->st.st_mode);
@@ -85,9 +120,7 @@ static void touch_dir(struct scratch_table *t, uint64_t parent)
 struct scratch *scratch_create(struct scratch_table *t, uint64_t parent,
 			       const char *name, mode_t mode, uid_t uid, gid_t gid)
 {
-	struct scratch *old = scratch_find(t, parent, name);
-	if (old)
-		scratch_unlink(t, old);
+	scratch_remove(t, parent, name);
 	struct scratch *f = calloc(1, sizeof *f);
 	if (!f || !(f->name = strdup(name))) {
 		free(f);
@@ -212,6 +245,7 @@ static void scratch_free(struct scratch_table *t, struct scratch *f)
 			break;
 		}
 	set_size(f, 0); /* its room back to the budget */
+	free_names(f);
 	free(f->name);
 	free(f->data);
 	free(f);
@@ -219,6 +253,9 @@ static void scratch_free(struct scratch_table *t, struct scratch *f)
 
 void scratch_unlink(struct scratch_table *t, struct scratch *f)
 {
+	for (struct scratch_name *n = f->more_names; n; n = n->next)
+		touch_dir(t, n->parent);
+	free_names(f);
 	f->linked = false;
 	f->st.st_nlink = 0;
 	scratch_changed(f);
@@ -227,30 +264,83 @@ void scratch_unlink(struct scratch_table *t, struct scratch *f)
 		scratch_free(t, f);
 }
 
-int scratch_move(struct scratch_table *t, struct scratch *f, uint64_t parent,
+/* Takes name *link off f (its first when link is NULL), the next taking
+ * the first's place; true if f has a name left. */
+static bool drop_name(struct scratch_table *t, struct scratch *f, struct scratch_name **link)
+{
+	struct scratch_name *n = link ? *link : f->more_names;
+	if (!n)
+		return false;
+	if (link) {
+		*link = n->next;
+		touch_dir(t, n->parent);
+		free(n->name);
+	} else {
+		touch_dir(t, f->parent);
+		free(f->name);
+		f->parent = n->parent;
+		f->name = n->name;
+		f->more_names = n->next;
+	}
+	free(n);
+	scratch_changed(f);
+	return true;
+}
+
+void scratch_remove(struct scratch_table *t, uint64_t parent, const char *name)
+{
+	struct scratch_name **link;
+	struct scratch *f = find_name(t, parent, name, &link);
+	if (f && !drop_name(t, f, link))
+		scratch_unlink(t, f);
+}
+
+int scratch_link(struct scratch_table *t, struct scratch *f, uint64_t parent,
 		 const char *name)
 {
-	struct scratch *old = scratch_find(t, parent, name);
+	struct scratch_name *n = malloc(sizeof *n);
+	if (!n || !(n->name = strdup(name))) {
+		free(n);
+		return ENOMEM;
+	}
+	n->parent = parent;
+	n->next = f->more_names;
+	f->more_names = n;
+	scratch_changed(f);
+	touch_dir(t, parent);
+	return 0;
+}
+
+int scratch_move(struct scratch_table *t, uint64_t from, const char *name, uint64_t to,
+		 const char *new_name)
+{
+	struct scratch_name **link, **old_link;
+	struct scratch *f = find_name(t, from, name, &link);
+	struct scratch *old = find_name(t, to, new_name, &old_link);
+	if (!f)
+		return ENOENT;
 	if (old == f)
-		return 0;
+		return 0; /* two names of one file: nothing to do (rename(2)) */
 	bool dir = S_ISDIR(f->st.st_mode);
 	if (old && S_ISDIR(old->st.st_mode))
-		if (!dir || scratch_nth(t, old->ino, 0))
+		if (!dir || scratch_nth(t, old->ino, 0, NULL))
 			return dir ? ENOTEMPTY : EISDIR;
 	if (old && dir && !S_ISDIR(old->st.st_mode))
 		return ENOTDIR;
-	char *copy = strdup(name);
+	char *copy = strdup(new_name);
 	if (!copy)
 		return ENOMEM;
 	if (old)
-		scratch_unlink(t, old);
-	touch_dir(t, f->parent);
-	free(f->name);
-	f->name = copy;
-	f->parent = parent;
+		scratch_remove(t, to, new_name); /* another file's: f's names stay */
+	char **slot = link ? &(*link)->name : &f->name;
+	uint64_t *parent = link ? &(*link)->parent : &f->parent;
+	touch_dir(t, *parent);
+	free(*slot);
+	*slot = copy;
+	*parent = to;
 	f->pending = false;
 	scratch_changed(f);
-	touch_dir(t, parent);
+	touch_dir(t, to);
 	return 0;
 }
 
@@ -268,10 +358,23 @@ void scratch_close(struct scratch_table *t, uint64_t ino)
 		scratch_free(t, f);
 }
 
-struct scratch *scratch_nth(struct scratch_table *t, uint64_t parent, uint64_t i)
+struct scratch *scratch_nth(struct scratch_table *t, uint64_t parent, uint64_t i,
+			    const char **name)
 {
-	for (struct scratch *f = t->files; f; f = f->next)
-		if (f->linked && f->parent == parent && i-- == 0)
+	for (struct scratch *f = t->files; f; f = f->next) {
+		if (!f->linked)
+			continue;
+		if (f->parent == parent && i-- == 0) {
+			if (name)
+				*name = f->name;
 			return f;
+		}
+		for (const struct scratch_name *n = f->more_names; n; n = n->next)
+			if (n->parent == parent && i-- == 0) {
+				if (name)
+					*name = n->name;
+				return f;
+			}
+	}
 	return NULL;
 }

@@ -27,15 +27,24 @@
 #define SCRATCH_INO (1ull << 63)
 #define SCRATCH_DEFAULT_BUDGET ((size_t)256 << 20)
 
+/* A file's name besides its first (a hard link). */
+struct scratch_name {
+	uint64_t parent;
+	char *name;
+	struct scratch_name *next;
+};
+
 struct scratch {
 	uint64_t ino;
 	uint64_t parent;       /* inode of its directory */
-	char *name;
+	char *name;            /* its first name */
+	struct scratch_name *more_names; /* its hard links, newest first */
 	struct stat st;        /* mode (any type), owner, times, size; a
 				  folder's links are counted by scratch_stat */
 	uint8_t *data;         /* contents, or a link's target */
 	size_t cap;
-	bool linked;           /* still has its name */
+	bool linked;           /* still has a name (its first: when that
+				  goes, its next becomes the first) */
 	unsigned opens;        /* open files: an unlinked file keeps its data
 				  until the last is closed */
 	bool pending;          /* a view being created (a new slot file): its
@@ -59,14 +68,15 @@ struct scratch_table {
 void scratch_init(struct scratch_table *t);
 void scratch_destroy(struct scratch_table *t);
 
-/* The file named `name` in directory `parent`, or NULL.  Call with the
- * lock held, as for every function here that returns a file. */
+/* The file named `name` (any of its names) in directory `parent`, or
+ * NULL.  Call with the lock held, as for every function here that
+ * returns a file. */
 struct scratch *scratch_find(struct scratch_table *t, uint64_t parent, const char *name);
 struct scratch *scratch_by_ino(struct scratch_table *t, uint64_t ino);
 /* The scratch folder of inode ino, or NULL (none, or not a folder). */
 struct scratch *scratch_dir(struct scratch_table *t, uint64_t ino);
-/* f's attributes, a folder's link count (2 and one per folder in it)
- * included. */
+/* f's attributes, its link count included: a file's names, a folder's
+ * 2 and one per folder in it. */
 void scratch_stat(struct scratch_table *t, const struct scratch *f, struct stat *st);
 
 /* A new empty file (or link, folder, special file), replacing any of that
@@ -81,15 +91,21 @@ int scratch_set(struct scratch *f, const uint8_t *data, size_t len);
 int scratch_write(struct scratch *f, const uint8_t *data, size_t len, uint64_t off);
 int scratch_truncate(struct scratch *f, uint64_t size);
 
-/* Drops the file's name; its contents go when it is not open (then f is
- * freed), else at its last close.  A folder is to be empty. */
+/* Drops all the file's names; its contents go when it is not open (then
+ * f is freed), else at its last close.  A folder is to be empty. */
 void scratch_unlink(struct scratch_table *t, struct scratch *f);
-
-/* Moves f to name `name` in folder `parent`, replacing what has that name:
- * 0, or ENOMEM; a folder replaces only an empty folder (ENOTEMPTY,
- * ENOTDIR), and a file no folder (EISDIR). */
-int scratch_move(struct scratch_table *t, struct scratch *f, uint64_t parent,
+/* Drops the name `name` in `parent` (if there is one), the file going
+ * with its last name as scratch_unlink says. */
+void scratch_remove(struct scratch_table *t, uint64_t parent, const char *name);
+/* Gives file f (no folder) one more name; 0 or ENOMEM. */
+int scratch_link(struct scratch_table *t, struct scratch *f, uint64_t parent,
 		 const char *name);
+
+/* Renames `name` in `from` to `name` in `to`, replacing what has that
+ * name: 0, ENOENT (no such name) or ENOMEM; a folder replaces only an
+ * empty folder (ENOTEMPTY, ENOTDIR), and a file no folder (EISDIR). */
+int scratch_move(struct scratch_table *t, uint64_t from, const char *name, uint64_t to,
+		 const char *new_name);
 
 /* The status change of f's attributes (chmod, chown, a rename): now. */
 void scratch_changed(struct scratch *f);
@@ -99,7 +115,9 @@ void scratch_changed(struct scratch *f);
 void scratch_open(struct scratch_table *t, uint64_t ino);
 void scratch_close(struct scratch_table *t, uint64_t ino);
 
-/* The scratch files of a directory, for listings: the i-th linked one. */
-struct scratch *scratch_nth(struct scratch_table *t, uint64_t parent, uint64_t i);
+/* The names in a directory, for listings: the file of the i-th, its name
+ * in *name (if name); NULL past the last. */
+struct scratch *scratch_nth(struct scratch_table *t, uint64_t parent, uint64_t i,
+			    const char **name);
 
 #endif

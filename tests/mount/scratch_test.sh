@@ -90,8 +90,18 @@ check "a file saved in a scratch folder and moved over a view commits it" bash -
 	grep -q 'file_06185/3/stream2/slot024.txt: committed' '$mnt/.mhfu/log'"
 check "mkfifo in a scratch folder: the fifo passes data" bash -c "
 	mkfifo '$w/pipe' && test -p '$w/pipe' && { echo through >'$w/pipe' & } && test \"\$(cat '$w/pipe')\" = through"
+check "ln makes a hard link: one file, two names, a link count of 2" bash -c "
+	echo one >'$w/h1' && ln '$w/h1' '$w/h2' && test \$(stat -c %i '$w/h1') = \$(stat -c %i '$w/h2') &&
+	test \$(stat -c %h '$w/h1') = 2 && echo two >>'$w/h2' && test \"\$(cat '$w/h1')\" = \"one
+two\""
+check "rm of one name leaves the other with the data" bash -c "
+	rm '$w/h1' && test \$(stat -c %h '$w/h2') = 1 && test \"\$(head -1 '$w/h2')\" = one && rm '$w/h2'"
+check "a view cannot be hard-linked (EPERM), nor linked over" bash -c "
+	! ln '$dir/slot024.txt' '$w/v' 2>'$work/e' && grep -q 'not permitted' '$work/e' && ! test -e '$w/v' &&
+	cp '$dir/slot024.txt' '$work/before.txt' && echo x >'$w/x' && ! ln '$w/x' '$dir/slot024.txt' 2>/dev/null &&
+	cmp '$work/before.txt' '$dir/slot024.txt'"
 check "rm -r removes a folder tree, rmdir an empty folder" bash -c "
-	rm -r '$w/moved' && mkdir '$w/empty' && rmdir '$w/empty' && test \"\$(ls '$w')\" = pipe"
+	rm -r '$w/moved' '$w/x' && mkdir '$w/empty' && rmdir '$w/empty' && test \"\$(ls '$w')\" = pipe"
 if have git; then
 	check "git works in a stream folder: init, add, commit, then diff shows a sed -i edit" bash -c "
 		cd '$dir' && export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t &&

@@ -3,6 +3,7 @@
  * folders, count their subfolders as links, change their times when a
  * name comes or goes in them and pass a set-group-ID bit on; a rename
  * replaces a folder only by an empty folder and a file only by a file;
+ * a file's hard links are names of one file, which goes with its last;
  * removing a folder's file and the folder gives its room back. */
 #include "testlib.h"
 
@@ -48,14 +49,14 @@ static void test_folders_hold_files_and_count_subfolders(void **state)
 	assert_int_equal(links(&t, w), 3); /* "..", of a, and not the file */
 	assert_ptr_equal(scratch_find(&t, w->ino, "a"), a);
 	assert_null(scratch_find(&t, ROOT, "a"));
-	assert_ptr_equal(scratch_nth(&t, ROOT, 0), w);
-	assert_null(scratch_nth(&t, ROOT, 1));
+	assert_ptr_equal(scratch_nth(&t, ROOT, 0, NULL), w);
+	assert_null(scratch_nth(&t, ROOT, 1, NULL));
 	assert_int_equal(scratch_write(f, (const uint8_t *)"hello", 5, 0), 0);
 	assert_int_equal(t.used, 5);
 	scratch_unlink(&t, f);
 	scratch_unlink(&t, a);
 	assert_int_equal(links(&t, w), 2);
-	assert_null(scratch_nth(&t, w->ino, 0));
+	assert_null(scratch_nth(&t, w->ino, 0, NULL));
 	assert_int_equal(t.used, 0);
 	scratch_destroy(&t);
 }
@@ -73,7 +74,7 @@ static void test_a_name_coming_or_going_changes_the_folders_times(void **state)
 	age(w);
 	age(v);
 	age(f);
-	assert_int_equal(scratch_move(&t, f, v->ino, "g"), 0);
+	assert_int_equal(scratch_move(&t, w->ino, "f", v->ino, "g"), 0);
 	assert_true(w->st.st_mtim.tv_sec > 0); /* left */
 	assert_true(v->st.st_mtim.tv_sec > 0); /* came */
 	assert_true(f->st.st_ctim.tv_sec > 0); /* a rename is a status change */
@@ -112,22 +113,70 @@ static void test_a_rename_replaces_like_for_like(void **state)
 	struct scratch *b = make(&t, ROOT, "b", S_IFDIR | 0755);
 	struct scratch *in_b = make(&t, b->ino, "x", S_IFREG | 0644);
 	struct scratch *f = make(&t, ROOT, "f", S_IFREG | 0644);
-	assert_int_equal(scratch_move(&t, a, ROOT, "b"), ENOTEMPTY);
-	assert_int_equal(scratch_move(&t, f, ROOT, "a"), EISDIR);
-	assert_int_equal(scratch_move(&t, a, ROOT, "f"), ENOTDIR);
+	assert_int_equal(scratch_move(&t, ROOT, "a", ROOT, "b"), ENOTEMPTY);
+	assert_int_equal(scratch_move(&t, ROOT, "f", ROOT, "a"), EISDIR);
+	assert_int_equal(scratch_move(&t, ROOT, "a", ROOT, "f"), ENOTDIR);
 	/* Refused: both names as they were. */
 	assert_ptr_equal(scratch_find(&t, ROOT, "a"), a);
 	assert_ptr_equal(scratch_find(&t, ROOT, "b"), b);
 	assert_ptr_equal(scratch_find(&t, ROOT, "f"), f);
 	scratch_unlink(&t, in_b);
-	assert_int_equal(scratch_move(&t, a, ROOT, "b"), 0);
+	assert_int_equal(scratch_move(&t, ROOT, "a", ROOT, "b"), 0);
 	assert_ptr_equal(scratch_find(&t, ROOT, "b"), a);
 	assert_null(scratch_find(&t, ROOT, "a"));
-	assert_int_equal(scratch_move(&t, a, ROOT, "b"), 0); /* onto itself */
+	assert_int_equal(scratch_move(&t, ROOT, "b", ROOT, "b"), 0); /* onto itself */
+	assert_int_equal(scratch_move(&t, ROOT, "nothing", ROOT, "c"), ENOENT);
 	struct scratch *g = make(&t, a->ino, "g", S_IFREG | 0644);
-	assert_int_equal(scratch_move(&t, f, a->ino, "g"), 0);
+	assert_int_equal(scratch_move(&t, ROOT, "f", a->ino, "g"), 0);
 	assert_ptr_equal(scratch_find(&t, a->ino, "g"), f);
 	(void)g; /* replaced: freed */
+	scratch_destroy(&t);
+}
+
+static void test_hard_links_are_names_of_one_file(void **state)
+{
+	(void)state;
+	struct scratch_table t;
+	scratch_init(&t);
+	struct scratch *w = make(&t, ROOT, "w", S_IFDIR | 0755);
+	struct scratch *f = make(&t, ROOT, "f", S_IFREG | 0644);
+	assert_int_equal(scratch_write(f, (const uint8_t *)"abc", 3, 0), 0);
+	assert_int_equal(scratch_link(&t, f, w->ino, "g"), 0);
+	assert_int_equal(scratch_link(&t, f, ROOT, "h"), 0);
+	assert_int_equal(links(&t, f), 3);
+	assert_ptr_equal(scratch_find(&t, w->ino, "g"), f);
+	assert_ptr_equal(scratch_find(&t, ROOT, "h"), f);
+	/* Listed under each name. */
+	const char *name;
+	assert_ptr_equal(scratch_nth(&t, w->ino, 0, &name), f);
+	assert_string_equal(name, "g");
+	int seen_h = 0;
+	for (uint64_t i = 0; i < 3; i++) {
+		struct scratch *n = scratch_nth(&t, ROOT, i, &name);
+		assert_non_null(n);
+		seen_h += !strcmp(name, "h") && n == f;
+	}
+	assert_int_equal(seen_h, 1);
+	assert_null(scratch_nth(&t, ROOT, 3, NULL));
+	/* Renaming one name onto another of the same file changes nothing. */
+	assert_int_equal(scratch_move(&t, ROOT, "h", w->ino, "g"), 0);
+	assert_int_equal(links(&t, f), 3);
+	/* The first name goes: the next takes its place, the data stays. */
+	scratch_remove(&t, ROOT, "f");
+	assert_null(scratch_find(&t, ROOT, "f"));
+	assert_int_equal(links(&t, f), 2);
+	assert_true(f->linked);
+	assert_int_equal(t.used, 3);
+	assert_int_equal(scratch_move(&t, w->ino, "g", ROOT, "moved"), 0);
+	assert_ptr_equal(scratch_find(&t, ROOT, "moved"), f);
+	assert_null(scratch_find(&t, w->ino, "g"));
+	scratch_remove(&t, ROOT, "moved");
+	assert_int_equal(links(&t, f), 1);
+	assert_int_equal(t.used, 3);
+	/* The last name: the file goes. */
+	scratch_remove(&t, ROOT, "h");
+	assert_null(scratch_nth(&t, ROOT, 1, NULL));
+	assert_int_equal(t.used, 0);
 	scratch_destroy(&t);
 }
 
@@ -143,7 +192,7 @@ static void test_a_removed_folders_open_file_keeps_its_data(void **state)
 	scratch_open(&t, ino);
 	scratch_unlink(&t, f);
 	scratch_unlink(&t, w);
-	assert_null(scratch_nth(&t, ROOT, 0));
+	assert_null(scratch_nth(&t, ROOT, 0, NULL));
 	assert_ptr_equal(scratch_by_ino(&t, ino), f);
 	assert_memory_equal(f->data, "abc", 3);
 	scratch_close(&t, ino);
@@ -159,6 +208,7 @@ int main(void)
 		cmocka_unit_test(test_a_name_coming_or_going_changes_the_folders_times),
 		cmocka_unit_test(test_a_set_group_id_folder_passes_its_group_on),
 		cmocka_unit_test(test_a_rename_replaces_like_for_like),
+		cmocka_unit_test(test_hard_links_are_names_of_one_file),
 		cmocka_unit_test(test_a_removed_folders_open_file_keeps_its_data),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
