@@ -612,22 +612,22 @@ int record_left_put(struct record_left *left, const char *path, mode_t mode,
 			err = errno;
 		} else {
 			err = record_write_all(fd, data, len);
-			if (!err && fsync(fd))
-				err = errno;
 			close(fd);
 		}
 	} else {
 		err = EINVAL; /* fifos, sockets, devices: nothing to keep */
 	}
-	if (!err)
-		fsync(dir);
 	close(dir);
 	return err;
 }
 
 void record_left_close(struct record_left *left)
 {
-	if (left->dir >= 0)
+	/* One sync for the whole tree, not one per file (a .git holds
+	 * hundreds). */
+	if (left->dir >= 0) {
+		syncfs(left->dir);
 		close(left->dir);
+	}
 	left->dir = -1;
 }

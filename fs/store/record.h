@@ -110,9 +110,10 @@ struct record_left {
 int record_left_open(struct record *r, struct record_left *left);
 /* Puts what is at `path` (relative, '/'-separated) in the tree: a folder
  * (S_IFDIR), a file's `len` bytes (S_IFREG) or a link to `data`
- * (S_IFLNK), making the folders above it; synced.  0 or an errno. */
+ * (S_IFLNK), making the folders above it.  0 or an errno. */
 int record_left_put(struct record_left *left, const char *path, mode_t mode,
 		    const void *data, size_t len);
+/* Syncs the tree to disk, and closes it. */
 void record_left_close(struct record_left *left);
 
 /* What a user set that is kept beside the archive, never in it, in
