@@ -115,8 +115,9 @@ int commit_scratch(struct mhfs *fs, uint64_t ino, const struct node *view)
 	return err;
 }
 
-/* Unlinks the scratch file of this inode, if it still has its name. */
-void drop_scratch(struct mhfs *fs, uint64_t ino)
+/* Unlinks the scratch file of this inode (a new slot's, which has one
+ * name), if it still has its name. */
+static void drop_scratch(struct mhfs *fs, uint64_t ino)
 {
 	pthread_mutex_lock(&fs->scratch.lock);
 	struct scratch *f = scratch_by_ino(&fs->scratch, ino);

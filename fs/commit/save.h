@@ -41,7 +41,4 @@ bool links_to_earlier(struct mhfs *fs, const struct node *view, const char *targ
  * target's clip, anything else is written. */
 int commit_scratch(struct mhfs *fs, uint64_t ino, const struct node *view);
 
-/* Unlinks the scratch file of this inode, if it still has its name. */
-void drop_scratch(struct mhfs *fs, uint64_t ino);
-
 #endif
