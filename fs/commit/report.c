@@ -206,7 +206,11 @@ static void scratch_path(struct mhfs *fs, const struct scratch *f, char *buf, si
 static const struct scratch *scratch_top(struct scratch_table *t, const struct scratch *f)
 {
 	const struct scratch *top = S_ISDIR(f->st.st_mode) ? f : NULL;
-	for (const struct scratch *d = f; d && (d->parent & SCRATCH_INO);)
+	/* (Bounded as a path is: the kernel never makes a folder its own
+	 * child, but a loop must not hang the unmount.) */
+	int depth = 0;
+	for (const struct scratch *d = f; d && (d->parent & SCRATCH_INO) && depth < PATH_MAX / 2;
+	     depth++)
 		if ((d = scratch_by_ino(t, d->parent)))
 			top = d;
 	return top;
