@@ -345,7 +345,7 @@ bool inodes_revivable(struct inodes *t, uint64_t ino, uint32_t *ticket)
 	return may;
 }
 
-bool inodes_revive(struct inodes *t, uint64_t ino, uint32_t ticket)
+bool inodes_revive(struct inodes *t, uint64_t ino, uint32_t ticket, const struct stat *now)
 {
 	pthread_mutex_lock(&t->lock);
 	struct ino_rec *r = find(t, ino);
@@ -355,6 +355,7 @@ bool inodes_revive(struct inodes *t, uint64_t ino, uint32_t ticket)
 		if (c)
 			drop(c);
 		r->flags = 0;
+		told(r, now);
 		if (p == r) {
 			p->current = 0;
 			atomic_fetch_sub(&t->moved, 1);

@@ -78,7 +78,13 @@
  *     commit (cat > FILE, then sync FILE or the next reader), the next
  *     open of the name reads through the page cache, with its read-ahead
  *     (not a request a page, as a reader like mawk would make reading
- *     through), and a shared mmap of it works.
+ *     through), and a shared mmap of it works.  What the kernel was told
+ *     of it (4) becomes the place's attributes at its revival: a commit
+ *     retiring it again before the kernel asks must answer the size of
+ *     the contents its readers cache, not the old one (which would cut
+ *     their pages to it).  And an answer of what the kernel was told is
+ *     kept by it for no time, though the number be revived between the
+ *     answer and its reply (reply.c).
  *
  * States of a number:  held --open--> EXPOSED --commit, or a writer's
  * open--> STALE --forgotten, closed--> gone, or --closed, held (7)-->
@@ -208,8 +214,10 @@ bool inodes_release(struct inodes *t, uint64_t ino, bool write);
 bool inodes_revivable(struct inodes *t, uint64_t ino, uint32_t *ticket);
 /* Makes ino its place's current number again, as new, if it may still be
  * revived and no file opened it since inodes_revivable gave the ticket;
- * with the io lock held shared. */
-bool inodes_revive(struct inodes *t, uint64_t ino, uint32_t ticket);
+ * with the io lock held shared.  `now`, the place's attributes under that
+ * hold, become what the kernel was told of ino: its pages from now on
+ * are that content's, whatever it was told of the old (4). */
+bool inodes_revive(struct inodes *t, uint64_t ino, uint32_t ticket, const struct stat *now);
 /* Before a truncate by path of number ino: 0, ESTALE as for a write
  * open, ENOMEM. */
 int inodes_truncate(struct inodes *t, uint64_t ino, uint64_t place);

@@ -394,9 +394,12 @@ static void revive(struct mhfs *fs, fuse_ino_t ino, const struct node *view)
 	if (!inodes_revivable(&fs->inodes, ino, &ticket))
 		return;
 	kernel_forget_pages(fs, ino);
+	struct stat now;
 	fs_rdlock(fs);
-	if (node_exists(fs, view) && !stale_view(fs, ino, view, 0))
-		inodes_revive(&fs->inodes, ino, ticket);
+	if (node_exists(fs, view) && !stale_view(fs, ino, view, 0) && !node_stat(fs, view, &now)) {
+		times_apply(&fs->times, now.st_ino, &now); /* as ino_stat shows it */
+		inodes_revive(&fs->inodes, ino, ticket, &now);
+	}
 	fs_unlock(fs);
 }
 

@@ -159,9 +159,12 @@ int stale_view(struct mhfs *fs, fuse_ino_t ino, const struct node *n, mode_t now
 	return now && (now & S_IFMT) != (told_mode & S_IFMT) ? ESTALE : 0;
 }
 
-int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st)
+/* ino's attributes, and whether they are a stale number's told answer
+ * (*told), from one state. */
+static int ino_answer(struct mhfs *fs, fuse_ino_t ino, struct stat *st, bool *was_told)
 {
 	int err = 0;
+	*was_told = false;
 	switch (ino_space(ino)) {
 	case INO_OWN:
 		return own_file_get(fs, ino, st, NULL, NULL);
@@ -198,6 +201,7 @@ int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st)
 	}
 	if (locked)
 		fs_unlock(fs);
+	*was_told = told;
 	if (told)
 		return 0;
 	if (!err)
@@ -207,11 +211,27 @@ int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st)
 	return err == ENOENT && node_is_dir(&n) ? ESTALE : err;
 }
 
+int ino_stat(struct mhfs *fs, fuse_ino_t ino, struct stat *st)
+{
+	bool told;
+	return ino_answer(fs, ino, st, &told);
+}
+
+/* How long the kernel may keep an answer: a stale number's told answer
+ * for no time, though the number be revived (inodes.h, 7) before the
+ * reply: its told size would be kept as the current one's, and the
+ * current contents' pages cut to it. */
+static double answer_timeout(struct mhfs *fs, fuse_ino_t ino, bool told)
+{
+	return told ? 0 : attr_timeout(fs, ino);
+}
+
 /* Replies an entry for ino (a view's counted by the caller). */
 static void reply_ino_entry(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, bool counted)
 {
 	struct fuse_entry_param e = {0};
-	int err = ino_stat(fs, ino, &e.attr);
+	bool told;
+	int err = ino_answer(fs, ino, &e.attr, &told);
 	if (err) {
 		if (counted)
 			inodes_forget(&fs->inodes, ino, 1);
@@ -221,7 +241,7 @@ static void reply_ino_entry(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino, boo
 	if (counted)
 		inodes_told(&fs->inodes, ino, &e.attr);
 	e.ino = ino;
-	e.attr_timeout = attr_timeout(fs, ino);
+	e.attr_timeout = answer_timeout(fs, ino, told);
 	e.entry_timeout = entry_timeout(fs, ino);
 	if (fuse_reply_entry(req, &e) && counted)
 		inodes_forget(&fs->inodes, ino, 1);
@@ -244,14 +264,15 @@ void reply_view_entry(fuse_req_t req, struct mhfs *fs, const struct node *n, con
 void reply_attr(fuse_req_t req, struct mhfs *fs, fuse_ino_t ino)
 {
 	struct stat st;
-	int err = ino_stat(fs, ino, &st);
+	bool told;
+	int err = ino_answer(fs, ino, &st, &told);
 	if (err) {
 		fuse_reply_err(req, err);
 		return;
 	}
 	if (!(ino & SCRATCH_INO))
 		inodes_told(&fs->inodes, ino, &st);
-	fuse_reply_attr(req, &st, attr_timeout(fs, ino));
+	fuse_reply_attr(req, &st, answer_timeout(fs, ino, told));
 }
 
 uint8_t *read_buffer(struct mhfs *fs, size_t size)

@@ -150,6 +150,7 @@ static void test_a_stale_number_is_revived(void **state)
 	uint64_t p = PLACE(12);
 	bool cache = false;
 	uint32_t ticket;
+	struct stat now_attrs = attrs(20), st;
 	lookup(&t, p, p, 10);
 	/* cat > FILE: the writer's close comes after its commit. */
 	assert_int_equal(inodes_open(&t, p, p, true, false, &cache), 0);
@@ -157,13 +158,21 @@ static void test_a_stale_number_is_revived(void **state)
 	assert_false(inodes_revivable(&t, p, &ticket));
 	assert_false(inodes_release(&t, p, true)); /* stale already */
 	assert_true(inodes_revivable(&t, p, &ticket));
-	assert_true(inodes_revive(&t, p, ticket));
+	assert_true(inodes_revive(&t, p, ticket, &now_attrs));
 	assert_int_equal(inodes_current(&t, p), p);
 	assert_int_equal(atomic_load(&t.revived), 1);
 	assert_int_equal(atomic_load(&t.moved), 0);
 	assert_int_equal(inodes_open(&t, p, p, false, false, &cache), 0);
 	assert_true(cache);
+	/* Retired again before the kernel asked: while the reader is open,
+	 * the number answers the size of what it reads (the revival's, 20),
+	 * not the size told of the old contents (10). */
+	commit(&t);
+	assert_int_equal(inodes_answer(&t, p, &st), ANSWER_TOLD);
+	assert_int_equal(st.st_size, 20);
 	assert_false(inodes_release(&t, p, false));
+	assert_true(inodes_revivable(&t, p, &ticket));
+	assert_true(inodes_revive(&t, p, ticket, &now_attrs));
 
 	/* Opened after the ticket: not revived. */
 	commit(&t);
@@ -171,7 +180,7 @@ static void test_a_stale_number_is_revived(void **state)
 	assert_int_equal(inodes_open(&t, p, p, false, false, &cache), 0);
 	assert_false(cache);
 	assert_false(inodes_release(&t, p, false));
-	assert_false(inodes_revive(&t, p, ticket));
+	assert_false(inodes_revive(&t, p, ticket, &now_attrs));
 	/* The kernel holds the current number: not revivable. */
 	uint64_t now = inodes_current(&t, p);
 	lookup(&t, now, p, 11);
@@ -182,7 +191,7 @@ static void test_a_stale_number_is_revived(void **state)
 	commit(&t);
 	assert_false(inodes_release(&t, now, true));
 	assert_true(inodes_revivable(&t, now, &ticket));
-	assert_true(inodes_revive(&t, now, ticket));
+	assert_true(inodes_revive(&t, now, ticket, &now_attrs));
 	assert_int_equal(inodes_current(&t, p), now);
 	assert_int_equal(inodes_open(&t, now, p, false, false, &cache), 0);
 	assert_true(cache);
@@ -429,8 +438,9 @@ static void test_random_operations_leave_nothing_behind(void **state)
 				inodes_release(&t, k->ino[j], write);
 				(write ? k->writes : k->reads)[j]--;
 				/* As the driver does at a close (inodes.h, 7). */
+				struct stat now_attrs = attrs(30);
 				if (inodes_revivable(&t, k->ino[j], &ticket))
-					assert_true(inodes_revive(&t, k->ino[j], ticket));
+					assert_true(inodes_revive(&t, k->ino[j], ticket, &now_attrs));
 			} else if (k->lookups[j]) {
 				inodes_forget(&t, k->ino[j], k->lookups[j]);
 				k->lookups[j] = 0;
