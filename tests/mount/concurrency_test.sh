@@ -6,7 +6,9 @@
 # the values written, never a mix; the changing entry's raw bytes are a
 # whole PAC in one written state, or the read fails with ESTALE (a commit
 # replaced the file under an open handle); an entry the writers do not
-# touch reads the same bytes throughout, wherever it moves.  Nothing may
+# touch reads the same bytes throughout, wherever it moves.  Beside them,
+# scratch folders are made, filled, linked, listed, moved and removed in
+# the same view folder, reading back what was written.  Nothing may
 # deadlock.  By default the mount has no cache budget (-o cache_mb=0), so
 # decoded models are evicted and rebuilt throughout; STORM_CACHE_MB sets
 # another, STORM_MIN_COMMITS the commits the storm must see (10).
@@ -58,6 +60,19 @@ grower() {
 		i=$((i + 1))
 	done
 }
+scratcher() { # scratcher N: a scratch folder's life, over and over
+	local n=$1 i=0 w
+	while [ $SECONDS -lt $end ]; do
+		w=$dir/work.$n
+		mkdir -p "$w/a/b" && echo "$n $i" >"$w/a/b/f" && ln "$w/a/b/f" "$w/a/g" &&
+			mv "$w/a" "$w/c" && ls -la "$w/c" >/dev/null &&
+			[ "$(cat "$w/c/g")" = "$n $i" ] && [ "$(stat -c %h "$w/c/b/f")" = 2 ] &&
+			rm -r "$w" && ! [ -e "$w" ] ||
+			{ echo "scratch folder $w, round $i" >>"$work/anomalies"; rm -rf "$w"; }
+		echo ok >>"$work/r/scratch.$n"
+		i=$((i + 1))
+	done
+}
 reader() { # reader N: reads and checks until the end
 	local n=$1 v reads=0 bad=0
 	while [ $SECONDS -lt $end ]; do
@@ -104,8 +119,16 @@ writer "$dir/slot024.txt" "$L" 1111 2222 a &
 writer "$dir/slot026.txt" "$L" 5 -5 b &
 writer "$other" "$M" 3333 4444 c &
 grower &
+scratcher 1 &
+scratcher 2 &
 if timeout $((seconds + 60)) bash -c 'wait' 2>/dev/null; wait; then :; fi
-ops=$(cat "$work"/r/* 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
+ops=$(cat "$work"/r/[0-9]* 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
+folders=$(cat "$work"/r/scratch.* 2>/dev/null | wc -l)
+if [ "$folders" -gt 0 ] && ! ls "$dir" | grep -q '^work\.'; then
+	ok "$folders scratch folders made, filled, linked, moved and removed beside the storm"
+else
+	not_ok "scratch folders beside the storm: $folders rounds, left: $(ls "$dir" | grep '^work\.' | tr '\n' ' ')"
+fi
 commits=$(cat "$work"/commits.* 2>/dev/null | wc -l)
 anomalies=$( [ -f "$work/anomalies" ] && wc -l <"$work/anomalies" || echo 0)
 if mountpoint -q "$mnt" && [ "$anomalies" -eq 0 ] && [ "$commits" -ge "${STORM_MIN_COMMITS:-10}" ]; then
@@ -128,5 +151,5 @@ evictions=$(awk -F'\t' '$1 == "evictions" { print $2 }' "$mnt/.mhfu/info")
 unmount "$mnt"
 if "$dump" --check "$archive" >"$work/check"; then ok "the archive decodes after the storm"; else not_ok "the archive decodes after the storm"; cat "$work/check"; fi
 stale=$( [ -f "$work/stale" ] && wc -l <"$work/stale" || echo 0)
-printf '\n| concurrency figure | value |\n|---|---|\n| reads | %s |\n| commits | %s |\n| anomalies | %s |\n| raw reads refused as stale | %s |\n| entries evicted from the cache | %s |\n' "$ops" "$commits" "$anomalies" "$stale" "$evictions"
+printf '\n| concurrency figure | value |\n|---|---|\n| reads | %s |\n| commits | %s |\n| scratch folder rounds | %s |\n| anomalies | %s |\n| raw reads refused as stale | %s |\n| entries evicted from the cache | %s |\n' "$ops" "$commits" "$folders" "$anomalies" "$stale" "$evictions"
 finish
