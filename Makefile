@@ -186,6 +186,11 @@ $(BUILD)/tests/unit/test_history.o: CFLAGS += $(FS_INC_store)
 $(BUILD)/tests/unit/test_history: $(BUILD)/tests/unit/test_history.o $(BUILD)/fs/store/history.o $(BUILD)/fs/store/record.o $(BUILD)/fs/store/fserror.o $(LIBCODECS)
 	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS) -lpthread
 
+# The record's test links the record alone.
+$(BUILD)/tests/unit/test_record.o: CFLAGS += $(FS_INC_store)
+$(BUILD)/tests/unit/test_record: $(BUILD)/tests/unit/test_record.o $(BUILD)/fs/store/record.o $(BUILD)/fs/store/fserror.o $(LIBCODECS)
+	$(CC) $(MH_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CODEC_LIBS) -lpthread
+
 # The scratch table's test links the table alone.
 $(BUILD)/tests/unit/test_scratch.o: CFLAGS += $(FS_INC_store)
 $(BUILD)/tests/unit/test_scratch: $(BUILD)/tests/unit/test_scratch.o $(BUILD)/fs/store/scratch.o $(LIBCODECS)
