@@ -62,7 +62,7 @@ if [ "${1:-}" = --tree ]; then
 fi
 
 root=$(realpath "$(dirname "$0")/..")
-work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-layers.XXXXXX")
+work=$(mktemp -d -t mhfu-layers.XXXXXX)
 . "$(dirname "$0")/mount/lib.sh"
 trap 'rm -rf "$work"' EXIT
 

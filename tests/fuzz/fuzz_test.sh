@@ -18,7 +18,7 @@ set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 sample=$(realpath "$1")
-work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-fuzz-test.XXXXXX")
+work=$(mktemp -d -t mhfu-fuzz-test.XXXXXX)
 . "$root/tests/mount/lib.sh"
 out=${2:-$work/out}
 mkdir -p "$out"

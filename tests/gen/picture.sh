@@ -20,7 +20,7 @@ if ! command -v blender >/dev/null; then
 	echo "picture.sh: blender is not installed: run bash tests/deps.sh pictures" >&2
 	exit 1
 fi
-work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-picture.XXXXXX")
+work=$(mktemp -d -t mhfu-picture.XXXXXX)
 export XDG_STATE_HOME=$work/state
 mnt=$work/mnt
 cleanup() {

@@ -21,7 +21,7 @@ set -uo pipefail
 
 mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
-work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-blender-test.XXXXXX")
+work=$(mktemp -d -t mhfu-blender-test.XXXXXX)
 . "$(dirname "$0")/lib.sh"
 here=$(dirname "$(realpath "$0")")
 mnt=$work/mnt

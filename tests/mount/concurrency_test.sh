@@ -20,7 +20,7 @@ mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
 dump=$(realpath "$3")
 seconds=${4:-10}
-work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-concurrency-test.XXXXXX")
+work=$(mktemp -d -t mhfu-concurrency-test.XXXXXX)
 . "$(dirname "$0")/lib.sh"
 mnt=$work/mnt
 archive=$work/DATA.BIN

@@ -19,7 +19,7 @@ mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
 dump=$(realpath "$3")
 rounds=${4:-200}
-work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-crash-test.XXXXXX")
+work=$(mktemp -d -t mhfu-crash-test.XXXXXX)
 . "$(dirname "$0")/lib.sh"
 mnt=$work/mnt
 archive=$work/DATA.BIN

@@ -12,7 +12,7 @@ mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
 dump=$(realpath "$3")
 demo_sh=$(realpath "$(dirname "$0")/../gen/demo.sh")
-work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-demo-test.XXXXXX")
+work=$(mktemp -d -t mhfu-demo-test.XXXXXX)
 . "$(dirname "$0")/lib.sh"
 mnt=$work/mnt
 copy=$work/demo/DATA.BIN

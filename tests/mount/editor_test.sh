@@ -14,7 +14,7 @@ set -uo pipefail
 mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
 dump=$(realpath "$3")
-work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-editor-test.XXXXXX")
+work=$(mktemp -d -t mhfu-editor-test.XXXXXX)
 . "$(dirname "$0")/lib.sh"
 # A new user's editors: no settings of their own.
 export HOME=$work/home TERM=xterm

@@ -14,7 +14,7 @@ mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
 dump=$(realpath "$3")
 shim=$(realpath "$4")
-work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-fault-test.XXXXXX")
+work=$(mktemp -d -t mhfu-fault-test.XXXXXX)
 . "$(dirname "$0")/lib.sh"
 mnt=$work/mnt
 archive=$work/DATA.BIN

@@ -12,7 +12,7 @@ set -uo pipefail
 mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
 count=${3:-20}
-work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-flip-test.XXXXXX")
+work=$(mktemp -d -t mhfu-flip-test.XXXXXX)
 . "$(dirname "$0")/lib.sh"
 mnt=$work/mnt
 archive=$work/DATA.BIN

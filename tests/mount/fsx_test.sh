@@ -18,7 +18,7 @@ fsx=$(realpath "$4")
 ops=$5
 shift 5
 seeds=("$@")
-work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-fsx-test.XXXXXX")
+work=$(mktemp -d -t mhfu-fsx-test.XXXXXX)
 . "$(dirname "$0")/lib.sh"
 operations=0 mismatches=0 disk_mismatches=0
 mnt=$work/mnt

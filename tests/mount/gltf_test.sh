@@ -18,7 +18,7 @@ set -uo pipefail
 mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
 here=$(realpath "$(dirname "$0")")
-work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-gltf-test.XXXXXX")
+work=$(mktemp -d -t mhfu-gltf-test.XXXXXX)
 . "$here/lib.sh"
 mnt=$work/mnt
 archive=$work/DATA.BIN

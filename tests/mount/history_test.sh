@@ -20,7 +20,7 @@ mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
 dump=$(realpath "$3")
 shim=${4:+$(realpath "$4")}
-work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-history-test.XXXXXX")
+work=$(mktemp -d -t mhfu-history-test.XXXXXX)
 . "$(dirname "$0")/lib.sh"
 mnt=$work/mnt
 archive=$work/DATA.BIN

@@ -28,7 +28,7 @@ fi
 mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
 repo=$(realpath "$(dirname "$0")/../..")
-work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-install-test.XXXXXX")
+work=$(mktemp -d -t mhfu-install-test.XXXXXX)
 . "$(dirname "$0")/lib.sh"
 prefix=$work/prefix
 sbin=$work/sbin

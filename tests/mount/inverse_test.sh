@@ -14,7 +14,7 @@ sample=$(realpath "$2")
 dump=$(realpath "$3")
 rounds=${4:-12}
 RANDOM=${5:-1}
-work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-inverse-test.XXXXXX")
+work=$(mktemp -d -t mhfu-inverse-test.XXXXXX)
 . "$(dirname "$0")/lib.sh"
 mnt=$work/mnt
 archive=$work/DATA.BIN

@@ -14,7 +14,7 @@ set -uo pipefail
 mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
 dump=$(realpath "$3")
-work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-kinds-test.XXXXXX")
+work=$(mktemp -d -t mhfu-kinds-test.XXXXXX)
 . "$(dirname "$0")/lib.sh"
 mnt=$work/mnt
 archive=$work/DATA.BIN

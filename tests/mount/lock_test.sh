@@ -15,7 +15,7 @@ set -uo pipefail
 mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
 dump=$(realpath "$3")
-work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-lock-test.XXXXXX")
+work=$(mktemp -d -t mhfu-lock-test.XXXXXX)
 . "$(dirname "$0")/lib.sh"
 archive=$work/DATA.BIN
 small=file_06185/3/stream2/slot024.txt  # same-size value edits: in place

@@ -15,7 +15,7 @@ mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
 viewcheck=$(realpath "$3")
 src=$sample/src
-work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-mount-test.XXXXXX")
+work=$(mktemp -d -t mhfu-mount-test.XXXXXX)
 . "$(dirname "$0")/lib.sh"
 mounts=()
 trap 'leave "${mounts[@]}"' EXIT

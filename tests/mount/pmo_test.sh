@@ -19,7 +19,7 @@ mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
 dump=$(realpath "$3")
 here=$(realpath "$(dirname "$0")")
-work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-pmo-test.XXXXXX")
+work=$(mktemp -d -t mhfu-pmo-test.XXXXXX)
 . "$here/lib.sh"
 mnt=$work/mnt
 archive=$work/DATA.BIN

@@ -17,7 +17,7 @@ set -uo pipefail
 
 mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
-work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-port-test.XXXXXX")
+work=$(mktemp -d -t mhfu-port-test.XXXXXX)
 . "$(dirname "$0")/lib.sh"
 fu=$work/fu p3=$work/p3 pac=$work/pac
 trap 'leave "$fu" "$p3" "$pac"' EXIT

@@ -13,7 +13,7 @@ mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
 dump=$(realpath "$3")
 posix_check=$(realpath "$4")
-work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-posix-test.XXXXXX")
+work=$(mktemp -d -t mhfu-posix-test.XXXXXX)
 . "$(dirname "$0")/lib.sh"
 mnt=$work/mnt
 archive=$work/DATA.BIN

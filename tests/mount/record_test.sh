@@ -11,7 +11,7 @@ set -uo pipefail
 mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
 dump=$(realpath "$3")
-work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-record-test.XXXXXX")
+work=$(mktemp -d -t mhfu-record-test.XXXXXX)
 . "$(dirname "$0")/lib.sh"
 # The default place: under HOME, which is the work dir's.
 export HOME=$work/home

@@ -21,7 +21,7 @@ sample=$(realpath "$2")
 dump=$(realpath "$3")
 here=$(dirname "$(realpath "$0")")
 readme=$here/../../README.md
-work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-agreement-test.XXXXXX")
+work=$(mktemp -d -t mhfu-agreement-test.XXXXXX)
 . "$(dirname "$0")/lib.sh"
 mnt=$work/mnt
 archive=$work/DATA.BIN

@@ -14,7 +14,7 @@ set -uo pipefail
 
 mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
-work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-scratch-test.XXXXXX")
+work=$(mktemp -d -t mhfu-scratch-test.XXXXXX)
 . "$(dirname "$0")/lib.sh"
 mnt=$work/mnt
 archive=$work/DATA.BIN

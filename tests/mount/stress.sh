@@ -10,7 +10,7 @@ sample=$(realpath "$2")
 rounds=$3 storm=$4 fuzz_runs=$5 fsx_ops=$6
 shift 6
 fsx_seeds=("$@")
-log=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-stress.XXXXXX")
+log=$(mktemp -d -t mhfu-stress.XXXXXX)
 status=0
 
 # The value of row `k` of a "| name | value |" table in file $1.

@@ -15,7 +15,7 @@ set -uo pipefail
 mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
 svgcheck=$(realpath "$(dirname "$0")/svgcheck.py")
-work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-svg-test.XXXXXX")
+work=$(mktemp -d -t mhfu-svg-test.XXXXXX)
 . "$(dirname "$0")/lib.sh"
 mnt=$work/mnt
 archive=$work/DATA.BIN

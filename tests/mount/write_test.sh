@@ -11,7 +11,7 @@ set -uo pipefail
 mount_bin=$(realpath "$1")
 sample=$(realpath "$2")
 dump=$(realpath "$3")
-work=$(mktemp -d "${TMPDIR:-/tmp}/mhfu-write-test.XXXXXX")
+work=$(mktemp -d -t mhfu-write-test.XXXXXX)
 . "$(dirname "$0")/lib.sh"
 export HOME=$work/home TERM=xterm
 unset XDG_STATE_HOME   # the mount's record goes to its default place in HOME
